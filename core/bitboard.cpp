@@ -1,0 +1,135 @@
+#include "core/bitboard.h"
+
+#include <cstdlib>
+#include <initializer_list>
+
+namespace pgnbase::attack_tables {
+
+Magic rook_magics[SQUARE_NB];
+Magic bishop_magics[SQUARE_NB];
+Bitboard pawn_attacks[COLOR_NB][SQUARE_NB];
+Bitboard knight_attacks[SQUARE_NB];
+Bitboard king_attacks[SQUARE_NB];
+Bitboard between[SQUARE_NB][SQUARE_NB];
+Bitboard line[SQUARE_NB][SQUARE_NB];
+
+namespace {
+
+Bitboard rook_table[0x19000];
+Bitboard bishop_table[0x1480];
+
+// Walks each ray from s until it leaves the board or hits an occupied square.
+Bitboard slow_slider_attacks(Square s, Bitboard occupied, const int (*deltas)[2]) {
+  Bitboard attacks = 0;
+  for (int d = 0; d < 4; ++d) {
+    int f = file_of(s) + deltas[d][0], r = rank_of(s) + deltas[d][1];
+    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+      Square t = make_square(File(f), Rank(r));
+      attacks |= square_bb(t);
+      if (occupied & square_bb(t)) break;
+      f += deltas[d][0];
+      r += deltas[d][1];
+    }
+  }
+  return attacks;
+}
+
+constexpr int kRookDeltas[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+constexpr int kBishopDeltas[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+
+// xorshift64*: a fixed seed makes the magic search repeatable.
+struct Prng {
+  uint64_t state;
+  uint64_t next() {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 2685821657736338717ULL;
+  }
+  uint64_t sparse() { return next() & next() & next(); }
+};
+
+// Finds magic multipliers by trial (the "fancy magic" scheme of
+// https://www.chessprogramming.org/Magic_Bitboards), filling the shared table.
+void init_magics(Magic* magics, Bitboard* table, const int (*deltas)[2]) {
+  Bitboard occupancy[4096], reference[4096];
+  int epoch[4096] = {}, current = 0;
+  Prng prng{0x9E3779B97F4A7C15ULL};
+  Bitboard* next_table = table;
+  for (int sq = 0; sq < 64; ++sq) {
+    Square s = Square(sq);
+    Bitboard edges = ((rank_bb(RANK_1) | rank_bb(RANK_8)) & ~rank_bb(rank_of(s))) |
+                     ((file_bb(FILE_A) | file_bb(FILE_H)) & ~file_bb(file_of(s)));
+    Magic& m = magics[sq];
+    m.mask = slow_slider_attacks(s, 0, deltas) & ~edges;
+    m.shift = 64 - popcount(m.mask);
+    m.attacks = next_table;
+    int size = 0;
+    Bitboard b = 0;
+    do {  // Carry-Rippler enumeration of every subset of the mask.
+      occupancy[size] = b;
+      reference[size] = slow_slider_attacks(s, b, deltas);
+      ++size;
+      b = (b - m.mask) & m.mask;
+    } while (b);
+    Bitboard* slots = next_table;
+    for (int i = 0; i < size;) {
+      do m.magic = prng.sparse();
+      while (popcount((m.magic * m.mask) >> 56) < 6);
+      ++current;
+      for (i = 0; i < size; ++i) {
+        unsigned idx = m.index(occupancy[i]);
+        if (epoch[idx] < current) {
+          epoch[idx] = current;
+          slots[idx] = reference[i];
+        } else if (slots[idx] != reference[i]) {
+          break;
+        }
+      }
+    }
+    next_table += size;
+  }
+}
+
+Bitboard step_attacks(Square s, const int (*steps)[2], int count) {
+  Bitboard attacks = 0;
+  for (int i = 0; i < count; ++i) {
+    int f = file_of(s) + steps[i][0], r = rank_of(s) + steps[i][1];
+    if (f >= 0 && f < 8 && r >= 0 && r < 8) attacks |= square_bb(make_square(File(f), Rank(r)));
+  }
+  return attacks;
+}
+
+struct TableInitializer {
+  TableInitializer() {
+    constexpr int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    constexpr int king[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    constexpr int white_pawn[2][2] = {{-1, 1}, {1, 1}};
+    constexpr int black_pawn[2][2] = {{-1, -1}, {1, -1}};
+    init_magics(rook_magics, rook_table, kRookDeltas);
+    init_magics(bishop_magics, bishop_table, kBishopDeltas);
+    for (int sq = 0; sq < 64; ++sq) {
+      Square s = Square(sq);
+      knight_attacks[s] = step_attacks(s, knight, 8);
+      king_attacks[s] = step_attacks(s, king, 8);
+      pawn_attacks[WHITE][s] = step_attacks(s, white_pawn, 2);
+      pawn_attacks[BLACK][s] = step_attacks(s, black_pawn, 2);
+    }
+    for (int a = 0; a < 64; ++a) {
+      for (int b = 0; b < 64; ++b) {
+        Square sa = Square(a), sb = Square(b);
+        for (auto attacks : {&bishop_attacks, &rook_attacks}) {
+          if (attacks(sa, 0) & square_bb(sb)) {
+            line[a][b] = (attacks(sa, 0) & attacks(sb, 0)) | square_bb(sa) | square_bb(sb);
+            between[a][b] = attacks(sa, square_bb(sb)) & attacks(sb, square_bb(sa));
+          }
+        }
+      }
+    }
+  }
+};
+
+const TableInitializer initializer;
+
+}  // namespace
+}  // namespace pgnbase::attack_tables

@@ -1,0 +1,78 @@
+// One PGN input: a file path or "-" for standard input, plain or zstd-compressed.
+//
+// Compression is detected from the content (the zstd frame magic 28 B5 2F FD),
+// never from the file name. A plain regular file is memory-mapped (MADV_SEQUENTIAL)
+// and its bytes are handed out without a copy; a zstd file and standard input
+// (plain or zstd) are streamed through read() in large pieces.
+//
+// Errors: every failure (missing file, a directory, no permission, a read error,
+// truncated or corrupt zstd data) throws InputError, whose what() is one line
+// naming the input: "cannot open 'games.pgn': No such file or directory",
+// "'games.pgn.zst': truncated zstd data (input ends inside a frame)".
+//
+// Thread safety: one thread reads; bytes_consumed() may be polled from any thread
+// (e.g. a progress display).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace pgnbase::indexer {
+
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Compression { None, Zstd };
+
+class InputSource {
+ public:
+  // Opens path, or standard input when path is "-". Throws InputError.
+  static InputSource open(const std::string& path);
+
+  ~InputSource();
+  InputSource(InputSource&&) noexcept;
+  InputSource& operator=(InputSource&&) noexcept;
+  InputSource(const InputSource&) = delete;
+  InputSource& operator=(const InputSource&) = delete;
+
+  // The path as given, or "<stdin>", for messages.
+  const std::string& name() const;
+  Compression compression() const;
+
+  // True for a plain regular file: mapped_text() holds the whole input.
+  bool is_mapped() const;
+  // The whole file when mapped, else empty. The view lives as long as the
+  // mapping: keep mapping_owner() (or this source) alive while using it.
+  // The file must not be truncated by another process meanwhile (SIGBUS).
+  std::string_view mapped_text() const;
+  std::shared_ptr<const void> mapping_owner() const;
+  // Tells the source that a zero-copy reader has used bytes up to this offset
+  // of mapped_text(), so bytes_consumed() can report progress.
+  void note_mapped_consumed(uint64_t offset);
+
+  // Copies up to capacity uncompressed bytes into destination and returns how
+  // many; fewer than capacity only at end of input, 0 once it is over. Works for
+  // every kind (a mapped file is copied). Throws InputError on read or zstd errors.
+  size_t read(char* destination, size_t capacity);
+
+  // Size of the file on disk (compressed size for zstd); nullopt for a pipe.
+  std::optional<uint64_t> size_on_disk() const;
+  // Bytes of the on-disk (compressed) input consumed so far, for progress.
+  uint64_t bytes_consumed() const;
+  // Uncompressed bytes handed out so far by read().
+  uint64_t bytes_produced() const;
+
+ private:
+  struct State;  // defined in input_source.cpp
+  explicit InputSource(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,194 @@
+#include "indexer/splitter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pgnbase::indexer {
+
+namespace {
+
+constexpr size_t kNotFound = std::string_view::npos;
+// Bytes past a candidate line start that the rules may read ("[Event " is 7),
+// kept loaded so a stream is cut exactly where the mapped file would be.
+constexpr size_t kLookahead = 8;
+// Keeps buffer size arithmetic far from overflow.
+constexpr size_t kMaxChunkBytes = size_t{1} << 40;
+
+bool is_ascii_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+bool starts_tag_line(std::string_view text, size_t position) {
+  return position + 1 < text.size() && text[position] == '[' && is_ascii_letter(text[position + 1]);
+}
+
+bool is_blank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// Start of the line before the one starting at line_start (> 0).
+size_t previous_line_start(std::string_view text, size_t line_start) {
+  size_t newline = line_start - 1;
+  const void* hit = ::memrchr(text.data(), '\n', newline);
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) + 1 : 0;
+}
+
+// The line starting at start, without its '\n'; end_of_line is where that '\n' is.
+std::string_view line_between(std::string_view text, size_t start, size_t end_of_line) {
+  return text.substr(start, end_of_line - start);
+}
+
+using BoundaryRule = bool (*)(std::string_view, size_t);
+
+bool is_either_boundary(std::string_view text, size_t position) {
+  return is_strong_game_boundary(text, position) || is_weak_game_boundary(text, position);
+}
+
+// The last line start p in (low, high] for which rule holds, or kNotFound.
+size_t last_boundary(std::string_view text, size_t low, size_t high, BoundaryRule rule) {
+  size_t end = high;  // newlines at [low, end) are candidates
+  while (end > low) {
+    const void* hit = ::memrchr(text.data() + low, '\n', end - low);
+    if (!hit) return kNotFound;
+    size_t newline = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+    if (rule(text, newline + 1)) return newline + 1;
+    end = newline;
+  }
+  return kNotFound;
+}
+
+// The first line start p in (low, high] that is a boundary of either kind, or kNotFound.
+size_t first_boundary(std::string_view text, size_t low, size_t high) {
+  size_t from = low;
+  while (from < high) {
+    const void* hit = std::memchr(text.data() + from, '\n', high - from);
+    if (!hit) return kNotFound;
+    size_t newline = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+    if (is_either_boundary(text, newline + 1)) return newline + 1;
+    from = newline + 1;
+  }
+  return kNotFound;
+}
+
+// Where the chunk starting at text[0] ends when aiming at target: the last strong
+// boundary in (0, target], else the last weak one, else kNotFound (grow forward).
+size_t cut_within(std::string_view text, size_t target) {
+  size_t cut = last_boundary(text, 0, target, is_strong_game_boundary);
+  if (cut == kNotFound) cut = last_boundary(text, 0, target, is_weak_game_boundary);
+  return cut;
+}
+
+}  // namespace
+
+uint32_t count_lines(std::string_view text) {
+  // A fixed 64-byte inner loop is what GCC and Clang vectorize even at -O2
+  // (about 12 GB/s here, against 3.8 GB/s for an 8-byte SWAR loop).
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  size_t size = text.size();
+  size_t i = 0;
+  uint64_t count = 0;
+  for (; i + 64 <= size; i += 64) {
+    uint32_t in_block = 0;
+    for (size_t k = 0; k < 64; ++k) in_block += bytes[i + k] == '\n';
+    count += in_block;
+  }
+  for (; i < size; ++i) count += bytes[i] == '\n';
+  return static_cast<uint32_t>(count);
+}
+
+bool is_strong_game_boundary(std::string_view text, size_t position) {
+  if (!starts_tag_line(text, position)) return false;
+  size_t line = previous_line_start(text, position);
+  if (!is_blank(line_between(text, line, position - 1))) return false;
+  // Skip back over blank lines to the last non-blank one: a tag line there means
+  // we are inside one tag section, not between games.
+  while (line > 0) {
+    size_t previous = previous_line_start(text, line);
+    if (!is_blank(line_between(text, previous, line - 1))) return !starts_tag_line(text, previous);
+    line = previous;
+  }
+  return true;
+}
+
+bool is_weak_game_boundary(std::string_view text, size_t position) {
+  if (text.substr(position, 7) != "[Event ") return false;
+  size_t line = previous_line_start(text, position);
+  return text[line] != '[';
+}
+
+Splitter::Splitter(InputSource& source, size_t chunk_bytes)
+    : source_(source), chunk_bytes_(std::clamp<size_t>(chunk_bytes, 1, kMaxChunkBytes)) {}
+
+std::optional<Chunk> Splitter::next() { return source_.is_mapped() ? next_mapped() : next_streamed(); }
+
+std::optional<Chunk> Splitter::next_mapped() {
+  std::string_view rest = source_.mapped_text().substr(offset_);
+  if (rest.empty()) return std::nullopt;
+  size_t cut = rest.size();
+  if (rest.size() > chunk_bytes_) {
+    cut = cut_within(rest, chunk_bytes_);
+    if (cut == kNotFound) cut = first_boundary(rest, chunk_bytes_, rest.size() - 1);
+    if (cut == kNotFound) cut = rest.size();
+  }
+  Chunk chunk{next_index_++, offset_, rest.substr(0, cut), source_.mapping_owner()};
+  offset_ += cut;
+  source_.note_mapped_consumed(offset_);
+  return chunk;
+}
+
+void Splitter::fill_buffer(size_t size) {
+  if (size > buffer_capacity_) {
+    size_t capacity = std::max(size, 2 * buffer_capacity_);
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+    if (buffer_size_ > 0) std::memcpy(bigger.get(), buffer_.get(), buffer_size_);
+    buffer_ = std::move(bigger);
+    buffer_capacity_ = capacity;
+  }
+  // Read up to capacity, not just size: fewer, larger reads.
+  while (buffer_size_ < size && !input_over_) {
+    size_t wanted = buffer_capacity_ - buffer_size_;
+    size_t got = source_.read(buffer_.get() + buffer_size_, wanted);
+    buffer_size_ += got;
+    if (got < wanted) input_over_ = true;
+  }
+}
+
+std::optional<Chunk> Splitter::next_streamed() {
+  fill_buffer(chunk_bytes_ + kLookahead);
+  if (buffer_size_ == 0) return std::nullopt;
+
+  std::string_view text(buffer_.get(), buffer_size_);
+  size_t cut = buffer_size_;
+  if (!(input_over_ && buffer_size_ <= chunk_bytes_)) {
+    cut = cut_within(text, chunk_bytes_);
+    size_t searched = chunk_bytes_;
+    while (cut == kNotFound) {
+      // Check line starts only where kLookahead bytes after them are loaded.
+      size_t high = input_over_ ? buffer_size_ - 1 : buffer_size_ - kLookahead;
+      cut = first_boundary(text, searched, high);
+      if (cut != kNotFound) break;
+      if (input_over_) {
+        cut = buffer_size_;
+        break;
+      }
+      searched = high;
+      fill_buffer(2 * buffer_capacity_);
+      text = std::string_view(buffer_.get(), buffer_size_);
+    }
+  }
+
+  // The chunk takes the whole buffer; only the tail after the cut is copied into
+  // a fresh buffer for the next chunk.
+  size_t tail = buffer_size_ - cut;
+  size_t capacity = std::max(chunk_bytes_ + kLookahead, tail);
+  auto next_buffer = std::make_unique_for_overwrite<char[]>(capacity);
+  std::memcpy(next_buffer.get(), buffer_.get() + cut, tail);
+  std::shared_ptr<const char[]> owner(std::move(buffer_));
+
+  Chunk chunk{next_index_++, offset_, std::string_view(owner.get(), cut), owner};
+  offset_ += cut;
+  buffer_ = std::move(next_buffer);
+  buffer_size_ = tail;
+  buffer_capacity_ = capacity;
+  return chunk;
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,89 @@
+// Cuts one input into chunks of about N bytes that end on a PGN game boundary,
+// so workers can parse chunks independently and in parallel.
+//
+// The boundary rule, applied by scanning backward from the chunk's target end
+// (as simdjson's find_next_document_index does for JSON documents):
+//   1. strong: a line starting with '[' and an ASCII letter (a tag line, so not
+//      "[%clk"), whose previous line is blank (only spaces, tabs, CR), and whose
+//      last non-blank line before that is not a tag line (ChessBase writes a blank
+//      line between [Event] and [Date] inside one tag section);
+//   2. weak, used only when the window holds no strong boundary: a line starting
+//      with "[Event " whose previous line does not start with '[' (TCEC files put
+//      a ";" comment line, not a blank line, between games).
+// If the window (0, target] holds neither, the chunk grows forward to the first
+// boundary of either kind after the target, or to the end of the input.
+// A chunk therefore holds whole games except where the rule is fooled:
+//   - a multi-line {comment} holding a blank line followed by a line that looks
+//     like a tag ("[Site ...") is cut there; the reader then reports two broken
+//     games instead of one;
+//   - games not separated by a blank line whose first tag is not [Event are
+//     never cut apart (harmless: the chunk is just larger).
+// The cut depends only on the bytes and the chunk size, never on how the input
+// arrived, so a mapped file and the same bytes streamed give identical chunks.
+// A UTF-8 BOM at the start of the input stays in chunk 0, for the reader to skip.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "indexer/input_source.h"
+
+namespace pgnbase::indexer {
+
+struct Chunk {
+  uint64_t index = 0;   // 0, 1, 2 ... in input order
+  uint64_t offset = 0;  // of text[0] in the uncompressed input
+  std::string_view text;
+  // Keeps text's bytes alive: the file mapping, or the chunk's own buffer.
+  // Copy the Chunk (or this pointer) to keep the view valid on another thread.
+  std::shared_ptr<const void> owner;
+};
+
+// Counts '\n' bytes (so a reader can number lines per chunk and add them up later).
+uint32_t count_lines(std::string_view text);
+
+// True when the line starting at text[position] begins a game under rule 1 or 2
+// above. position must be 0 < position < text.size() with text[position-1] == '\n';
+// text[0] must be the start of a line, and nothing before it is looked at.
+bool is_strong_game_boundary(std::string_view text, size_t position);
+bool is_weak_game_boundary(std::string_view text, size_t position);
+
+// Single-threaded producer: call next() from one thread. The source must outlive
+// the Splitter; chunks may outlive both (they own or share their bytes).
+class Splitter {
+ public:
+  static constexpr size_t kDefaultChunkBytes = size_t{4} << 20;
+
+  // chunk_bytes is the target size (clamped to [1, 1 TiB]); chunks are larger
+  // only when a game is, and the last chunk is whatever remains.
+  explicit Splitter(InputSource& source, size_t chunk_bytes = kDefaultChunkBytes);
+
+  // The next chunk in input order, or nullopt at end of input. Throws InputError
+  // when the source fails (read error, corrupt zstd).
+  std::optional<Chunk> next();
+
+  // Uncompressed bytes handed out in chunks so far.
+  uint64_t bytes_split() const { return offset_; }
+
+ private:
+  std::optional<Chunk> next_mapped();
+  std::optional<Chunk> next_streamed();
+  // Reads from the source until buffer_ holds at least size bytes or input ends.
+  void fill_buffer(size_t size);
+
+  InputSource& source_;
+  size_t chunk_bytes_;
+  uint64_t next_index_ = 0;
+  uint64_t offset_ = 0;
+
+  // Streams only: the bytes from the next chunk's start, read so far.
+  std::unique_ptr<char[]> buffer_;
+  size_t buffer_size_ = 0;
+  size_t buffer_capacity_ = 0;
+  bool input_over_ = false;
+};
+
+}  // namespace pgnbase::indexer

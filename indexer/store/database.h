@@ -1,0 +1,184 @@
+// RAII handles over SQLite: Database, Statement, Transaction.
+//
+// This storage layer is the only code in pgnbase that includes <sqlite3.h>; it
+// knows nothing of the schema. Every fatal failure throws StoreError, whose what()
+// is one line naming the database path and SQLite's own message, ready for main
+// to print: "cannot open database 'x.db': unable to open database file",
+// "database 'x.db': database is locked (while running: BEGIN IMMEDIATE)".
+//
+// Thread safety: a Database and its Statements belong to one thread at a time
+// (connections are opened with SQLITE_OPEN_NOMUTEX). Open one Database per thread.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace pgnbase::store {
+
+// What went wrong, for callers that react differently (retry when Busy, etc.).
+enum class StoreErrorKind {
+  CannotOpen,     // the file cannot be opened or created
+  NotADatabase,   // the file exists but is not SQLite (or is encrypted/corrupt header)
+  Busy,           // another connection holds the lock longer than the busy timeout
+  ReadOnly,       // a write on a read-only connection or file
+  Full,           // disk (or quota) full
+  Corrupt,        // the database file is malformed
+  Constraint,     // UNIQUE, NOT NULL, CHECK, FOREIGN KEY ...
+  Misuse,         // a bug in the caller: bad SQL, bind index out of range ...
+  Other,
+};
+
+// Returns a short lowercase name of the kind ("busy", "not a database", ...).
+std::string_view to_string(StoreErrorKind kind);
+
+class StoreError : public std::runtime_error {
+ public:
+  StoreError(StoreErrorKind kind, int sqlite_code, const std::string& message)
+      : std::runtime_error(message), kind_(kind), sqlite_code_(sqlite_code) {}
+
+  StoreErrorKind kind() const { return kind_; }
+  // The extended SQLite result code, for logs and tests.
+  int sqlite_code() const { return sqlite_code_; }
+
+ private:
+  StoreErrorKind kind_;
+  int sqlite_code_;
+};
+
+class Database;
+
+// A prepared statement. Bind indexes are 1-based (as in SQL's ?1, ?2 ...);
+// column indexes are 0-based (as in SQLite's C API). Views returned by column_*
+// stay valid until the next step(), reset() or destruction of the statement.
+// Must not outlive the Database that prepared it (moving the Database is fine).
+// Movable, not copyable.
+class Statement {
+ public:
+  Statement() = default;
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  void bind_int64(int index, int64_t value);
+  void bind_double(int index, double value);
+  void bind_null(int index);
+  // Copies the bytes (SQLITE_TRANSIENT): the caller's buffer may die right away.
+  void bind_text(int index, std::string_view text);
+  void bind_blob(int index, std::span<const std::byte> bytes);
+  void bind_blob(int index, std::span<const uint8_t> bytes);
+  // Does not copy (SQLITE_STATIC): the bytes must stay alive and unchanged until
+  // the statement is stepped to completion and reset, or rebound.
+  void bind_text_static(int index, std::string_view text);
+  void bind_blob_static(int index, std::span<const std::byte> bytes);
+  void bind_blob_static(int index, std::span<const uint8_t> bytes);
+
+  // Runs one step. Returns true when a row is ready, false when done.
+  bool step();
+  // Steps to completion, ignoring rows (for INSERT/UPDATE/DELETE), then resets.
+  void run();
+  // Makes the statement ready to run again; bindings are kept.
+  void reset();
+  void clear_bindings();
+
+  int column_count() const;
+  bool column_is_null(int column) const;
+  int64_t column_int64(int column) const;
+  double column_double(int column) const;
+  std::string_view column_text(int column) const;       // empty for NULL
+  std::span<const std::byte> column_blob(int column) const;  // empty for NULL
+
+  std::string_view sql() const;
+  explicit operator bool() const { return stmt_ != nullptr; }
+
+ private:
+  friend class Database;
+  Statement(sqlite3_stmt* stmt, std::shared_ptr<const std::string> database_path)
+      : stmt_(stmt), database_path_(std::move(database_path)) {}
+  [[noreturn]] void fail(int code, std::string_view while_doing) const;
+  void check_bind(int code, int index) const;
+
+  sqlite3_stmt* stmt_ = nullptr;
+  std::shared_ptr<const std::string> database_path_;  // for error messages
+};
+
+// An open SQLite connection. Movable, not copyable; closes on destruction.
+class Database {
+ public:
+  enum class Mode {
+    ReadOnly,   // SQLITE_OPEN_READONLY: never writes, can query while another process writes (WAL)
+    ReadWrite,  // the file must exist
+    Create,     // read-write, created when missing
+  };
+
+  static constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
+
+  // Opens (or creates) the database and reads its header, so a file that is not
+  // SQLite fails here with StoreErrorKind::NotADatabase rather than on first use.
+  Database(const std::string& path, Mode mode);
+  ~Database();
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Runs one or more SQL statements separated by ';', discarding any rows.
+  void exec(std::string_view sql);
+  Statement prepare(std::string_view sql);
+
+  int64_t last_insert_rowid() const;
+  // Rows changed by the most recent INSERT, UPDATE or DELETE.
+  int64_t changes() const;
+  bool in_transaction() const;
+
+  // How long a statement waits for another connection's lock before failing Busy.
+  void set_busy_timeout(std::chrono::milliseconds timeout);
+
+  // Sets the bulk-load pragmas: WAL journal, synchronous=NORMAL (durable at
+  // checkpoints, never corrupt), a 256 MiB page cache, temp tables in memory.
+  void configure_for_bulk_load();
+
+  // Runs PRAGMA integrity_check and returns its rows joined by '\n' ("ok" when fine).
+  std::string integrity_check();
+
+  // The path as given to the constructor.
+  const std::string& path() const { return *path_; }
+  Mode mode() const { return mode_; }
+
+ private:
+  [[noreturn]] void fail(int code, std::string_view while_doing) const;
+
+  sqlite3* db_ = nullptr;
+  std::shared_ptr<const std::string> path_;  // shared with Statements, for messages
+  Mode mode_ = Mode::ReadOnly;
+};
+
+// BEGIN IMMEDIATE on construction (takes the write lock now, so a second writer
+// fails early with Busy instead of deadlocking mid-transaction); ROLLBACK on
+// destruction unless commit() succeeded. Not movable; one per scope.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  void commit();
+  bool committed() const { return committed_; }
+
+ private:
+  Database& db_;
+  bool committed_ = false;
+};
+
+}  // namespace pgnbase::store

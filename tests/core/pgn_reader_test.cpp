@@ -1,0 +1,698 @@
+#include "core/pgn_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pgnbase {
+namespace {
+
+const std::string kDataDir = PGNBASE_SOURCE_DIR "/../shared/data/";
+
+// A copy of the text in a heap block of exactly its size, so that ASan reports any
+// read past either end.
+class ExactBuffer {
+ public:
+  explicit ExactBuffer(std::string_view text) : data_(new char[text.size()]), size_(text.size()) {
+    if (size_ > 0) std::memcpy(data_.get(), text.data(), size_);
+  }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot open " << path;
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+const char* code_name(PgnErrorCode code) {
+  switch (code) {
+    case PgnErrorCode::UnterminatedTag: return "UnterminatedTag";
+    case PgnErrorCode::MalformedTag: return "MalformedTag";
+    case PgnErrorCode::UnterminatedComment: return "UnterminatedComment";
+    case PgnErrorCode::UnbalancedParenthesis: return "UnbalancedParenthesis";
+    case PgnErrorCode::UnexpectedToken: return "UnexpectedToken";
+  }
+  return "?";
+}
+
+// Writes every callback as a short word: <game OFFSET LINE> [Name=value] | e4 $1 {text}
+// (=) ( ) result:1-0 </game> or </game CODE line N 'token'>.
+struct EventLog {
+  std::vector<std::string> events;
+  bool skip_movetext = false;
+
+  void begin_game(uint64_t offset, uint32_t line) {
+    events.push_back("<game " + std::to_string(offset) + " " + std::to_string(line) + ">");
+  }
+  void tag(std::string_view name, std::string_view value) {
+    events.push_back("[" + std::string(name) + "=" + std::string(value) + "]");
+  }
+  bool end_tags() {
+    events.push_back("|");
+    return !skip_movetext;
+  }
+  void move(std::string_view token) { events.emplace_back(token); }
+  void nag(int value) { events.push_back("$" + std::to_string(value)); }
+  void comment(std::string_view text) { events.push_back("{" + std::string(text) + "}"); }
+  void draw_offer() { events.push_back("(=)"); }
+  void begin_variation() { events.push_back("("); }
+  void end_variation() { events.push_back(")"); }
+  void result(std::string_view token) { events.push_back("result:" + std::string(token)); }
+  void end_game(const GameText&, const PgnError* error) {
+    if (error == nullptr) {
+      events.push_back("</game>");
+    } else {
+      events.push_back("</game " + std::string(code_name(error->code)) + " line " + std::to_string(error->line) +
+                       " '" + std::string(error->token) + "'>");
+    }
+  }
+
+  std::string joined() const {
+    std::string all;
+    for (const std::string& event : events) all += (all.empty() ? "" : " ") + event;
+    return all;
+  }
+};
+
+std::string events_of(std::string_view text) {
+  ExactBuffer buffer(text);
+  PgnReader reader(buffer.view());
+  EventLog log;
+  reader.read_all(log);
+  return log.joined();
+}
+
+// Only the movetext of a single tagless game, between "|" and the game end.
+std::string movetext_of(std::string_view text) {
+  std::string all = events_of(text);
+  const std::string prefix = "<game 0 1> | ";
+  const std::string suffix = " </game>";
+  if (all.rfind(prefix, 0) != 0 || all.size() < prefix.size() + suffix.size() ||
+      all.compare(all.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "not one clean game: " + all;
+  }
+  return all.substr(prefix.size(), all.size() - prefix.size() - suffix.size());
+}
+
+// Counts what file-level tests check; moves are counted per game on the main line.
+struct GameCounter : PgnVisitorBase {
+  struct Game {
+    size_t main_line_moves = 0;
+    bool failed = false;
+    GameText text{};
+  };
+  std::vector<Game> games;
+  std::vector<std::string> errors;
+  size_t depth = 0;
+  size_t variations = 0;
+  size_t nags = 0;
+  size_t comments = 0;
+  size_t draw_offers = 0;
+
+  void begin_game(uint64_t, uint32_t) {
+    games.emplace_back();
+    depth = 0;
+  }
+  void move(std::string_view) {
+    if (depth == 0) ++games.back().main_line_moves;
+  }
+  void nag(int) { ++nags; }
+  void comment(std::string_view) { ++comments; }
+  void draw_offer() { ++draw_offers; }
+  void begin_variation() {
+    ++depth;
+    ++variations;
+  }
+  void end_variation() { --depth; }
+  void end_game(const GameText& text, const PgnError* error) {
+    games.back().text = text;
+    games.back().failed = error != nullptr;
+    if (error) {
+      errors.push_back(std::string(code_name(error->code)) + " at line " + std::to_string(error->line) + ": " +
+                       std::string(error->token));
+    }
+  }
+};
+
+GameCounter count_games(std::string_view text) {
+  ExactBuffer buffer(text);
+  PgnReader reader(buffer.view());
+  GameCounter counter;
+  reader.read_all(counter);
+  return counter;
+}
+
+GameCounter count_file(const std::string& relative_path) { return count_games(read_file(kDataDir + relative_path)); }
+
+// ---------------------------------------------------------------------------------
+// Hand-made inputs: one case each.
+
+TEST(PgnReader, HandMadeEmptyRangeHasNoGame) {
+  EXPECT_EQ(events_of(""), "");
+  PgnReader reader{std::string_view()};
+  EventLog log;
+  EXPECT_FALSE(reader.read_game(log));
+  EXPECT_TRUE(log.events.empty());
+}
+
+TEST(PgnReader, HandMadeWhitespaceOnlyHasNoGame) {
+  EXPECT_EQ(events_of(" \n\r\n\t  \r \n"), "");
+  EXPECT_EQ(events_of("\xEF\xBB\xBF\n"), "");
+}
+
+TEST(PgnReader, HandMadeTagsOnlyIsOneGameWithEmptyMovetext) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Site \"B\"]\n"), "<game 0 1> [Event=A] [Site=B] | </game>");
+}
+
+TEST(PgnReader, HandMadeGameCallsTheVisitorInOrder) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 1-0\n"),
+            "<game 0 1> [Event=A] [Result=1-0] | e4 e5 Qh5 result:1-0 </game>");
+}
+
+TEST(PgnReader, HandMadeTagsAndMovetextOnOneLine) {
+  EXPECT_EQ(events_of("[Result \"1-0\"] e4 *\n[Result \"0-1\"] [Round \"2\"] d4 0-1"),
+            "<game 0 1> [Result=1-0] | e4 result:* </game> <game 20 2> [Result=0-1] [Round=2] | d4 result:0-1 </game>");
+}
+
+TEST(PgnReader, HandMadeBomGluedToFirstTagIsSkipped) {
+  EXPECT_EQ(events_of("\xEF\xBB\xBF[Event \"A\"]\n*\n\n\xEF\xBB\xBF[Event \"B\"]\n*\n"),
+            "<game 3 1> [Event=A] | result:* </game> <game 21 4> [Event=B] | result:* </game>");
+}
+
+TEST(PgnReader, HandMadeCrlfAndMixedLineEndsCountLines) {
+  // Lines: 1 tag, 2 blank, 3 movetext, 4 blank (lone CR), 5 tag, 6 blank, 7 movetext with an error.
+  const std::string text = "[A \"1\"]\r\n\r\n1. e4 *\r\n\r[B \"2\"]\n\r\n1. d4 ) *\r\n";
+  EXPECT_EQ(events_of(text),
+            "<game 0 1> [A=1] | e4 result:* </game> <game 21 5> [B=2] | d4 </game UnbalancedParenthesis line 7 ')'>");
+}
+
+TEST(PgnReader, HandMadeCrlfSemicolonCommentExcludesTheCarriageReturn) {
+  EXPECT_EQ(movetext_of("e4 ; note\r\ne5 *"), "e4 { note} e5 result:*");
+}
+
+TEST(PgnReader, HandMadeLatin1BytesInTagsAndCommentsPassThrough) {
+  EXPECT_EQ(events_of("[White \"Kramn\xEDk\"]\n1. e4 {Gl\xFC" "ck} *"),
+            "<game 0 1> [White=Kramn\xEDk] | e4 {Gl\xFC" "ck} result:* </game>");
+}
+
+TEST(PgnReader, HandMadePercentEscapeLinesAreSkipped) {
+  EXPECT_EQ(events_of("% header { not a comment\n[Event \"A\"]\n% between tags\n1. e4\n%{ in movetext\ne5 *"),
+            "<game 25 2> [Event=A] | e4 e5 result:* </game>");
+}
+
+TEST(PgnReader, HandMadePercentInsideALineIsAnError) {
+  EXPECT_EQ(events_of("1. e4 % e5 *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '%'>");
+}
+
+TEST(PgnReader, HandMadeTagValueKeepsEscapesRaw) {
+  EXPECT_EQ(events_of("[Event \"say \\\"hi\\\" \\\\ bye\"]\n*"), "<game 0 1> [Event=say \\\"hi\\\" \\\\ bye] | result:* </game>");
+}
+
+TEST(PgnReader, UnescapeTagValueRemovesBackslashEscapes) {
+  std::string out = "x";
+  unescape_tag_value("say \\\"hi\\\" \\\\ C:\\dir\\", out);
+  EXPECT_EQ(out, "xsay \"hi\" \\ C:\\dir\\");
+}
+
+TEST(PgnReader, HandMadeUnescapedInnerQuotesEndAtTheQuoteBeforeTheBracket) {
+  EXPECT_EQ(events_of("[White \"\"Mephisto\"\"]\n[Site \"C:\\\"]\n[FEN \"8/8 w - - 0 1\"]\n*"),
+            "<game 0 1> [White=\"Mephisto\"] [Site=C:\\] [FEN=8/8 w - - 0 1] | result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTagNamesAllowDigitsAndUnderscore) {
+  EXPECT_EQ(events_of("[ my_Tag2 \"v\" ]\n[Tag\"glued\"]\n*"), "<game 0 1> [my_Tag2=v] [Tag=glued] | result:* </game>");
+}
+
+TEST(PgnReader, HandMadeMoveNumberFormsAreSkipped) {
+  EXPECT_EQ(movetext_of("12. e4 12... e5 12. ... Nf3 12\xE2\x80\xA6 Nc6 1.e4 12...Nf6 12\xE2\x80\xA6Sf6 13 Bb5 *"),
+            "e4 e5 Nf3 Nc6 e4 Nf6 Sf6 Bb5 result:*");
+}
+
+TEST(PgnReader, HandMadeGameWithoutMoveNumbers) {
+  EXPECT_EQ(movetext_of("e4 e5 Nf3 Nc6 *"), "e4 e5 Nf3 Nc6 result:*");
+}
+
+TEST(PgnReader, HandMadeEveryResultTokenEndsTheGame) {
+  for (std::string result : {"1-0", "0-1", "1/2-1/2", "\xC2\xBD-\xC2\xBD", "*"}) {
+    EXPECT_EQ(events_of("1. e4 " + result + " 1. d4 *"),
+              "<game 0 1> | e4 result:" + result + " </game> <game " + std::to_string(7 + result.size()) +
+                  " 1> | d4 result:* </game>");
+  }
+}
+
+TEST(PgnReader, HandMadeLatin1HalfIsAResult) {
+  EXPECT_EQ(movetext_of("1. e4 \xBD-\xBD"), "e4 result:\xBD-\xBD");
+}
+
+TEST(PgnReader, HandMadeZeroCastlingIsAMoveNotAResult) {
+  EXPECT_EQ(movetext_of("9. 0-0 0-0-0 10. O-O+ 0-0-0# 11. 0-0! 1-0"),
+            "0-0 0-0-0 O-O+ 0-0-0# 0-0 $1 result:1-0");
+}
+
+TEST(PgnReader, HandMadeTaglessGamesFollowOneAnother) {
+  EXPECT_EQ(events_of("1. e4 e5 1-0\n1. d4 d5 0-1\ne4 * d4 *"),
+            "<game 0 1> | e4 e5 result:1-0 </game> <game 13 2> | d4 d5 result:0-1 </game> "
+            "<game 26 3> | e4 result:* </game> <game 31 3> | d4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeMissingResultAtEndOfRangeIsNotAnError) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n1. e4 e5 2. Nf3\n\n"), "<game 0 1> [Event=A] | e4 e5 Nf3 </game>");
+}
+
+TEST(PgnReader, HandMadeMissingResultEndsAtTheNextTagLine) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n1. e4 e5\n  [Event \"B\"]\n1. d4 *"),
+            "<game 0 1> [Event=A] | e4 e5 </game> <game 23 3> [Event=B] | d4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeNestedVariationsAreReportedInOrder) {
+  EXPECT_EQ(movetext_of("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) (1. c4) 1... e5 *"),
+            "e4 ( d4 d5 ( Nf6 c4 ) c4 ) ( c4 ) e5 result:*");
+}
+
+TEST(PgnReader, HandMadeResultInsideAVariationIsDropped) {
+  EXPECT_EQ(movetext_of("1. e4 (1. f3 e5 2. g4 Qh4# 0-1) e5 1-0"), "e4 ( f3 e5 g4 Qh4# ) e5 result:1-0");
+}
+
+TEST(PgnReader, HundredThousandNestedParenthesesDoNotOverflowTheStack) {
+  constexpr size_t kDepth = 100'000;
+  std::string text = "1. e4 ";
+  for (size_t i = 0; i < kDepth; ++i) text += "(1. d4 ";
+  for (size_t i = 0; i < kDepth; ++i) text += ")";
+  text += " e5 *";
+  const GameCounter counter = count_games(text);
+  ASSERT_EQ(counter.games.size(), 1u);
+  EXPECT_FALSE(counter.games[0].failed);
+  EXPECT_EQ(counter.variations, kDepth);
+  EXPECT_EQ(counter.games[0].main_line_moves, 2u);
+
+  // The same depth never closed: one error at the outermost '('.
+  const GameCounter unclosed = count_games(text.substr(0, 6 + 7 * kDepth));
+  ASSERT_EQ(unclosed.errors.size(), 1u);
+  EXPECT_EQ(unclosed.errors[0], "UnbalancedParenthesis at line 1: (");
+}
+
+TEST(PgnReader, HandMadeBraceCommentSpansLinesAndDoesNotNest) {
+  EXPECT_EQ(movetext_of("1. e4 {a {b\n[%clk 0:01]\n[Event \"x\"]} e5 {} *"),
+            "e4 {a {b\n[%clk 0:01]\n[Event \"x\"]} e5 {} result:*");
+}
+
+TEST(PgnReader, HandMadeSemicolonCommentRunsToTheLineEnd) {
+  EXPECT_EQ(movetext_of("1. e4 ;rest { of line\n e5 ;\n*"), "e4 {rest { of line} e5 {} result:*");
+}
+
+TEST(PgnReader, HandMadeSemicolonCommentWithBraceAfterResultBelongsToTheGame) {
+  EXPECT_EQ(events_of("[E \"1\"]\n1. e4 1-0 ; { Game Nr. 1\n; GameDuration }\n[E \"2\"]\n1. d4 0-1\n\n; file end\n"),
+            "<game 0 1> [E=1] | e4 result:1-0 { { Game Nr. 1} { GameDuration }} </game> "
+            "<game 50 4> [E=2] | d4 result:0-1 </game>");
+}
+
+TEST(PgnReader, HandMadeCommentsBeforeTheTagsBelongToTheGame) {
+  EXPECT_EQ(events_of("{ before } ; line\n[Event \"A\"]\n1. e4 *\n{only a comment}\n"),
+            "<game 0 1> [Event=A] | { before } { line} e4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTaglessGameMayStartWithAComment) {
+  EXPECT_EQ(events_of("{opening} 1. e4 *"), "<game 0 1> | {opening} e4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeEnPassantMarkIsSwallowed) {
+  EXPECT_EQ(movetext_of("6. exd6 e.p. Nf6 7. exd6 ep Nf6 8. exd6ep Nf6 9. exd6e.p. ep *"),
+            "exd6 Nf6 exd6 Nf6 exd6 Nf6 exd6 result:*");
+}
+
+TEST(PgnReader, HandMadeDrawOfferIsAMarkNotAVariation) {
+  EXPECT_EQ(movetext_of("9. h3 (=) Re8 10. Kb1(=) *"), "h3 (=) Re8 Kb1 (=) result:*");
+}
+
+TEST(PgnReader, HandMadeStandaloneAndGluedAnnotationsAreNags) {
+  EXPECT_EQ(movetext_of("e4 ! e5 ? Nf3!? Nc6?! Bb5!! a6?? Qh7+! !? $14 $0 *"),
+            "e4 $1 e5 $2 Nf3 $5 Nc6 $6 Bb5 $3 a6 $4 Qh7+ $1 $5 $14 $0 result:*");
+}
+
+TEST(PgnReader, HandMadeUnusualMoveTokensStayWhole) {
+  EXPECT_EQ(movetext_of("\xE2\x99\x98" "f3 L\xC3\x97" "e5 Td3: Dh7\xE2\x80\xA0 Dh7\xE2\x80\xA1 e8(Q) e8=Q e8/Q -- Sg1-f3 "
+                        "P@e4 Z0 d7d8q *"),
+            "\xE2\x99\x98" "f3 L\xC3\x97" "e5 Td3: Dh7\xE2\x80\xA0 Dh7\xE2\x80\xA1 e8(Q) e8=Q e8/Q -- Sg1-f3 P@e4 Z0 "
+            "d7d8q result:*");
+}
+
+TEST(PgnReader, HandMadeBracketPromotionIsNotAVariation) {
+  EXPECT_EQ(movetext_of("1. e8(Q) (1. e8(N)+) e5(e6) *"), "e8(Q) ( e8(N)+ ) e5 ( e6 ) result:*");
+}
+
+TEST(PgnReader, HandMadeMovesGluedToCommentsAndParentheses) {
+  EXPECT_EQ(movetext_of("e4{x}e5(d5)Nf3;y\n*"), "e4 {x} e5 ( d5 ) Nf3 {y} result:*");
+}
+
+// ---------------------------------------------------------------------------------
+// Malformed games: reported with their line, then the next game is read.
+
+TEST(PgnReader, HandMadeUnterminatedTagIsGameError) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Site \"x\n[Round \"1\"]\n1. e4 *\n\n[Event \"B\"]\n1. d4 *"),
+            "<game 0 1> [Event=A] </game UnterminatedTag line 2 '[Site \"x'> <game 42 6> [Event=B] | d4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTagWithoutBracketIsUnterminated) {
+  EXPECT_EQ(events_of("[Event \"A\"\n1. e4 *"), "<game 0 1> </game UnterminatedTag line 1 '[Event \"A\"'>");
+}
+
+TEST(PgnReader, HandMadeMalformedTagIsGameError) {
+  EXPECT_EQ(events_of("[Event A]\n1. e4 *\n[Event \"B\"]\n*"),
+            "<game 0 1> </game MalformedTag line 1 '[Event A]'> <game 18 3> [Event=B] | result:* </game>");
+}
+
+TEST(PgnReader, HandMadeStrayClosingParenthesisIsGameError) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n1. e4 e5\n2. Nf3) Nc6 *\n1. d4 *\n[Event \"B\"]\n1. c4 *"),
+            "<game 0 1> [Event=A] | e4 e5 Nf3 </game UnbalancedParenthesis line 3 ')'> "
+            "<game 43 5> [Event=B] | c4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTagInsideAMovetextLineIsGameError) {
+  EXPECT_EQ(events_of("1. e4 [Event \"x\"] e5 *\n[Event \"y\"]\n1. d4 *"),
+            "<game 0 1> | e4 </game UnexpectedToken line 1 '[Event'> <game 23 2> [Event=y] | d4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTagLineInsideAnOpenVariationIsGameError) {
+  EXPECT_EQ(events_of("[E \"1\"]\n1. e4 (1. d4\n[E \"2\"]\n1. c4 *"),
+            "<game 0 1> [E=1] | e4 ( d4 </game UnbalancedParenthesis line 2 '('> <game 21 3> [E=2] | c4 result:* </game>");
+}
+
+TEST(PgnReader, HandMadeUnterminatedCommentAtEndOfRangeIsGameError) {
+  EXPECT_EQ(events_of("[E \"1\"]\n1. e4 *\n\n1. d4\n{never closed\n1-0"),
+            "<game 0 1> [E=1] | e4 result:* </game> <game 17 4> | d4 </game UnterminatedComment line 5 '{never'>");
+}
+
+TEST(PgnReader, HandMadeUnknownAnnotationIsGameError) {
+  EXPECT_EQ(events_of("e4 !!! *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '!!!'>");
+  EXPECT_EQ(events_of("e4 $ *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '$'>");
+}
+
+TEST(PgnReader, HandMadeErrorGameTextRunsToTheResynchronisation) {
+  const std::string text = "[E \"1\"]\n1. e4 )\n  \n[E \"2\"]\n*";
+  ExactBuffer buffer(text);
+  PgnReader reader(buffer.view());
+  GameCounter counter;
+  reader.read_all(counter);
+  ASSERT_EQ(counter.games.size(), 2u);
+  EXPECT_EQ(counter.games[0].text.text, "[E \"1\"]\n1. e4 )");
+  EXPECT_EQ(counter.games[1].text.text, "[E \"2\"]\n*");
+  EXPECT_EQ(counter.games[1].text.offset, 19u);
+  EXPECT_EQ(counter.games[1].text.line, 4u);
+}
+
+TEST(PgnReader, DescribeHasAMessageForEveryCode) {
+  for (PgnErrorCode code : {PgnErrorCode::UnterminatedTag, PgnErrorCode::MalformedTag, PgnErrorCode::UnterminatedComment,
+                            PgnErrorCode::UnbalancedParenthesis, PgnErrorCode::UnexpectedToken}) {
+    EXPECT_GT(std::strlen(describe(code)), 10u);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Reader behaviour.
+
+TEST(PgnReader, HandMadeEndTagsFalseSkipsMovetextButFindsTheGameEnd) {
+  ExactBuffer buffer("[E \"1\"]\n1. e4 {1-0 [E \"x\"]} (1. d4 *) ; 0-1\n e5 1/2-1/2\n[E \"2\"]\n1. ) *\n[E \"3\"]\n*");
+  PgnReader reader(buffer.view());
+  EventLog log;
+  log.skip_movetext = true;
+  reader.read_all(log);
+  EXPECT_EQ(log.joined(),
+            "<game 0 1> [E=1] | </game> <game 56 4> [E=2] | </game UnbalancedParenthesis line 5 ')'> "
+            "<game 71 6> [E=3] | </game>");
+}
+
+TEST(PgnReader, HandMadeGameTextSpansFirstTagToResult) {
+  const std::string text = "\n\n[E \"1\"]\n1. e4 1-0 {after}\n\n[E \"2\"]\n1. d4\n\n";
+  ExactBuffer buffer(text);
+  PgnReader reader(buffer.view());
+  GameCounter counter;
+  reader.read_all(counter);
+  ASSERT_EQ(counter.games.size(), 2u);
+  EXPECT_EQ(counter.games[0].text.text, "[E \"1\"]\n1. e4 1-0");
+  EXPECT_EQ(counter.games[0].text.offset, 2u);
+  EXPECT_EQ(counter.games[0].text.line, 3u);
+  // A brace comment after the result opens the next game, as a comment before its tags.
+  EXPECT_EQ(counter.games[1].text.text, "{after}\n\n[E \"2\"]\n1. d4");
+  EXPECT_EQ(counter.games[1].text.line, 4u);
+}
+
+TEST(PgnReader, HandMadeBaseOffsetAndFirstLineAreAddedToPositions) {
+  ExactBuffer buffer("\n[E \"1\"]\n1. e4 )\n");
+  PgnReader reader(buffer.view(), 1000, 50);
+  EventLog log;
+  reader.read_all(log);
+  EXPECT_EQ(log.joined(), "<game 1001 51> [E=1] | e4 </game UnbalancedParenthesis line 52 ')'>");
+}
+
+TEST(PgnReader, ReadGameReturnsFalseWhenNoGameIsLeft) {
+  ExactBuffer buffer("1. e4 *\n\n1. d4 *\n\n");
+  PgnReader reader(buffer.view());
+  PgnVisitorBase ignore;
+  EXPECT_TRUE(reader.read_game(ignore));
+  EXPECT_TRUE(reader.read_game(ignore));
+  EXPECT_FALSE(reader.read_game(ignore));
+  EXPECT_FALSE(reader.read_game(ignore));
+  EXPECT_EQ(reader.position(), buffer.view().size());
+}
+
+// Every prefix and suffix of an input full of edge cases, each in an exactly-sized
+// buffer: ASan catches any read outside the range, and a game always makes progress.
+TEST(PgnReader, HandMadeNeverReadsPastTheRangeAtAnyCut) {
+  const std::string text =
+      "\xEF\xBB\xBF[Event \"a \\\"b\\\"\"]\r\n[White \"\"M\"\"]\n%esc\n{pre}\n[Site \"x\"]\n"
+      "1.e4 e5 2. Nf3!? (2. f4 $1 (2... exf4 e.p.)) 2... Nc6 (=) 3. e8(Q)+ 12\xE2\x80\xA6Sf6 0-0-0 {c\n[%clk]} ; s\r"
+      "exd6ep \xE2\x99\x98" "f3 \xC2\xBD-\xC2\xBD ; {x\n[E \"2\"] e4 ) [ $ !!! 1/2-1/2\n(1. d4 (\n[E \"3\"]\n{open";
+  for (size_t cut = 0; cut <= text.size(); ++cut) {
+    for (std::string_view part : {std::string_view(text).substr(0, cut), std::string_view(text).substr(cut)}) {
+      ExactBuffer buffer(part);
+      PgnReader reader(buffer.view());
+      GameCounter counter;
+      size_t games = 0;
+      while (reader.read_game(counter)) ASSERT_LE(++games, part.size()) << "no progress at cut " << cut;
+      EXPECT_EQ(reader.position(), part.size());
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Real files from shared/data.
+
+struct ManifestRow {
+  std::string path;
+  long pgn_extract_games;
+  long chessops_games;
+};
+
+std::vector<ManifestRow> plain_pgn_manifest_rows() {
+  std::istringstream manifest(read_file(kDataDir + "MANIFEST.tsv"));
+  std::vector<ManifestRow> rows;
+  for (std::string line; std::getline(manifest, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
+    if (fields.size() < 8 || !fields[0].ends_with(".pgn")) continue;
+    rows.push_back({fields[0], std::stol(fields[5]), std::stol(fields[7])});
+  }
+  return rows;
+}
+
+TEST(PgnReader, ManifestGameCountsMatchWherePeersAgree) {
+  const std::vector<ManifestRow> rows = plain_pgn_manifest_rows();
+  size_t checked = 0;
+  for (const ManifestRow& row : rows) {
+    if (row.pgn_extract_games != row.chessops_games) continue;
+    const GameCounter counter = count_file(row.path);
+    EXPECT_EQ(static_cast<long>(counter.games.size()), row.pgn_extract_games) << row.path;
+    ++checked;
+  }
+  EXPECT_GE(checked, 35u);
+}
+
+// Where pgn-extract and chessops disagree, the count a PGN reader should give and why.
+TEST(PgnReader, ManifestDisagreementsResolved) {
+  const std::map<std::string, size_t> expected = {
+      // Files holding the annotated Barnes-Horton game: chessops counts one game more
+      // than there are tag sections; pgn-extract agrees with the tag sections.
+      {"nasty/pgn-extract-tests/barnes-horton.pgn", 1},
+      {"nasty/pgn-extract-tests/test-C.pgn", 1},
+      {"nasty/pgn-extract-tests/test-F-text.pgn", 1},
+      {"nasty/pgn-extract-tests/test-Ta.pgn", 1},
+      {"nasty/pgn-extract-tests/test-checkmate.pgn", 2},
+      {"nasty/pgn-extract-tests/test-nochecks.pgn", 2},
+      {"nasty/pgn-extract-tests/test-stalemate.pgn", 3},
+      // Tagless games, one per result (pgn-extract).
+      {"nasty/pgn-extract-tests/test-fuzzydepth.pgn", 4},
+      {"nasty/pgn-extract-tests/test-nobadresults.pgn", 9},
+      {"eco/pgn-extract-eco.pgn", 2014},
+      // Comments do not nest: the text after the first '}' is garbage, one bad game.
+      {"nasty/pgn-extract-tests/nested-comment.pgn", 1},
+      // Crazyhouse drops are move tokens (P@e4): one game each (chessops).
+      {"nasty/python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1},
+      {"nasty/python-chess/saturs-jannlee-zh-lichess.pgn", 1},
+      // Latin-1 bytes are plain bytes: one game (pgn-extract).
+      {"nasty/scid-gtest/res_gameLatin1.pgn", 1},
+  };
+  for (const auto& [path, games] : expected) {
+    EXPECT_EQ(count_file(path).games.size(), games) << path;
+  }
+}
+
+TEST(PgnReader, FischerAndPetrosianCollectionsHave34And35Games) {
+  const GameCounter fischer = count_file("nasty/pgn-extract-tests/fischer.pgn");
+  const GameCounter petrosian = count_file("nasty/pgn-extract-tests/petrosian.pgn");
+  EXPECT_EQ(fischer.games.size(), 34u);
+  EXPECT_EQ(petrosian.games.size(), 35u);
+  EXPECT_TRUE(fischer.errors.empty());
+  EXPECT_TRUE(petrosian.errors.empty());
+}
+
+TEST(PgnReader, TcecFilesHaveTheirGameCountsWithoutErrors) {
+  const std::map<std::string, size_t> expected = {
+      {"TCEC_Match_1.pgn", 48},
+      {"TCEC_Match_4.pgn", 32},
+      {"TCEC_Season_16_-_Frc_Sufi.pgn", 20},
+      {"TCEC_Season_22_-_Dfrc_Unbust_Bonus.pgn", 10},
+      {"TCEC_Season_26_-_Frc_No_Castling_Kibitzer_Bonus.pgn", 24},
+      {"tcec-semicolon-comment-after-result.pgn", 6},
+      {"tcec-semicolon-comments.pgn", 10},
+  };
+  for (const auto& [file, games] : expected) {
+    const GameCounter counter = count_file("nasty/tcec/" + file);
+    EXPECT_EQ(counter.games.size(), games) << file;
+    EXPECT_TRUE(counter.errors.empty()) << file << ": " << (counter.errors.empty() ? "" : counter.errors[0]);
+  }
+}
+
+TEST(PgnReader, TcecSemicolonCommentAfterResultDoesNotOpenABraceComment) {
+  ExactBuffer buffer(read_file(kDataDir + "nasty/tcec/tcec-semicolon-comment-after-result.pgn"));
+  PgnReader reader(buffer.view());
+  GameCounter counter;
+  reader.read_all(counter);
+  ASSERT_EQ(counter.games.size(), 6u);
+  EXPECT_TRUE(counter.errors.empty());
+  for (const GameCounter::Game& game : counter.games) {
+    EXPECT_GT(game.main_line_moves, 20u);
+    EXPECT_TRUE(game.text.text.starts_with("[Event \"TCEC Season"));
+  }
+}
+
+TEST(PgnReader, Utf8BomFileHasTwoGames) {
+  const GameCounter counter = count_file("nasty/python-chess/utf8-bom.pgn");
+  ASSERT_EQ(counter.games.size(), 2u);
+  EXPECT_EQ(counter.games[0].text.offset, 3u);
+  EXPECT_TRUE(counter.errors.empty());
+}
+
+TEST(PgnReader, ScidLatin1AndUtf8FilesReadAlike) {
+  const GameCounter latin1 = count_file("nasty/scid-gtest/res_gameLatin1.pgn");
+  const GameCounter utf8 = count_file("nasty/scid-gtest/res_gameUTF8.pgn");
+  ASSERT_EQ(latin1.games.size(), 1u);
+  ASSERT_EQ(utf8.games.size(), 1u);
+  EXPECT_TRUE(latin1.errors.empty());
+  EXPECT_TRUE(utf8.errors.empty());
+  EXPECT_EQ(latin1.games[0].main_line_moves, utf8.games[0].main_line_moves);
+  EXPECT_EQ(latin1.variations, utf8.variations);
+  EXPECT_EQ(latin1.nags, utf8.nags);
+  EXPECT_EQ(latin1.comments, utf8.comments);
+  EXPECT_GT(latin1.variations, 40u);
+}
+
+TEST(PgnReader, NotationFilesHaveTheEnglishGamesMoveForMove) {
+  const GameCounter english = count_file("notation/fischer-petrosian-en.pgn");
+  ASSERT_EQ(english.games.size(), 69u);
+  EXPECT_TRUE(english.errors.empty());
+  for (const char* form : {"de-long", "de-short", "fide-draw-offer", "figurine", "fr-short", "nl-short"}) {
+    const GameCounter counter = count_file(std::string("notation/fischer-petrosian-") + form + ".pgn");
+    ASSERT_EQ(counter.games.size(), 69u) << form;
+    EXPECT_TRUE(counter.errors.empty()) << form << ": " << (counter.errors.empty() ? "" : counter.errors[0]);
+    EXPECT_EQ(counter.variations, 0u) << form;
+    for (size_t i = 0; i < 69; ++i) {
+      EXPECT_EQ(counter.games[i].main_line_moves, english.games[i].main_line_moves) << form << " game " << i + 1;
+    }
+  }
+}
+
+TEST(PgnReader, FideDrawOfferFileCallsDrawOfferAndOpensNoVariation) {
+  const std::string text = read_file(kDataDir + "notation/fischer-petrosian-fide-draw-offer.pgn");
+  size_t marks = 0;
+  for (size_t at = text.find("(=)"); at != std::string::npos; at = text.find("(=)", at + 1)) ++marks;
+  const GameCounter counter = count_games(text);
+  EXPECT_GT(marks, 0u);
+  EXPECT_EQ(counter.draw_offers, marks);
+  EXPECT_EQ(counter.variations, 0u);
+}
+
+// Reading each game's own text (at its offset and line) repeats the file's callbacks.
+TEST(PgnReader, ReadingTheFileSplitIntoGamesGivesTheSameTokens) {
+  std::vector<std::string> files;
+  for (const ManifestRow& row : plain_pgn_manifest_rows()) files.push_back(row.path);
+  ASSERT_GT(files.size(), 40u);
+  for (const std::string& path : files) {
+    const std::string content = read_file(kDataDir + path);
+    ExactBuffer whole(content);
+    struct Splitter : EventLog {
+      std::vector<GameText> texts;
+      void end_game(const GameText& text, const PgnError* error) {
+        EventLog::end_game(text, error);
+        texts.push_back(text);
+      }
+    } split;
+    PgnReader(whole.view()).read_all(split);
+
+    EventLog rejoined;
+    for (const GameText& game : split.texts) {
+      ExactBuffer part(game.text);
+      PgnReader(part.view(), game.offset, game.line).read_all(rejoined);
+    }
+    EXPECT_EQ(rejoined.events, split.events) << path;
+  }
+}
+
+// Throughput: zstd -dc shared/data/bench/tcec-seasons-01-15.pgn.zst > /tmp/tcec.pgn, then
+// run with --gtest_also_run_disabled_tests (PGNBASE_BENCH_PGN picks another file).
+TEST(PgnReader, DISABLED_ThroughputOnABigFile) {
+  const char* path = std::getenv("PGNBASE_BENCH_PGN");
+  const std::string text = read_file(path ? path : "/tmp/tcec.pgn");
+  ASSERT_FALSE(text.empty());
+  struct Tally : PgnVisitorBase {
+    size_t games = 0, moves = 0, comments = 0, errors = 0;
+    void move(std::string_view) { ++moves; }
+    void comment(std::string_view) { ++comments; }
+    void end_game(const GameText&, const PgnError* error) {
+      ++games;
+      errors += error != nullptr;
+    }
+  };
+  for (bool skip : {false, true}) {
+    struct Counting : Tally {
+      bool skip = false;
+      bool end_tags() { return !skip; }
+    } tally;
+    tally.skip = skip;
+    const auto start = std::chrono::steady_clock::now();
+    PgnReader(text).read_all(tally);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s: %zu games, %zu moves, %zu comments, %zu errors, %.3f s, %.0f MB/s\n",
+                skip ? "skip movetext" : "full", tally.games, tally.moves, tally.comments, tally.errors, seconds,
+                static_cast<double>(text.size()) / seconds / 1e6);
+  }
+}
+
+}  // namespace
+}  // namespace pgnbase

@@ -1,0 +1,276 @@
+#include "indexer/input_source.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+namespace pgnbase::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
+const fs::path kVariantsZst = kDataDir / "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst";
+// From MANIFEST.tsv.
+constexpr uint64_t kVariantsUncompressedBytes = 2'599'387;
+constexpr uint64_t kVariantsCompressedBytes = 361'555;
+constexpr size_t kVariantsEventTags = 1068;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_everything(InputSource& source, size_t piece = size_t{4} << 20) {
+  std::string all;
+  std::string buffer(piece, '\0');
+  while (size_t got = source.read(buffer.data(), buffer.size())) all.append(buffer, 0, got);
+  return all;
+}
+
+size_t count_event_lines(std::string_view text) {
+  size_t count = text.starts_with("[Event ") ? 1 : 0;
+  for (size_t at = text.find("\n[Event "); at != std::string_view::npos; at = text.find("\n[Event ", at + 1))
+    ++count;
+  return count;
+}
+
+std::string compress(std::string_view text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  size_t size = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3);
+  EXPECT_FALSE(ZSTD_isError(size));
+  out.resize(size);
+  return out;
+}
+
+template <typename Function>
+std::string input_error_of(Function&& function) {
+  try {
+    function();
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return {};
+}
+
+class InputSourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("pgnbase-input-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(InputSourceTest, PlainFileIsMappedWholeAndReadsBack) {
+  fs::path path = kDataDir / "nasty/pgn-extract-tests/fischer.pgn";
+  std::string expected = read_file(path);
+  ASSERT_EQ(expected.size(), 23863u);
+
+  InputSource source = InputSource::open(path.string());
+  EXPECT_TRUE(source.is_mapped());
+  EXPECT_EQ(source.compression(), Compression::None);
+  EXPECT_EQ(source.size_on_disk(), expected.size());
+  EXPECT_EQ(source.mapped_text(), expected);
+  EXPECT_EQ(source.name(), path.string());
+
+  EXPECT_EQ(read_everything(source, 1000), expected);
+  EXPECT_EQ(source.bytes_consumed(), expected.size());
+  EXPECT_EQ(source.bytes_produced(), expected.size());
+}
+
+TEST_F(InputSourceTest, MappingOutlivesTheSource) {
+  fs::path path = kDataDir / "nasty/pgn-extract-tests/fools-mate.pgn";
+  std::shared_ptr<const void> owner;
+  std::string_view text;
+  {
+    InputSource source = InputSource::open(path.string());
+    owner = source.mapping_owner();
+    text = source.mapped_text();
+  }
+  EXPECT_EQ(text, read_file(path));
+}
+
+TEST_F(InputSourceTest, ZstdStreamDecompressesToManifestSize) {
+  InputSource source = InputSource::open(kVariantsZst.string());
+  EXPECT_FALSE(source.is_mapped());
+  EXPECT_TRUE(source.mapped_text().empty());
+  EXPECT_EQ(source.compression(), Compression::Zstd);
+  EXPECT_EQ(source.size_on_disk(), kVariantsCompressedBytes);
+
+  std::string text = read_everything(source);
+  EXPECT_EQ(text.size(), kVariantsUncompressedBytes);
+  EXPECT_EQ(count_event_lines(text), kVariantsEventTags);
+  EXPECT_EQ(source.bytes_consumed(), kVariantsCompressedBytes);
+  EXPECT_EQ(source.bytes_produced(), kVariantsUncompressedBytes);
+  EXPECT_EQ(source.read(text.data(), 1), 0u);  // stays at end
+}
+
+TEST_F(InputSourceTest, SmallReadsGiveTheSameBytes) {
+  InputSource whole = InputSource::open(kVariantsZst.string());
+  InputSource pieces = InputSource::open(kVariantsZst.string());
+  EXPECT_EQ(read_everything(pieces, 997), read_everything(whole));
+}
+
+TEST_F(InputSourceTest, ZstdIsDetectedByContentNotName) {
+  fs::path disguised = dir_ / "games.pgn";
+  fs::copy_file(kVariantsZst, disguised);
+  InputSource zstd = InputSource::open(disguised.string());
+  EXPECT_EQ(zstd.compression(), Compression::Zstd);
+  EXPECT_EQ(read_everything(zstd).size(), kVariantsUncompressedBytes);
+
+  fs::path plain = dir_ / "plain.pgn.zst";
+  fs::copy_file(kDataDir / "nasty/pgn-extract-tests/fools-mate.pgn", plain);
+  InputSource mapped = InputSource::open(plain.string());
+  EXPECT_EQ(mapped.compression(), Compression::None);
+  EXPECT_TRUE(mapped.is_mapped());
+}
+
+TEST_F(InputSourceTest, ConcatenatedZstdFramesAreOneStream) {
+  std::string first = read_file(kDataDir / "nasty/pgn-extract-tests/fischer.pgn");
+  std::string second = read_file(kDataDir / "nasty/pgn-extract-tests/petrosian.pgn");
+  fs::path path = dir_ / "two-frames.zst";
+  write_file(path, compress(first) + compress(second));
+  InputSource source = InputSource::open(path.string());
+  EXPECT_EQ(read_everything(source, 4096), first + second);
+}
+
+TEST_F(InputSourceTest, TruncatedZstdIsAnError) {
+  std::string compressed = read_file(kVariantsZst);
+  fs::path path = dir_ / "half.pgn.zst";
+  write_file(path, std::string_view(compressed).substr(0, compressed.size() / 2));
+  InputSource source = InputSource::open(path.string());
+  std::string message = input_error_of([&] { read_everything(source); });
+  EXPECT_EQ(message, "cannot decompress '" + path.string() + "': truncated zstd data (input ends inside a frame)");
+}
+
+TEST_F(InputSourceTest, ZstdMagicAloneIsTruncated) {
+  fs::path path = dir_ / "magic-only.zst";
+  write_file(path, "\x28\xB5\x2F\xFD");
+  InputSource source = InputSource::open(path.string());
+  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("truncated"), std::string::npos);
+}
+
+TEST_F(InputSourceTest, CorruptZstdIsAnError) {
+  std::string compressed = read_file(kVariantsZst);
+  for (size_t i = compressed.size() / 2; i < compressed.size() / 2 + 64; ++i) compressed[i] ^= 0x5a;
+  fs::path path = dir_ / "corrupt.pgn.zst";
+  write_file(path, compressed);
+  InputSource source = InputSource::open(path.string());
+  std::string message = input_error_of([&] { read_everything(source); });
+  EXPECT_EQ(message.rfind("cannot decompress '" + path.string() + "': corrupt zstd data", 0), 0u) << message;
+}
+
+TEST_F(InputSourceTest, GarbageAfterLastFrameIsAnError) {
+  fs::path path = dir_ / "trailing.zst";
+  write_file(path, compress("[Event \"x\"]\n\n*\n") + "this is not zstd");
+  InputSource source = InputSource::open(path.string());
+  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("corrupt zstd data"), std::string::npos);
+}
+
+TEST_F(InputSourceTest, MissingFileIsAnError) {
+  std::string path = (dir_ / "no-such-file.pgn").string();
+  EXPECT_EQ(input_error_of([&] { InputSource::open(path); }),
+            "cannot open '" + path + "': No such file or directory");
+}
+
+TEST_F(InputSourceTest, DirectoryIsAnError) {
+  EXPECT_EQ(input_error_of([&] { InputSource::open(dir_.string()); }),
+            "cannot read '" + dir_.string() + "': it is a directory");
+}
+
+TEST_F(InputSourceTest, UnreadableFileIsAnError) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  fs::path path = dir_ / "secret.pgn";
+  write_file(path, "[Event \"x\"]\n");
+  fs::permissions(path, fs::perms::none);
+  EXPECT_EQ(input_error_of([&] { InputSource::open(path.string()); }),
+            "cannot open '" + path.string() + "': Permission denied");
+}
+
+TEST_F(InputSourceTest, EmptyFileHasNoBytes) {
+  fs::path path = dir_ / "empty.pgn";
+  write_file(path, "");
+  InputSource source = InputSource::open(path.string());
+  EXPECT_TRUE(source.is_mapped());
+  EXPECT_TRUE(source.mapped_text().empty());
+  EXPECT_EQ(read_everything(source), "");
+}
+
+TEST_F(InputSourceTest, TinyFileShorterThanMagicIsPlain) {
+  fs::path path = dir_ / "tiny.pgn";
+  write_file(path, "\x28\xB5");
+  InputSource source = InputSource::open(path.string());
+  EXPECT_EQ(source.compression(), Compression::None);
+  EXPECT_EQ(read_everything(source), "\x28\xB5");
+}
+
+// Runs body with standard input replaced by a pipe that a thread fills with bytes.
+template <typename Body>
+void with_stdin_pipe(const std::string& bytes, Body&& body) {
+  int saved = ::dup(STDIN_FILENO);
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  ASSERT_GE(::dup2(ends[0], STDIN_FILENO), 0);
+  ::close(ends[0]);
+  std::thread writer([&] {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t wrote = ::write(ends[1], bytes.data() + done, bytes.size() - done);
+      if (wrote <= 0) break;
+      done += static_cast<size_t>(wrote);
+    }
+    ::close(ends[1]);
+  });
+  body();
+  // Restoring stdin closes the pipe's read end, which unblocks a writer that the
+  // body did not drain (a failed test); its write then fails with EPIPE, not SIGPIPE.
+  auto previous = std::signal(SIGPIPE, SIG_IGN);
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  writer.join();
+  std::signal(SIGPIPE, previous);
+}
+
+TEST_F(InputSourceTest, ZstdOnStdinIsStreamed) {
+  with_stdin_pipe(read_file(kVariantsZst), [] {
+    InputSource source = InputSource::open("-");
+    EXPECT_EQ(source.name(), "<stdin>");
+    EXPECT_EQ(source.compression(), Compression::Zstd);
+    EXPECT_FALSE(source.size_on_disk().has_value());
+    std::string text = read_everything(source, 65536);
+    EXPECT_EQ(text.size(), kVariantsUncompressedBytes);
+    EXPECT_EQ(count_event_lines(text), kVariantsEventTags);
+    EXPECT_EQ(source.bytes_consumed(), kVariantsCompressedBytes);
+  });
+}
+
+TEST_F(InputSourceTest, PlainStdinIsStreamed) {
+  std::string expected = read_file(kDataDir / "nasty/tcec/TCEC_Match_1.pgn");
+  with_stdin_pipe(expected, [&] {
+    InputSource source = InputSource::open("-");
+    EXPECT_EQ(source.compression(), Compression::None);
+    EXPECT_FALSE(source.is_mapped());
+    EXPECT_EQ(read_everything(source, 10000), expected);
+  });
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer

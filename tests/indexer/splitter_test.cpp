@@ -1,0 +1,387 @@
+#include "indexer/splitter.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pgnbase::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
+const fs::path kVariantsZst = kDataDir / "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst";
+constexpr uint64_t kVariantsUncompressedBytes = 2'599'387;  // MANIFEST.tsv
+constexpr size_t kVariantsEventTags = 1068;                 // MANIFEST.tsv
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string compress(std::string_view text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  size_t size = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 1);
+  EXPECT_FALSE(ZSTD_isError(size));
+  out.resize(size);
+  return out;
+}
+
+size_t count_event_lines(std::string_view text) {
+  size_t count = text.starts_with("[Event ") ? 1 : 0;
+  for (size_t at = text.find("\n[Event "); at != std::string_view::npos; at = text.find("\n[Event ", at + 1))
+    ++count;
+  return count;
+}
+
+std::vector<Chunk> split_all(InputSource& source, size_t chunk_bytes) {
+  Splitter splitter(source, chunk_bytes);
+  std::vector<Chunk> chunks;
+  while (std::optional<Chunk> chunk = splitter.next()) chunks.push_back(std::move(*chunk));
+  EXPECT_FALSE(splitter.next().has_value());  // stays at end
+  return chunks;
+}
+
+std::vector<Chunk> split_file(const fs::path& path, size_t chunk_bytes) {
+  InputSource source = InputSource::open(path.string());
+  return split_all(source, chunk_bytes);
+}
+
+std::vector<uint64_t> offsets_of(const std::vector<Chunk>& chunks) {
+  std::vector<uint64_t> offsets;
+  for (const Chunk& chunk : chunks) offsets.push_back(chunk.offset);
+  return offsets;
+}
+
+bool is_tag_line(std::string_view line) {
+  return line.size() >= 2 && line[0] == '[' && std::isalpha(static_cast<unsigned char>(line[1]));
+}
+
+// Independent oracle for where games start: a forward scan that knows {comments},
+// ";" rest-of-line comments and "%" escape lines, so a tag-like line inside a
+// comment is never taken for a game start. A game starts at a tag line whose last
+// non-blank line before it is not a tag line.
+std::set<uint64_t> game_starts(std::string_view text) {
+  std::set<uint64_t> starts;
+  bool in_comment = false;
+  bool previous_was_tag = false;
+  size_t line_start = 0;
+  while (line_start < text.size()) {
+    size_t end = text.find('\n', line_start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(line_start, end - line_start);
+    if (line_start == 0 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
+    bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (!in_comment && is_tag_line(line)) {
+      if (!previous_was_tag) starts.insert(line_start);
+      previous_was_tag = true;
+    } else if (!in_comment && line.starts_with('%')) {
+      previous_was_tag = false;
+    } else {
+      for (char c : line) {
+        if (in_comment) {
+          in_comment = c != '}';
+        } else if (c == '{') {
+          in_comment = true;
+        } else if (c == ';') {
+          break;
+        }
+      }
+      if (!blank) previous_was_tag = false;
+    }
+    line_start = end + 1;
+  }
+  return starts;
+}
+
+// Checks what every split must satisfy: chunks tile the input exactly, in order,
+// and each one after the first starts where a game starts.
+void expect_valid_split(std::string_view whole, const std::vector<Chunk>& chunks, const std::string& label) {
+  std::set<uint64_t> starts = game_starts(whole);
+  std::string joined;
+  uint64_t expected_offset = 0;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk& chunk = chunks[i];
+    ASSERT_EQ(chunk.index, i) << label;
+    ASSERT_EQ(chunk.offset, expected_offset) << label;
+    ASSERT_FALSE(chunk.text.empty()) << label;
+    ASSERT_NE(chunk.owner, nullptr) << label;
+    if (i > 0) {
+      ASSERT_EQ(chunk.text.front(), '[') << label << " chunk " << i;
+      ASSERT_TRUE(is_strong_game_boundary(whole, chunk.offset) || is_weak_game_boundary(whole, chunk.offset))
+          << label << " chunk " << i;
+      ASSERT_TRUE(starts.contains(chunk.offset))
+          << label << " chunk " << i << " starts inside a game: " << chunk.text.substr(0, 80);
+    }
+    joined.append(chunk.text);
+    expected_offset += chunk.text.size();
+  }
+  ASSERT_EQ(joined.size(), whole.size()) << label;
+  ASSERT_TRUE(joined == whole) << label;
+}
+
+class SplitterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("pgnbase-splitter-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // The decompressed lichess variants file, as a plain file to be mapped.
+  fs::path decompressed_variants() {
+    fs::path path = dir_ / "variants.pgn";
+    InputSource source = InputSource::open(kVariantsZst.string());
+    std::string text(kVariantsUncompressedBytes + 1, '\0');
+    text.resize(source.read(text.data(), text.size()));
+    write_file(path, text);
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+TEST(CountLinesTest, MatchesStdCountAtEveryLengthAndAlignment) {
+  std::mt19937 random(12345);
+  std::string bytes(300, '\0');
+  for (char& c : bytes) c = "ab\n\r[\xff\x0a\x8a"[random() % 8];
+  for (size_t start = 0; start < 9; ++start)
+    for (size_t length = 0; start + length <= bytes.size(); ++length) {
+      std::string_view part = std::string_view(bytes).substr(start, length);
+      ASSERT_EQ(count_lines(part), std::count(part.begin(), part.end(), '\n')) << start << " " << length;
+    }
+  EXPECT_EQ(count_lines(std::string(1000, '\n')), 1000u);
+  EXPECT_EQ(count_lines(std::string(1000, '\x8a')), 0u);  // 0x8a differs from '\n' only in the top bit
+}
+
+TEST(CountLinesTest, CountsARealFile) {
+  std::string text = read_file(kDataDir / "nasty/tcec/TCEC_Match_1.pgn");
+  EXPECT_EQ(count_lines(text), std::count(text.begin(), text.end(), '\n'));
+  EXPECT_GT(count_lines(text), 2000u);
+}
+
+TEST(GameBoundaryTest, StrongRuleNeedsABlankLineAfterNonTags) {
+  std::string_view text = "1. e4 e5 1-0\n\n[Event \"x\"]\n";
+  EXPECT_TRUE(is_strong_game_boundary(text, 14));
+  std::string_view crlf = "1. e4 e5 1-0\r\n \t\r\n[Site \"x\"]\r\n";
+  EXPECT_TRUE(is_strong_game_boundary(crlf, 18));
+  std::string_view no_blank = "1. e4 e5 1-0\n[Event \"x\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(no_blank, 13));
+  EXPECT_TRUE(is_weak_game_boundary(no_blank, 13));
+}
+
+TEST(GameBoundaryTest, ClockCommentIsNotATag) {
+  std::string_view text = "1. e4 {\n\n[%clk 0:01:00] } e5\n";
+  EXPECT_FALSE(is_strong_game_boundary(text, 9));
+  EXPECT_FALSE(is_weak_game_boundary(text, 9));
+}
+
+TEST(GameBoundaryTest, BlankLineInsideTagSectionIsNotABoundary) {
+  std::string_view text = "[Event \"x\"]\n\n[Date \"2017.12.04\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(text, 13));
+  std::string_view two_blank = "[Event \"x\"]\n\r\n\n[Date \"2017.12.04\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(two_blank, 15));
+}
+
+TEST(GameBoundaryTest, WeakRuleNeedsEventAfterANonTagLine) {
+  std::string_view after_tag = "[Termination \"x\"]\n[Event \"y\"]\n";
+  EXPECT_FALSE(is_weak_game_boundary(after_tag, 18));
+  std::string_view after_comment = "1-0\n; GameDuration = 05:29:06 }\n[Event \"y\"]\n";
+  EXPECT_TRUE(is_weak_game_boundary(after_comment, 32));
+  EXPECT_FALSE(is_weak_game_boundary(after_comment, 4));
+}
+
+TEST_F(SplitterTest, MappedVariantsTileTheFileAndKeepGamesWhole) {
+  fs::path path = decompressed_variants();
+  std::string whole = read_file(path);
+  ASSERT_EQ(whole.size(), kVariantsUncompressedBytes);
+  for (size_t chunk_bytes : {size_t{1}, size_t{1024}, size_t{4096}, size_t{65536}, Splitter::kDefaultChunkBytes}) {
+    InputSource source = InputSource::open(path.string());
+    ASSERT_TRUE(source.is_mapped());
+    std::vector<Chunk> chunks = split_all(source, chunk_bytes);
+    std::string label = "mapped, chunk " + std::to_string(chunk_bytes);
+    expect_valid_split(whole, chunks, label);
+    size_t events = 0;
+    for (const Chunk& chunk : chunks) {
+      EXPECT_EQ(chunk.text.data(), source.mapped_text().data() + chunk.offset) << "zero-copy view";
+      events += count_event_lines(chunk.text);
+    }
+    EXPECT_EQ(events, kVariantsEventTags) << label;
+    EXPECT_EQ(source.bytes_consumed(), kVariantsUncompressedBytes) << label;
+    if (chunk_bytes == 1) {
+      EXPECT_EQ(chunks.size(), kVariantsEventTags) << "one game per chunk";
+      for (const Chunk& chunk : chunks) EXPECT_EQ(count_event_lines(chunk.text), 1u);
+    }
+    if (chunk_bytes == Splitter::kDefaultChunkBytes) {
+      EXPECT_EQ(chunks.size(), 1u);
+    }
+  }
+}
+
+TEST_F(SplitterTest, StreamedZstdGivesTheSameChunksAsTheMappedFile) {
+  fs::path plain = decompressed_variants();
+  std::string whole = read_file(plain);
+  for (size_t chunk_bytes : {size_t{1}, size_t{1024}, size_t{4096}, size_t{65536}, Splitter::kDefaultChunkBytes}) {
+    std::vector<Chunk> mapped = split_file(plain, chunk_bytes);
+    InputSource zstd = InputSource::open(kVariantsZst.string());
+    ASSERT_FALSE(zstd.is_mapped());
+    std::vector<Chunk> streamed = split_all(zstd, chunk_bytes);
+    std::string label = "streamed, chunk " + std::to_string(chunk_bytes);
+    expect_valid_split(whole, streamed, label);
+    EXPECT_EQ(offsets_of(streamed), offsets_of(mapped)) << label;
+    size_t events = 0;
+    for (const Chunk& chunk : streamed) events += count_event_lines(chunk.text);
+    EXPECT_EQ(events, kVariantsEventTags) << label;
+  }
+}
+
+TEST_F(SplitterTest, StreamedChunksOutliveSplitterAndSource) {
+  std::vector<Chunk> chunks;
+  {
+    InputSource source = InputSource::open(kVariantsZst.string());
+    chunks = split_all(source, 100'000);
+  }
+  ASSERT_GT(chunks.size(), 20u);
+  std::string joined;
+  for (const Chunk& chunk : chunks) joined.append(chunk.text);
+  EXPECT_EQ(joined.size(), kVariantsUncompressedBytes);
+  EXPECT_EQ(count_event_lines(joined), kVariantsEventTags);
+}
+
+TEST_F(SplitterTest, EveryChunkSizeCutsOnlyAtGameStarts) {
+  fs::path path = kDataDir / "nasty/pgn-extract-tests/fischer.pgn";
+  std::string whole = read_file(path);
+  std::string compressed_path = (dir_ / "fischer.pgn.zst").string();
+  write_file(compressed_path, compress(whole));
+  for (size_t chunk_bytes = 1; chunk_bytes < whole.size() + 10; chunk_bytes += chunk_bytes < 2000 ? 1 : 97) {
+    std::vector<Chunk> mapped = split_file(path, chunk_bytes);
+    std::string label = "fischer.pgn, chunk " + std::to_string(chunk_bytes);
+    for (size_t i = 1; i < mapped.size(); ++i)
+      ASSERT_TRUE(std::string_view(whole).substr(mapped[i].offset).starts_with("[Event ")) << label;
+    ASSERT_NO_FATAL_FAILURE(expect_valid_split(whole, mapped, label));
+    if (chunk_bytes % 50 == 1) {
+      std::vector<Chunk> streamed = split_file(compressed_path, chunk_bytes);
+      ASSERT_EQ(offsets_of(streamed), offsets_of(mapped)) << label;
+    }
+  }
+  EXPECT_EQ(split_file(path, 1).size(), 34u);
+}
+
+TEST_F(SplitterTest, EverySmallDataFileSplitsCleanly) {
+  size_t files = 0;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(kDataDir)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".pgn") continue;
+    if (entry.file_size() > 2'000'000) continue;
+    ++files;
+    std::string whole = read_file(entry.path());
+    for (size_t chunk_bytes : {size_t{1}, size_t{100}, size_t{1024}, size_t{16384}}) {
+      std::string label = entry.path().filename().string() + ", chunk " + std::to_string(chunk_bytes);
+      ASSERT_NO_FATAL_FAILURE(expect_valid_split(whole, split_file(entry.path(), chunk_bytes), label));
+    }
+  }
+  EXPECT_GE(files, 50u);
+}
+
+TEST_F(SplitterTest, ChessBaseBlankLineInsideTagsDoesNotCut) {
+  EXPECT_EQ(split_file(kDataDir / "nasty/python-chess/chessbase-empty-line.pgn", 1).size(), 1u);
+}
+
+TEST_F(SplitterTest, SemicolonCommentBeforeNextGameUsesEventRule) {
+  for (auto [name, games] : {std::pair{"tcec-semicolon-comment-after-result.pgn", 6u},
+                            std::pair{"tcec-semicolon-comments.pgn", 10u}, std::pair{"TCEC_Match_1.pgn", 48u}}) {
+    std::vector<Chunk> chunks = split_file(kDataDir / "nasty/tcec" / name, 1);
+    EXPECT_EQ(chunks.size(), games) << name;
+    for (const Chunk& chunk : chunks) EXPECT_EQ(count_event_lines(chunk.text), 1u) << name;
+  }
+}
+
+TEST_F(SplitterTest, ByteOrderMarkStaysInChunkZero) {
+  std::vector<Chunk> chunks = split_file(kDataDir / "nasty/python-chess/utf8-bom.pgn", 1);
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_TRUE(chunks[0].text.starts_with("\xEF\xBB\xBF[Event \"A\"]"));
+  EXPECT_TRUE(chunks[1].text.starts_with("[Event \"B\"]"));
+}
+
+TEST_F(SplitterTest, GameLargerThanChunkGrowsTheChunk) {
+  std::string huge_game = "[Event \"long\"]\n[Result \"*\"]\n\n";
+  for (int move = 1; move <= 20000; ++move) huge_game += std::to_string(move) + ". Nf3 {\n\n[%clk 0:01:00] } Nf6 ";
+  huge_game += "*\n\n";
+  std::string small_game = "[Event \"short\"]\n[Result \"*\"]\n\n*\n\n";
+  std::string text = small_game + huge_game + small_game + small_game;
+  fs::path plain = dir_ / "huge.pgn";
+  fs::path compressed = dir_ / "huge.pgn.zst";
+  write_file(plain, text);
+  write_file(compressed, compress(text));
+  for (const fs::path& path : {plain, compressed}) {
+    std::vector<Chunk> chunks = split_file(path, 1024);
+    ASSERT_EQ(chunks.size(), 3u) << path;
+    EXPECT_EQ(chunks[0].text, small_game);
+    EXPECT_EQ(chunks[1].text, huge_game);
+    EXPECT_EQ(chunks[2].text, small_game + small_game);
+    expect_valid_split(text, chunks, path.string());
+  }
+}
+
+TEST_F(SplitterTest, InputWithoutBoundariesIsOneChunk) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "1. e4 e5 2. Nf3 Nc6 *\n\n";
+  fs::path path = dir_ / "movetext-only.pgn";
+  write_file(path, text);
+  write_file(dir_ / "movetext-only.pgn.zst", compress(text));
+  for (const fs::path& each : {path, dir_ / "movetext-only.pgn.zst"}) {
+    std::vector<Chunk> chunks = split_file(each, 100);
+    ASSERT_EQ(chunks.size(), 1u);
+    EXPECT_EQ(chunks[0].text, text);
+  }
+}
+
+TEST_F(SplitterTest, EmptyInputHasNoChunksAndBlankInputHasOne) {
+  write_file(dir_ / "empty.pgn", "");
+  EXPECT_TRUE(split_file(dir_ / "empty.pgn", 10).empty());
+  write_file(dir_ / "empty.zst", compress(""));
+  EXPECT_TRUE(split_file(dir_ / "empty.zst", 10).empty());
+  write_file(dir_ / "blank.pgn", "\n\n  \n");
+  std::vector<Chunk> chunks = split_file(dir_ / "blank.pgn", 1);
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].text, "\n\n  \n");
+}
+
+TEST_F(SplitterTest, PlainPipeIsStreamedLikeTheMappedFile) {
+  fs::path path = kDataDir / "nasty/tcec/TCEC_Match_4.pgn";
+  std::string whole = read_file(path);
+  fs::path fifo = dir_ / "games.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream out(fifo, std::ios::binary);
+    out.write(whole.data(), static_cast<std::streamsize>(whole.size()));
+  });
+  InputSource source = InputSource::open(fifo.string());
+  EXPECT_FALSE(source.is_mapped());
+  EXPECT_FALSE(source.size_on_disk().has_value());
+  std::vector<Chunk> streamed = split_all(source, 5000);
+  writer.join();
+  expect_valid_split(whole, streamed, "fifo");
+  EXPECT_EQ(offsets_of(streamed), offsets_of(split_file(path, 5000)));
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer
