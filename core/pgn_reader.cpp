@@ -159,6 +159,9 @@ bool PgnReader::fail_tag(GameState& game, PgnErrorCode code, const char* open) {
   }
   fail(game, code, open, line_end - open > kMaxErrorToken ? open + kMaxErrorToken : line_end);
   cur_ = line_end;
+  const char* text_end = line_end;
+  while (is_blank(text_end[-1])) --text_end;  // stops at open's '['
+  game.last_token_end = text_end;
   return false;
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -187,22 +186,7 @@ inline const char* skip_blanks(const char* p, const char* end) {
 }
 
 // memchr that is safe on empty or null ranges; returns end when c is absent.
-// The first 32 bytes are searched inline, a word at a time, since most comments
-// are short ({ [%clk 0:00:59] }) and a library call would dominate.
 inline const char* find_byte(const char* p, const char* end, char c) {
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr uint64_t kOnes = 0x0101010101010101ULL;
-    constexpr uint64_t kHighBits = 0x8080808080808080ULL;
-    const uint64_t pattern = kOnes * static_cast<uint8_t>(c);
-    for (int words = 0; words < 4 && end - p >= 8; ++words, p += 8) {
-      uint64_t word;
-      std::memcpy(&word, p, 8);
-      const uint64_t x = word ^ pattern;
-      // The lowest set bit marks the first byte equal to c (higher ones may be false).
-      const uint64_t matches = (x - kOnes) & ~x & kHighBits;
-      if (matches != 0) return p + std::countr_zero(matches) / 8;
-    }
-  }
   if (p >= end) return end;
   const void* found = std::memchr(p, c, static_cast<size_t>(end - p));
   return found ? static_cast<const char*>(found) : end;
@@ -528,7 +512,7 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
         break;
       case '.':
         p = skip_move_number_marks(p, end_);
-        continue;  // not a token: the game text does not end on it
+        break;
       case '[':
         if (end_ - p >= 2 && is_letter(p[1]) && at_line_start(p)) return finish(p);  // the next game's tags
         return fail_and_resync(game, PgnErrorCode::UnexpectedToken, p);
@@ -551,13 +535,13 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
           while (q < end_ && is_digit(*q)) ++q;
           if (q == end_ || *q == '.' || starts_with(q, end_, kEllipsis) || !is_move_char(*q)) {
             p = skip_move_number_marks(q, end_);  // a move number, maybe with its move glued on
-            continue;
+            break;
           }
           p = read_move(visitor, p);  // castling with zeros, or a bad token
         } else if (c & 0x80) {
           if (starts_with(p, end_, kEllipsis)) {
             p += kEllipsisSize;
-            continue;
+            break;
           }
           p = read_move(visitor, p);  // figurines
         } else {
