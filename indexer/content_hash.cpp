@@ -1,0 +1,52 @@
+#include "indexer/content_hash.h"
+
+#include <bit>
+#include <cstdio>
+#include <cstring>
+
+namespace pgnbase::indexer {
+
+namespace {
+constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ull, kPrime2 = 0xC2B2AE3D27D4EB4Full;
+
+uint64_t load64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+uint64_t round(uint64_t lane, uint64_t word) { return std::rotl(lane + word * kPrime2, 31) * kPrime1; }
+}  // namespace
+
+void ContentHasher::consume_block(const unsigned char* block) {
+  for (int i = 0; i < 4; ++i) lanes_[i] = round(lanes_[i], load64(block + 8 * i));
+}
+
+void ContentHasher::update(std::string_view bytes) {
+  auto p = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t n = bytes.size();
+  total_ += n;
+  if (pending_size_) {
+    size_t take = std::min(n, 32 - pending_size_);
+    std::memcpy(pending_ + pending_size_, p, take);
+    pending_size_ += take, p += take, n -= take;
+    if (pending_size_ < 32) return;
+    consume_block(pending_);
+    pending_size_ = 0;
+  }
+  for (; n >= 32; p += 32, n -= 32) consume_block(p);
+  std::memcpy(pending_, p, n);
+  pending_size_ = n;
+}
+
+std::string ContentHasher::finish() const {
+  uint64_t h = std::rotl(lanes_[0], 1) + std::rotl(lanes_[1], 7) + std::rotl(lanes_[2], 12) + std::rotl(lanes_[3], 18);
+  for (size_t i = 0; i < pending_size_; ++i) h = std::rotl(h ^ (pending_[i] * kPrime1), 11) * kPrime2;
+  h ^= total_;
+  h ^= h >> 33, h *= kPrime2, h ^= h >> 29, h *= kPrime1, h ^= h >> 32;
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "h64:%016llx:%llu", (unsigned long long)h, (unsigned long long)total_);
+  return buffer;
+}
+
+}  // namespace pgnbase::indexer

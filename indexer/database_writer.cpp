@@ -1,0 +1,240 @@
+#include "indexer/database_writer.h"
+
+#include <charconv>
+#include <chrono>
+#include <ctime>
+
+#include "indexer/annotations.h"
+#include "indexer/blob_codec.h"
+#include "indexer/position_index.h"
+#include "indexer/schema.h"
+#include "indexer/tag_codec.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+std::span<const uint8_t> bytes_of(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+std::string now_utc() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buffer[32];
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+void check_schema_version(store::Database& db) {
+  store::Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!s.step()) {
+    store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
+    insert.bind_text(1, std::to_string(kSchemaVersion));
+    insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
+    insert.run();
+    return;
+  }
+  int version = 0;
+  std::string_view text = s.column_text(0);
+  std::from_chars(text.data(), text.data() + text.size(), version);
+  if (version > kSchemaVersion)
+    throw SchemaError(db.path() + ": written by a newer pgnbase (schema version " + std::string(text) +
+                      ", this build reads up to " + std::to_string(kSchemaVersion) + ")");
+}
+
+}  // namespace
+
+DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
+    : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
+  db_.set_busy_timeout(std::chrono::milliseconds(5000));
+  db_.configure_for_bulk_load();
+  {
+    store::Transaction t(db_);
+    db_.exec(kSchemaSql);
+    create_position_index_schema(db_);
+    check_schema_version(db_);
+    t.commit();
+  }
+  store::Statement names = db_.prepare("SELECT id, name FROM names");
+  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
+  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
+  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+}
+
+DatabaseWriter::~DatabaseWriter() = default;
+
+std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_hash) {
+  store::Statement s = db_.prepare("SELECT id FROM sources WHERE content_hash = ?1");
+  s.bind_text(1, content_hash);
+  if (s.step()) return s.column_int64(0);
+  return std::nullopt;
+}
+
+void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_t> size) {
+  transaction_ = std::make_unique<store::Transaction>(db_);
+  source_path_ = path;
+  source_size_ = size;
+  summary_ = SourceSummary{};
+  // The row exists from the start (games reference it); finish_source fills it in.
+  store::Statement s = db_.prepare(
+      "INSERT INTO sources(path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
+      "VALUES (?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
+  s.bind_text(1, path);
+  if (size) s.bind_int64(2, int64_t(*size));
+  else s.bind_null(2);
+  s.bind_text(3, now_utc());
+  s.run();
+  source_id_ = db_.last_insert_rowid();
+  summary_.source_id = source_id_;
+  positions_ = std::make_unique<PositionIndexBuilder>(options_.position_memory_bytes,
+                                                      options_.temp_dir.empty()
+                                                          ? std::filesystem::temp_directory_path()
+                                                          : options_.temp_dir);
+  insert_game_ = db_.prepare(
+      "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
+      "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening, time_control, plies, "
+      "variant, start_fen, language, moves, tags, annotations) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+      "?24, ?25, ?26, ?27)");
+  insert_reject_ = db_.prepare(
+      "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+}
+
+int64_t DatabaseWriter::intern(const std::string& name) {
+  auto it = name_ids_.find(name);
+  if (it != name_ids_.end()) return it->second;
+  if (!insert_name_) insert_name_ = db_.prepare("INSERT INTO names(name) VALUES (?1)");
+  insert_name_.reset();
+  insert_name_.bind_text(1, name);
+  insert_name_.run();
+  int64_t id = db_.last_insert_rowid();
+  name_ids_.emplace(name, id);
+  return id;
+}
+
+void DatabaseWriter::add_game(GameRecord& game) {
+  const int64_t id = next_game_id_++;
+  ++summary_.games_found;
+  ++summary_.imported;
+  ++summary_.games_by_language[game.language];
+
+  HeaderColumns h;
+  std::string other_tags;
+  split_tags(game.tags, h, other_tags);
+
+  store::Statement& s = insert_game_;
+  s.reset();
+  s.clear_bindings();
+  s.bind_int64(1, id);
+  s.bind_int64(2, source_id_);
+  s.bind_int64(3, int64_t(game.place.number));
+  s.bind_int64(4, int64_t(game.place.offset));
+  s.bind_int64(5, game.place.line);
+  if (h.event) s.bind_int64(6, intern(*h.event));
+  if (h.site) s.bind_int64(7, intern(*h.site));
+  if (h.date) s.bind_text(8, *h.date);
+  if (h.date_key) s.bind_int64(9, *h.date_key);
+  if (h.round) s.bind_text(10, *h.round);
+  if (h.white) s.bind_int64(11, intern(*h.white));
+  if (h.black) s.bind_int64(12, intern(*h.black));
+  if (h.result) s.bind_text(13, *h.result);
+  s.bind_int64(14, int64_t(game.result));
+  if (h.white_elo) s.bind_int64(15, *h.white_elo);
+  if (h.black_elo) s.bind_int64(16, *h.black_elo);
+  if (h.eco) {
+    s.bind_text(17, *h.eco);
+    s.bind_int64(18, 1);
+  } else if (!game.eco.empty()) {
+    s.bind_text(17, game.eco);
+    s.bind_int64(18, 2);
+  } else {
+    s.bind_int64(18, 0);
+  }
+  if (!game.opening.empty()) s.bind_text(19, game.opening);
+  if (h.time_control) s.bind_text(20, *h.time_control);
+  s.bind_int64(21, int64_t(game.codes.size()));
+  s.bind_int64(22, int64_t(game.variant));
+  if (!game.start_fen.empty()) s.bind_text(23, game.start_fen);
+  s.bind_text(24, game.language);
+  scratch_.clear();
+  encode_moves(game.codes, options_.zstd_level, scratch_);
+  summary_.moves_bytes += scratch_.size();
+  summary_.plies += game.codes.size();
+  s.bind_blob(25, bytes_of(scratch_));
+  if (!other_tags.empty()) s.bind_blob(26, bytes_of(other_tags));
+  if (!game.annotations.empty()) {
+    scratch_.clear();
+    encode_blob(game.annotations, options_.zstd_level, scratch_);
+    s.bind_blob(27, bytes_of(scratch_));
+  }
+  s.run();
+
+  // One posting per position: the move played from it next (0 after the last move).
+  for (size_t ply = 0; ply < game.keys.size(); ++ply) {
+    MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
+    positions_->add(Posting{game.keys[ply], uint32_t(id), uint16_t(std::min<size_t>(ply, 0xFFFF)), next,
+                            game.result});
+  }
+  summary_.positions += game.keys.size();
+}
+
+void DatabaseWriter::add_reject(const RejectRecord& reject) {
+  ++summary_.games_found;
+  ++summary_.rejected;
+  ++summary_.rejects_by_kind[reject.kind];
+  store::Statement& s = insert_reject_;
+  s.reset();
+  s.bind_int64(1, source_id_);
+  s.bind_int64(2, int64_t(reject.place.number));
+  s.bind_int64(3, int64_t(reject.place.offset));
+  s.bind_int64(4, reject.place.line);
+  s.bind_text(5, reject.kind);
+  s.bind_text(6, reject.reason);
+  s.bind_blob(7, bytes_of(reject.text));
+  s.run();
+}
+
+SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
+  SegmentStats stats = positions_->write_segment(db_, source_id_);
+  summary_.position_index_bytes = stats.block_bytes;
+  positions_.reset();
+  std::string languages;
+  for (const auto& [code, count] : summary_.games_by_language)
+    languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);
+  store::Statement s = db_.prepare(
+      "UPDATE sources SET content_hash = ?2, games_found = ?3, imported = ?4, rejected = ?5, seconds = ?6, "
+      "language_counts = ?7 WHERE id = ?1");
+  s.bind_int64(1, source_id_);
+  s.bind_text(2, content_hash);
+  s.bind_int64(3, int64_t(summary_.games_found));
+  s.bind_int64(4, int64_t(summary_.imported));
+  s.bind_int64(5, int64_t(summary_.rejected));
+  s.bind_double(6, seconds);
+  s.bind_text(7, languages);
+  s.run();
+  insert_game_ = {};
+  insert_reject_ = {};
+  insert_name_ = {};
+  transaction_->commit();
+  transaction_.reset();
+  return summary_;
+}
+
+void DatabaseWriter::abandon_source() {
+  positions_.reset();
+  insert_game_ = {};
+  insert_reject_ = {};
+  insert_name_ = {};
+  transaction_.reset();  // rolls back
+  // Names interned during the abandoned source are gone from the DB: reload the cache.
+  name_ids_.clear();
+  store::Statement names = db_.prepare("SELECT id, name FROM names");
+  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
+  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
+  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+}
+
+}  // namespace pgnbase::indexer

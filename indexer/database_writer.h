@@ -1,0 +1,76 @@
+// The single writer: turns GameRecords and RejectRecords into rows, one SQLite
+// transaction per input file, so a crash leaves every file either fully in or absent.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "indexer/game_record.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::indexer {
+
+class PositionIndexBuilder;
+
+struct WriterOptions {
+  size_t position_memory_bytes = size_t{512} << 20;  // --memory
+  std::filesystem::path temp_dir;                     // empty: the system's
+  int zstd_level = 3;
+};
+
+struct SourceSummary {
+  int64_t source_id = 0;
+  uint64_t games_found = 0, imported = 0, rejected = 0;
+  std::map<std::string, uint64_t> rejects_by_kind;
+  std::map<std::string, uint64_t> games_by_language;
+  uint64_t positions = 0;
+  uint64_t moves_bytes = 0, plies = 0;     // games.moves blob bytes and plies stored
+  uint64_t position_index_bytes = 0;
+};
+
+// Thrown when the database file is from a newer pgnbase, or not a pgnbase database.
+class SchemaError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class DatabaseWriter {
+ public:
+  DatabaseWriter(const std::string& path, WriterOptions options);
+  ~DatabaseWriter();
+
+  // The id of an already imported source with this content hash.
+  std::optional<int64_t> find_source(const std::string& content_hash);
+
+  void begin_source(const std::string& path, std::optional<uint64_t> size);
+  void add_game(GameRecord& game);
+  void add_reject(const RejectRecord& reject);
+  // Writes the position segment and the source row, then commits.
+  SourceSummary finish_source(const std::string& content_hash, double seconds);
+  // Rolls the current source back (e.g. its content turned out to be imported already).
+  void abandon_source();
+
+  store::Database& database() { return db_; }
+
+ private:
+  int64_t intern(const std::string& name);
+  void insert_names_prepared();
+
+  store::Database db_;
+  WriterOptions options_;
+  std::unique_ptr<store::Transaction> transaction_;
+  std::unique_ptr<PositionIndexBuilder> positions_;
+  std::unordered_map<std::string, int64_t> name_ids_;
+  store::Statement insert_game_, insert_reject_, insert_name_;
+  int64_t source_id_ = 0;
+  int64_t next_game_id_ = 1;
+  std::string source_path_;
+  std::optional<uint64_t> source_size_;
+  SourceSummary summary_;
+  std::string scratch_;
+};
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,114 @@
+#include "indexer/game_builder.h"
+
+#include <algorithm>
+
+#include "core/fen.h"
+#include "core/replay.h"
+#include "indexer/eco_table.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+std::string lowercase_trimmed(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+void fill_place(const GameDraft& draft, GamePlace& place) {
+  place.offset = draft.offset;
+  place.line = draft.line;
+}
+
+bool reject_with(const GameDraft& draft, RejectRecord& reject, std::string kind, std::string reason) {
+  fill_place(draft, reject.place);
+  reject.kind = std::move(kind);
+  reject.reason = std::move(reason);
+  reject.text.assign(draft.text);
+  return false;
+}
+
+// "4... Sf4" for ply 8 of a game starting at move 1 with White.
+std::string numbered_move(const Board& start, int ply, std::string_view token) {
+  int half = ply - 1 + (start.side_to_move() == BLACK ? 1 : 0);
+  return std::to_string(start.fullmove_number() + half / 2) + (half % 2 ? "... " : ". ") + std::string(token);
+}
+
+}  // namespace
+
+std::optional<Variant> variant_from_tag(std::string_view value) {
+  std::string v = lowercase_trimmed(value);
+  if (v.empty() || v == "standard" || v == "normal" || v == "from position" || v == "chess")
+    return Variant::Standard;
+  if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
+      v == "fischer random chess" || v == "fischerrandom" || v == "960")
+    return Variant::Chess960;
+  return std::nullopt;
+}
+
+GameResult result_from_token(std::string_view token) {
+  if (token == "1-0") return GameResult::WhiteWin;
+  if (token == "0-1") return GameResult::BlackWin;
+  if (token == "1/2-1/2" || token == "\xC2\xBD-\xC2\xBD") return GameResult::Draw;
+  return GameResult::Unknown;
+}
+
+bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord& record, RejectRecord& reject) {
+  if (draft.error) {
+    const PgnError& e = *draft.error;
+    return reject_with(draft, reject, describe(e.code),
+                       std::string(describe(e.code)) + " at line " + std::to_string(e.line) + " near '" +
+                           std::string(e.token.substr(0, 40)) + "'");
+  }
+  Variant variant = Variant::Standard;
+  if (const std::string* tag = draft.find_tag("Variant")) {
+    std::optional<Variant> v = variant_from_tag(*tag);
+    if (!v) return reject_with(draft, reject, "unsupported variant", "unsupported variant: " + *tag);
+    variant = *v;
+  }
+  Board start;
+  if (const std::string* fen = draft.find_tag("FEN")) {
+    if (auto error = parse_fen(*fen, start, variant == Variant::Chess960))
+      return reject_with(draft, reject, "bad FEN", "bad FEN tag: " + error->message);
+  } else if (variant == Variant::Chess960) {
+    start.set_chess960(true);  // position 518 is the standard array
+  }
+  if (start.chess960()) variant = Variant::Chess960;
+
+  ReplayOutput replay;
+  ReplayFailure failure;
+  const PieceLetters* language = replay_moves(start, draft.moves, options.letters, replay, failure);
+  if (!language) {
+    std::string what = describe(failure.error);
+    return reject_with(draft, reject, what,
+                       what + " '" + std::string(failure.token.substr(0, 40)) + "' at ply " +
+                           std::to_string(failure.ply) + " (" + numbered_move(start, failure.ply, failure.token.substr(0, 40)) + ")");
+  }
+
+  fill_place(draft, record.place);
+  record.tags = draft.tags;
+  record.variant = variant;
+  record.start_fen = draft.find_tag("FEN") ? write_fen(start) : std::string();
+  record.language.assign(language->code);
+  const std::string* result_tag = draft.find_tag("Result");
+  record.result = result_tag ? result_from_token(*result_tag) : GameResult::Unknown;
+  if (record.result == GameResult::Unknown) record.result = result_from_token(draft.result_token);
+  record.codes = std::move(replay.codes);
+  record.keys = std::move(replay.keys);
+  record.annotations.clear();
+  if (options.keep_annotations) encode_annotations(draft.annotations, record.annotations);
+  record.eco.clear();
+  record.opening.clear();
+  if (options.classify_eco && variant == Variant::Standard) {
+    if (const EcoEntry* entry = EcoTable::builtin().classify(record.keys)) {
+      record.eco.assign(entry->eco);
+      record.opening.assign(entry->name);
+    }
+  }
+  return true;
+}
+
+}  // namespace pgnbase::indexer

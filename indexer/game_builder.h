@@ -1,0 +1,27 @@
+// Turns a collected game into a verified GameRecord (every main-line move replayed
+// on a board) or a RejectRecord naming the first problem.
+#pragma once
+
+#include <variant>
+
+#include "core/notation.h"
+#include "indexer/game_collector.h"
+#include "indexer/game_record.h"
+
+namespace pgnbase::indexer {
+
+struct BuildOptions {
+  const PieceLetters* letters = nullptr;  // nullptr: detect per game
+  bool keep_annotations = true;
+  bool classify_eco = true;
+};
+
+// Result of one game: exactly one of record or reject is filled; returns true for a record.
+bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord& record, RejectRecord& reject);
+
+// The variant a Variant tag names, or nullopt for an unsupported one.
+std::optional<Variant> variant_from_tag(std::string_view value);
+
+GameResult result_from_token(std::string_view token);
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,62 @@
+// A PgnVisitor that gathers one game for the builder: tags, main-line move tokens,
+// annotations (with regenerated variation move numbers) and the first syntax error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/pgn_reader.h"
+#include "indexer/annotations.h"
+#include "indexer/game_record.h"
+
+namespace pgnbase::indexer {
+
+struct GameDraft {
+  uint64_t offset = 0;
+  uint32_t line = 0;
+  std::vector<Tag> tags;
+  std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
+  std::vector<AnnotationEntry> annotations;
+  std::string_view result_token;
+  std::optional<PgnError> error;
+  std::string_view text;  // the game's original bytes
+
+  const std::string* find_tag(std::string_view name) const;
+};
+
+class GameCollector : public PgnVisitorBase {
+ public:
+  explicit GameCollector(bool keep_annotations) : keep_annotations_(keep_annotations) {}
+
+  const GameDraft& draft() const { return draft_; }
+
+  void begin_game(uint64_t offset, uint32_t line);
+  void tag(std::string_view name, std::string_view raw_value);
+  bool end_tags();
+  void move(std::string_view token);
+  void nag(int value);
+  void comment(std::string_view text);
+  void draw_offer();
+  void begin_variation();
+  void end_variation();
+  void result(std::string_view token);
+  void end_game(const GameText& game, const PgnError* error);
+
+ private:
+  // Appends annotation text after the current main-line ply.
+  void annotate(std::string_view text);
+  void append_move_number(uint32_t ply);
+
+  bool keep_annotations_;
+  GameDraft draft_;
+  // Ply numbering for move numbers inside variations.
+  bool black_starts_ = false;
+  int first_move_number_ = 1;
+  std::vector<uint32_t> line_ply_;  // per open variation: ply of its last move
+  bool need_number_ = true;         // next variation move needs "N..." even for Black
+  std::string scratch_;
+};
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,49 @@
+// What a worker makes of one game: a verified GameRecord, or a RejectRecord saying why not.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/move_code.h"
+#include "core/types.h"
+#include "indexer/position_posting.h"  // GameResult, as stored in games.result and postings
+
+namespace pgnbase::indexer {
+
+enum class Variant : uint8_t { Standard = 0, Chess960 = 1 };
+
+struct Tag {
+  std::string name;
+  std::string value;  // unescaped
+};
+
+// Where a game sits in its input. Numbers are relative to the chunk until the writer,
+// which sees chunks in order, makes them absolute.
+struct GamePlace {
+  uint64_t offset = 0;  // byte offset in the uncompressed input (absolute)
+  uint32_t line = 0;    // 1-based line of the game's first byte
+  uint64_t number = 0;  // 1-based game number in its input
+};
+
+struct GameRecord {
+  GamePlace place;
+  std::vector<Tag> tags;  // every tag, in file order
+  Variant variant = Variant::Standard;
+  std::string start_fen;  // empty: the standard start position
+  std::string language;   // piece-letter language the moves were read in ("en", "de", ...)
+  GameResult result = GameResult::Unknown;
+  std::vector<MoveCode> codes;
+  std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
+  std::string annotations;    // encoded (see annotations.h); empty when none or not kept
+  std::string eco, opening;   // computed classification ("" when none)
+};
+
+struct RejectRecord {
+  GamePlace place;
+  std::string reason;  // one line, e.g. "illegal move 'Sf4' at ply 8"
+  std::string kind;    // the reason's category, for counting: "illegal move", "unsupported variant", ...
+  std::string text;    // the game's original bytes
+};
+
+}  // namespace pgnbase::indexer

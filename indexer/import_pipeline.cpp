@@ -1,0 +1,247 @@
+#include "indexer/import_pipeline.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "core/pgn_reader.h"
+#include "indexer/bounded_queue.h"
+#include "indexer/content_hash.h"
+#include "indexer/game_collector.h"
+#include "indexer/splitter.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What a worker made of one chunk, in input order.
+struct ChunkResult {
+  Chunk chunk;
+  uint32_t lines = 0;
+  std::vector<GameRecord> games;
+  std::vector<RejectRecord> rejects;
+  std::vector<bool> is_game;  // per item in input order: games[] or rejects[]
+};
+
+ChunkResult process_chunk(Chunk chunk, const BuildOptions& options) {
+  ChunkResult result;
+  result.lines = count_lines(chunk.text);
+  PgnReader reader(chunk.text, chunk.offset, 1);
+  GameCollector collector(options.keep_annotations);
+  GameRecord record;
+  RejectRecord reject;
+  while (reader.read_game(collector)) {
+    if (build_game(collector.draft(), options, record, reject)) {
+      result.games.push_back(std::move(record));
+      result.is_game.push_back(true);
+      record = GameRecord{};
+    } else {
+      result.rejects.push_back(std::move(reject));
+      result.is_game.push_back(false);
+      reject = RejectRecord{};
+    }
+  }
+  result.chunk = std::move(chunk);
+  return result;
+}
+
+// Hands finished chunks to the writer in index order, whatever order they finish in.
+class Reorderer {
+ public:
+  void put(ChunkResult r) {
+    std::lock_guard lock(mutex_);
+    uint64_t index = r.chunk.index;
+    ready_.emplace(index, std::move(r));
+    changed_.notify_all();
+  }
+  void finish_producers() {
+    std::lock_guard lock(mutex_);
+    producers_done_ = true;
+    changed_.notify_all();
+  }
+  // The next chunk in order; nullopt when every chunk was handed out.
+  std::optional<ChunkResult> take(uint64_t index) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return ready_.count(index) || producers_done_; });
+    auto it = ready_.find(index);
+    if (it == ready_.end()) return std::nullopt;
+    ChunkResult r = std::move(it->second);
+    ready_.erase(it);
+    return r;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<uint64_t, ChunkResult> ready_;
+  bool producers_done_ = false;
+};
+
+// Limits the chunks alive at once (split, parsed or waiting for the writer), so memory
+// stays flat even when one slow chunk holds up the writer.
+class Slots {
+ public:
+  explicit Slots(unsigned n) : free_(n) {}
+  bool acquire(const std::atomic<bool>& stop) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return free_ > 0 || stop.load(); });
+    if (stop.load()) return false;
+    --free_;
+    return true;
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    ++free_;
+    changed_.notify_one();
+  }
+  void wake_all() {
+    std::lock_guard lock(mutex_);
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  unsigned free_;
+};
+
+}  // namespace
+
+ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
+                          const std::function<void(const ImportProgress&)>& progress) {
+  const auto start = Clock::now();
+  ImportOutcome outcome;
+  InputSource source = InputSource::open(path);
+
+  // A mapped file can be recognised before any work; a stream only at its end.
+  std::optional<std::string> known_hash;
+  if (source.is_mapped()) {
+    ContentHasher hasher;
+    hasher.update(source.mapped_text());
+    known_hash = hasher.finish();
+    if (auto id = writer.find_source(*known_hash)) {
+      outcome.already_imported = true;
+      outcome.existing_source_id = *id;
+      return outcome;
+    }
+  }
+
+  writer.begin_source(path, source.size_on_disk());
+  const unsigned threads = std::max(1u, options.threads);
+  BoundedQueue<Chunk> chunks(threads * 2);
+  Reorderer reorderer;
+  Slots slots(threads * 3 + 2);
+  std::atomic<bool> stop{false};
+  std::exception_ptr producer_error;
+  std::atomic<unsigned> workers_left{threads};
+
+  std::thread producer([&] {
+    try {
+      Splitter splitter(source, options.chunk_bytes);
+      while (slots.acquire(stop)) {
+        std::optional<Chunk> chunk = splitter.next();
+        if (!chunk) {
+          slots.release();
+          break;
+        }
+        if (!chunks.push(std::move(*chunk))) break;
+      }
+    } catch (...) {
+      producer_error = std::current_exception();
+    }
+    chunks.close();
+  });
+  std::vector<std::thread> workers;
+  for (unsigned i = 0; i < threads; ++i) {
+    workers.emplace_back([&] {
+      while (std::optional<Chunk> chunk = chunks.pop()) {
+        if (stop.load()) continue;
+        reorderer.put(process_chunk(std::move(*chunk), options.build));
+      }
+      if (--workers_left == 0) reorderer.finish_producers();
+    });
+  }
+  auto shut_down = [&] {
+    stop = true;
+    slots.wake_all();
+    chunks.close();
+    producer.join();
+    for (std::thread& w : workers) w.join();
+  };
+
+  ContentHasher hasher;
+  ImportProgress report;
+  report.input_size = source.size_on_disk();
+  uint64_t game_number = 0, lines_before = 0;
+  auto last_report = Clock::now();
+  try {
+    for (uint64_t index = 0;; ++index) {
+      std::optional<ChunkResult> result = reorderer.take(index);
+      if (!result) break;
+      if (!known_hash) hasher.update(result->chunk.text);
+      size_t next_game = 0, next_reject = 0;
+      for (bool is_game : result->is_game) {
+        GamePlace* place;
+        if (is_game) place = &result->games[next_game].place;
+        else place = &result->rejects[next_reject].place;
+        place->number = ++game_number;
+        place->line += uint32_t(lines_before);
+        if (is_game) {
+          writer.add_game(result->games[next_game++]);
+        } else {
+          const RejectRecord& r = result->rejects[next_reject++];
+          writer.add_reject(r);
+          if (options.rejects_out) *options.rejects_out << r.text << "\n\n";
+          ++report.rejected;
+        }
+      }
+      lines_before += result->lines;
+      report.games = game_number;
+      report.bytes_done = result->chunk.offset + result->chunk.text.size();
+      result.reset();  // frees the chunk before its slot is reused
+      slots.release();
+      if (progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
+        last_report = Clock::now();
+        report.input_bytes_read = source.bytes_consumed();
+        report.seconds = std::chrono::duration<double>(last_report - start).count();
+        progress(report);
+      }
+    }
+  } catch (...) {
+    shut_down();
+    writer.abandon_source();
+    throw;
+  }
+  shut_down();
+  if (producer_error) {
+    writer.abandon_source();
+    std::rethrow_exception(producer_error);
+  }
+  const std::string hash = known_hash ? *known_hash : hasher.finish();
+  outcome.bytes = report.bytes_done;
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!known_hash) {
+    if (auto id = writer.find_source(hash)) {  // a stream whose content was imported before
+      writer.abandon_source();
+      outcome.already_imported = true;
+      outcome.existing_source_id = *id;
+      return outcome;
+    }
+  }
+  outcome.summary = writer.finish_source(hash, outcome.seconds);
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (progress) {
+    report.seconds = outcome.seconds;
+    report.input_bytes_read = source.bytes_consumed();
+    progress(report);
+  }
+  return outcome;
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,43 @@
+// One input file through the pipeline: source -> splitter -> N workers -> the writer,
+// with bounded queues between them. The writer consumes chunks in input order, so game
+// ids, game numbers and every row are the same whatever the thread count.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "indexer/database_writer.h"
+#include "indexer/game_builder.h"
+
+namespace pgnbase::indexer {
+
+struct ImportOptions {
+  unsigned threads = 1;
+  size_t chunk_bytes = size_t{4} << 20;
+  BuildOptions build;
+  std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
+};
+
+struct ImportProgress {
+  uint64_t bytes_done = 0;        // uncompressed bytes written
+  uint64_t input_bytes_read = 0;  // bytes read from disk (compressed for .zst)
+  std::optional<uint64_t> input_size;
+  uint64_t games = 0, rejected = 0;
+  double seconds = 0;
+};
+
+struct ImportOutcome {
+  bool already_imported = false;
+  int64_t existing_source_id = 0;
+  SourceSummary summary;
+  uint64_t bytes = 0;  // uncompressed bytes read
+  double seconds = 0;
+};
+
+// Throws InputError (unreadable or corrupt input) or store::StoreError (cannot write);
+// the file's transaction is then rolled back, earlier files stay.
+ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
+                          const std::function<void(const ImportProgress&)>& progress = {});
+
+}  // namespace pgnbase::indexer

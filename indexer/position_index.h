@@ -1,0 +1,116 @@
+// The position index: for every position of every game, a posting
+// (Polyglot key -> game id, ply, next move, result), stored in SQLite as key-ordered,
+// compressed blocks, one segment per imported file so that appending a file never
+// rewrites what earlier imports wrote. docs/position_index.md has the on-disk format.
+//
+// Building: one PositionIndexBuilder per imported file; the import's writer thread
+// add()s every posting, then calls write_segment() inside its transaction. Postings
+// are sorted in memory runs bounded by a budget, spilled to temp files when it is
+// exceeded, and merged into blocks at the end (indexer/posting_sorter.h).
+//
+// Reading: PositionIndexReader (indexer/position_index_reader.h), included below.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "indexer/position_index_reader.h"
+#include "indexer/position_posting.h"
+#include "indexer/posting_block_codec.h"
+#include "indexer/posting_sorter.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::indexer {
+
+// One segment's row of position_segments.
+struct SegmentStats {
+  int64_t segment_id = 0;
+  int key_bits = 64;            // 64: exact keys; fewer: fingerprints (see PositionIndexOptions)
+  uint64_t postings = 0;
+  uint64_t distinct_keys = 0;   // distinct stored keys
+  uint64_t games = 0;           // distinct game ids (counted in add order)
+  uint32_t first_game_id = 0;   // smallest and largest game id; both 0 when empty
+  uint32_t last_game_id = 0;
+  uint64_t blocks = 0;
+  uint64_t block_bytes = 0;     // sum of the blocks' data sizes (SQLite's own overhead not included)
+
+  double bytes_per_posting() const { return postings ? static_cast<double>(block_bytes) / postings : 0.0; }
+};
+
+struct PositionIndexOptions {
+  // Bounds the builder's sort buffers (17 bytes + 17 of scratch per buffered posting).
+  size_t memory_budget_bytes = size_t{256} << 20;
+  // Where sorted runs are spilled; must exist.
+  std::filesystem::path temp_dir = std::filesystem::temp_directory_path();
+  // Bits of each key stored. 64 stores keys exactly. Fewer stores fingerprints (the
+  // key's top bits): smaller, but a lookup then also returns the postings of every
+  // other key with the same top bits, about distinct_keys / 2^key_bits of them per
+  // segment, which the caller must weed out (replay the game and compare the key).
+  int key_bits = 64;
+  // A block holds about this many postings: whole keys only, except that a key with
+  // more postings than this gets blocks of its own.
+  uint32_t block_postings = 16384;
+  int compression_level = 3;  // zstd
+};
+
+// Builds one segment. Owns its temporary run files (removed by write_segment or the
+// destructor). Not thread-safe: one thread adds and writes.
+class PositionIndexBuilder {
+ public:
+  PositionIndexBuilder(size_t memory_budget_bytes,
+                       std::filesystem::path temp_dir = std::filesystem::temp_directory_path());
+  explicit PositionIndexBuilder(PositionIndexOptions options);
+  ~PositionIndexBuilder();
+  PositionIndexBuilder(const PositionIndexBuilder&) = delete;
+  PositionIndexBuilder& operator=(const PositionIndexBuilder&) = delete;
+
+  // Adds one posting. Fastest when called in (game_id, ply) order, as the import's
+  // writer does; any order gives the same segment. Throws PositionIndexError when a
+  // run cannot be spilled (disk full) or after write_segment().
+  void add(const Posting& posting);
+  // Adds a whole game: keys[i] is the key after i plies (keys[0] the start position),
+  // moves[i] the move played from it; keys.size() must be moves.size() + 1.
+  void add_game(uint32_t game_id, GameResult result, std::span<const uint64_t> keys,
+                std::span<const uint16_t> moves);
+
+  // Merges the runs and writes the segment's blocks and its position_segments row, in
+  // the caller's open transaction (throws PositionIndexError without one, or when the
+  // segment exists; store::StoreError for database failures). segment_id is the
+  // import's source id. Once only; the run files are gone afterwards.
+  SegmentStats write_segment(store::Database& db, int64_t segment_id);
+
+  uint64_t postings_added() const { return stats_.postings; }
+  // Sorted runs spilled to temp files so far.
+  size_t runs_spilled() const { return sorter_.runs_spilled(); }
+  // The temp files that exist now (for tests).
+  std::vector<std::filesystem::path> run_paths() const { return sorter_.run_paths(); }
+  // Bytes per block section summed over the written segment (for measurements).
+  const PostingBlockSizes& section_totals() const { return section_totals_; }
+
+ private:
+  PositionIndexOptions options_;
+  PostingSorter sorter_;
+  SegmentStats stats_;
+  bool have_game_ = false;
+  uint32_t last_game_id_ = 0;
+  bool written_ = false;
+  PostingBlockSizes section_totals_;
+};
+
+// Creates position_segments and position_blocks when missing.
+void create_position_index_schema(store::Database& db);
+
+// Deletes a segment's blocks and row (for an abandoned import). Runs in the caller's
+// transaction when one is open, else in its own. Returns false when there was none.
+bool delete_position_segment(store::Database& db, int64_t segment_id);
+
+// Every segment's stats, by segment id (for `pgn-query stats`).
+std::vector<SegmentStats> read_position_segments(store::Database& db);
+std::optional<SegmentStats> read_position_segment(store::Database& db, int64_t segment_id);
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,366 @@
+#include "indexer/posting_block_codec.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "indexer/bit_stream.h"
+#include "indexer/varint.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+enum Section { kFingerprintGaps, kGroupSizes, kFirstGames, kGameGaps, kPlies, kMoves, kResults };
+enum Codec : uint8_t { kRaw = 0, kZstd = 1 };
+
+uint64_t fingerprint_of(uint64_t key, int key_bits) { return key_bits >= 64 ? key : key >> (64 - key_bits); }
+
+size_t varint_length(uint64_t value) {
+  size_t length = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++length;
+  }
+  return length;
+}
+
+void put_u64(std::vector<uint8_t>& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+// The two move planes: from square with promotion bits 0-1, to square with
+// promotion bit 2 and bit 15. Lossless for any 16-bit value.
+uint8_t move_plane_a(uint16_t move) { return static_cast<uint8_t>((move & 0x3f) | (((move >> 12) & 3) << 6)); }
+uint8_t move_plane_b(uint16_t move) {
+  return static_cast<uint8_t>(((move >> 6) & 0x3f) | (((move >> 14) & 1) << 6) | ((move >> 15) << 7));
+}
+uint16_t join_move_planes(uint8_t a, uint8_t b) {
+  return static_cast<uint16_t>((a & 0x3f) | ((b & 0x3f) << 6) | (((a >> 6) & 3) << 12) | (((b >> 6) & 1) << 14) |
+                               ((b >> 7) << 15));
+}
+
+// The Rice parameter that codes these gaps in the fewest bits (tries a few near log2 of the mean).
+int choose_rice_parameter(const std::vector<uint64_t>& gaps) {
+  if (gaps.empty()) return 0;
+  // Sum in long double: gaps of 64-bit keys can add up past 2^64.
+  long double sum = 0;
+  for (uint64_t gap : gaps) sum += static_cast<long double>(gap);
+  uint64_t mean = static_cast<uint64_t>(sum / static_cast<long double>(gaps.size()));
+  int guess = mean == 0 ? 0 : static_cast<int>(std::bit_width(mean)) - 1;
+  int best = 0;
+  uint64_t best_bits = ~uint64_t{0};
+  for (int k = std::max(0, guess - 2); k <= std::min(63, guess + 1); ++k) {
+    uint64_t bits = 0;
+    for (uint64_t gap : gaps) bits += rice_length(gap, k);
+    if (bits < best_bits) {
+      best_bits = bits;
+      best = k;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+struct PostingBlockEncoder::ZstdContext {
+  ZSTD_CCtx* context = ZSTD_createCCtx();
+  ~ZstdContext() { ZSTD_freeCCtx(context); }
+};
+
+struct PostingBlockDecoder::ZstdContext {
+  ZSTD_DCtx* context = ZSTD_createDCtx();
+  ~ZstdContext() { ZSTD_freeDCtx(context); }
+};
+
+PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level)
+    : key_bits_(key_bits), compression_level_(compression_level), zstd_(std::make_unique<ZstdContext>()) {
+  if (key_bits < 1 || key_bits > 64) throw PositionIndexError("position index key_bits must be 1..64");
+  if (!zstd_->context) throw PositionIndexError("cannot create a zstd compression context");
+}
+
+PostingBlockEncoder::~PostingBlockEncoder() = default;
+
+void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& raw, PostingBlockSizes* sizes) {
+  size_t before = out_.size();
+  bool compressed = false;
+  if (raw.size() > 16) {
+    compressed_.resize(ZSTD_compressBound(raw.size()));
+    size_t size = ZSTD_compressCCtx(zstd_->context, compressed_.data(), compressed_.size(), raw.data(), raw.size(),
+                                    compression_level_);
+    if (ZSTD_isError(size)) throw PositionIndexError(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
+    if (size + varint_length(raw.size()) < raw.size()) {
+      out_.push_back(kZstd);
+      put_varint(out_, size);
+      put_varint(out_, raw.size());
+      out_.insert(out_.end(), compressed_.begin(), compressed_.begin() + static_cast<std::ptrdiff_t>(size));
+      compressed = true;
+    }
+  }
+  if (!compressed) {
+    out_.push_back(kRaw);
+    put_varint(out_, raw.size());
+    out_.insert(out_.end(), raw.begin(), raw.end());
+  }
+  if (sizes) {
+    sizes->stored[index] = out_.size() - before;
+    sizes->raw[index] = raw.size();
+  }
+}
+
+std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes) {
+  if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
+  masked_.assign(postings.begin(), postings.end());
+  bool regroup = false;
+  for (size_t i = 0; i < masked_.size(); ++i) {
+    masked_[i].key = mask_key(postings[i].key, key_bits_);
+    if (i > 0 && masked_[i].key == masked_[i - 1].key && postings[i].key != postings[i - 1].key) regroup = true;
+  }
+  if (regroup) std::sort(masked_.begin(), masked_.end(), posting_less);
+
+  for (auto& section : sections_) section.clear();
+  std::vector<uint64_t> gaps;
+  std::vector<uint32_t> first_games;
+  uint64_t previous_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
+  uint32_t group_size = 0;
+  auto end_group = [&] { put_varint(sections_[kGroupSizes], group_size - 1); };
+  for (size_t i = 0; i < masked_.size(); ++i) {
+    const Posting& posting = masked_[i];
+    uint64_t fingerprint = fingerprint_of(posting.key, key_bits_);
+    bool new_group = i == 0 || fingerprint != previous_fingerprint;
+    if (new_group) {
+      if (i > 0) {
+        end_group();
+        gaps.push_back(fingerprint - previous_fingerprint - 1);
+      }
+      first_games.push_back(posting.game_id);
+      group_size = 0;
+    } else {
+      put_varint(sections_[kGameGaps], posting.game_id - masked_[i - 1].game_id);
+    }
+    ++group_size;
+    previous_fingerprint = fingerprint;
+    put_varint(sections_[kPlies], posting.ply);
+  }
+  end_group();
+
+  int rice_k = choose_rice_parameter(gaps);
+  {
+    BitWriter writer(sections_[kFingerprintGaps]);
+    for (uint64_t gap : gaps) writer.write_rice(gap, rice_k);
+    writer.finish();
+  }
+  uint32_t game_base = *std::min_element(first_games.begin(), first_games.end());
+  uint32_t game_span = *std::max_element(first_games.begin(), first_games.end()) - game_base;
+  int game_bits = static_cast<int>(std::bit_width(game_span));
+  {
+    BitWriter writer(sections_[kFirstGames]);
+    for (uint32_t game : first_games) writer.write(game - game_base, game_bits);
+    writer.finish();
+  }
+  auto& moves = sections_[kMoves];
+  moves.resize(2 * masked_.size());
+  auto& results = sections_[kResults];
+  results.assign((masked_.size() + 3) / 4, 0);
+  for (size_t i = 0; i < masked_.size(); ++i) {
+    moves[i] = move_plane_a(masked_[i].next_move);
+    moves[masked_.size() + i] = move_plane_b(masked_[i].next_move);
+    results[i / 4] |= static_cast<uint8_t>((static_cast<unsigned>(masked_[i].result) & 3) << (2 * (i % 4)));
+  }
+
+  out_.clear();
+  out_.push_back(kPostingBlockFormat);
+  out_.push_back(static_cast<uint8_t>(key_bits_));
+  put_varint(out_, masked_.size());
+  put_varint(out_, first_games.size());
+  put_u64(out_, fingerprint_of(masked_[0].key, key_bits_));
+  out_.push_back(static_cast<uint8_t>(rice_k));
+  put_varint(out_, game_base);
+  out_.push_back(static_cast<uint8_t>(game_bits));
+  if (sizes) sizes->header = out_.size();
+  for (int i = 0; i < 7; ++i) append_section(i, sections_[i], sizes);
+  return out_;
+}
+
+PostingBlockDecoder::PostingBlockDecoder() : zstd_(std::make_unique<ZstdContext>()) {
+  if (!zstd_->context) throw PositionIndexError("cannot create a zstd decompression context");
+}
+
+PostingBlockDecoder::~PostingBlockDecoder() = default;
+
+void PostingBlockDecoder::fail(const char* what) const {
+  throw PositionIndexError(std::string("corrupt position index block: ") + what);
+}
+
+void PostingBlockDecoder::open(std::span<const uint8_t> block) {
+  const uint8_t* p = block.data();
+  const uint8_t* end = p + block.size();
+  auto need = [&](size_t bytes) {
+    if (static_cast<size_t>(end - p) < bytes) fail("truncated header");
+  };
+  auto varint = [&]() {
+    uint64_t value;
+    if (!get_varint(p, end, value)) fail("truncated header");
+    return value;
+  };
+  need(2);
+  if (p[0] != kPostingBlockFormat) fail("unknown format version");
+  key_bits_ = p[1];
+  if (key_bits_ < 1 || key_bits_ > 64) fail("key_bits out of range");
+  p += 2;
+  uint64_t postings = varint();
+  uint64_t groups = varint();
+  if (postings == 0 || postings > (uint64_t{1} << 31) || groups == 0 || groups > postings) fail("bad counts");
+  postings_ = static_cast<uint32_t>(postings);
+  groups_ = static_cast<uint32_t>(groups);
+  need(9);
+  first_fingerprint_ = 0;
+  for (int i = 0; i < 8; ++i) first_fingerprint_ |= uint64_t{p[i]} << (8 * i);
+  rice_k_ = p[8];
+  p += 9;
+  if (rice_k_ > 63) fail("bad Rice parameter");
+  game_base_ = varint();
+  need(1);
+  game_bits_ = *p++;
+  if (game_bits_ > 32) fail("bad game id width");
+  for (int i = 0; i < 7; ++i) {
+    SectionRef& section = sections_[i];
+    need(1);
+    section.codec = *p++;
+    uint64_t stored = varint();
+    section.raw_size = stored;
+    if (section.codec == kZstd) {
+      section.raw_size = varint();
+    } else if (section.codec != kRaw) {
+      fail("unknown section codec");
+    }
+    if (stored > static_cast<uint64_t>(end - p)) fail("truncated section");
+    // No section may claim more than 10 bytes (a maximal varint) per posting.
+    if (section.raw_size > 10 * postings + 16) fail("section too large");
+    section.stored = {p, static_cast<size_t>(stored)};
+    section.decoded = false;
+    p += stored;
+  }
+}
+
+std::span<const uint8_t> PostingBlockDecoder::section(int index) {
+  SectionRef& section = sections_[index];
+  if (section.codec == kRaw) return section.stored;
+  std::vector<uint8_t>& decoded = decoded_[index];
+  if (!section.decoded) {
+    decoded.resize(section.raw_size);
+    size_t size = ZSTD_decompressDCtx(zstd_->context, decoded.data(), decoded.size(), section.stored.data(),
+                                      section.stored.size());
+    if (ZSTD_isError(size) || size != section.raw_size) fail("bad zstd section");
+    section.decoded = true;
+  }
+  return decoded;
+}
+
+PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
+  uint64_t target = fingerprint_of(key, key_bits_);
+  if (target < first_fingerprint_) return {};
+  BitReader gaps(section(kFingerprintGaps));
+  std::span<const uint8_t> sizes = section(kGroupSizes);
+  const uint8_t* p = sizes.data();
+  const uint8_t* end = p + sizes.size();
+  uint64_t fingerprint = first_fingerprint_;
+  uint64_t first_posting = 0;
+  for (uint32_t group = 0; group < groups_; ++group) {
+    uint64_t size_minus_one;
+    if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
+    uint64_t size = size_minus_one + 1;
+    if (first_posting + size > postings_) fail("group sizes exceed the posting count");
+    if (fingerprint == target)
+      return {group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(size)};
+    if (fingerprint > target) return {};
+    first_posting += size;
+    if (group + 1 < groups_) {
+      uint64_t gap = gaps.read_rice(rice_k_);
+      if (gaps.failed()) fail("truncated fingerprint gaps");
+      uint64_t next = fingerprint + gap + 1;
+      if (next <= fingerprint) fail("fingerprints out of order");
+      fingerprint = next;
+    }
+  }
+  return {};
+}
+
+size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
+  Location location = locate(key);
+  if (location.size == 0) return 0;
+  std::pair<uint64_t, uint32_t> group{key, location.size};
+  decode_range(location.group, {&group, 1}, location.first_posting, out);
+  return location.size;
+}
+
+size_t PostingBlockDecoder::count(uint64_t key) { return locate(key).size; }
+
+void PostingBlockDecoder::decode_all(std::vector<Posting>& out) {
+  BitReader gaps(section(kFingerprintGaps));
+  std::span<const uint8_t> sizes = section(kGroupSizes);
+  const uint8_t* p = sizes.data();
+  const uint8_t* end = p + sizes.size();
+  std::vector<std::pair<uint64_t, uint32_t>> groups(groups_);
+  uint64_t fingerprint = first_fingerprint_;
+  uint64_t total = 0;
+  int shift = 64 - key_bits_;
+  for (uint32_t group = 0; group < groups_; ++group) {
+    uint64_t size_minus_one;
+    if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
+    total += size_minus_one + 1;
+    if (total > postings_) fail("group sizes exceed posting count");
+    groups[group] = {fingerprint << shift, static_cast<uint32_t>(size_minus_one + 1)};
+    if (group + 1 < groups_) {
+      uint64_t next = fingerprint + gaps.read_rice(rice_k_) + 1;
+      if (gaps.failed()) fail("truncated fingerprint gaps");
+      if (next <= fingerprint) fail("fingerprints out of order");
+      fingerprint = next;
+    }
+  }
+  if (total != postings_) fail("group sizes do not add up to the posting count");
+  decode_range(0, groups, 0, out);
+}
+
+void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std::pair<uint64_t, uint32_t>> groups,
+                                       uint32_t first_posting, std::vector<Posting>& out) {
+  BitReader first_games(section(kFirstGames));
+  first_games.seek(static_cast<size_t>(first_group) * static_cast<size_t>(game_bits_));
+  std::span<const uint8_t> game_gaps = section(kGameGaps);
+  const uint8_t* gap = game_gaps.data();
+  const uint8_t* gap_end = gap + game_gaps.size();
+  if (!skip_varints(gap, gap_end, first_posting - first_group) && first_posting > first_group)
+    fail("truncated game gaps");
+  std::span<const uint8_t> plies = section(kPlies);
+  const uint8_t* ply = plies.data();
+  const uint8_t* ply_end = ply + plies.size();
+  if (!skip_varints(ply, ply_end, first_posting) && first_posting > 0) fail("truncated plies");
+  std::span<const uint8_t> moves = section(kMoves);
+  std::span<const uint8_t> results = section(kResults);
+  if (moves.size() != 2 * size_t{postings_}) fail("move section has the wrong size");
+  if (results.size() != (size_t{postings_} + 3) / 4) fail("result section has the wrong size");
+
+  size_t index = first_posting;
+  for (const auto& [key, size] : groups) {
+    uint64_t game = game_base_ + first_games.read(game_bits_);
+    for (uint32_t j = 0; j < size; ++j, ++index) {
+      uint64_t value;
+      if (j > 0) {
+        if (!get_varint(gap, gap_end, value)) fail("truncated game gaps");
+        game += value;
+      }
+      if (!get_varint(ply, ply_end, value)) fail("truncated plies");
+      if (game > UINT32_MAX || value > UINT16_MAX) fail("value out of range");
+      out.push_back(Posting{key, static_cast<uint32_t>(game), static_cast<uint16_t>(value),
+                            join_move_planes(moves[index], moves[postings_ + index]),
+                            static_cast<GameResult>((results[index / 4] >> (2 * (index % 4))) & 3)});
+    }
+  }
+  if (first_games.failed()) fail("truncated first games");
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,150 @@
+// The byte layout of one position index block: postings sorted by key, then game id,
+// then ply, stored column by column so that each column compresses on its own.
+//
+// A key may be stored whole (key_bits = 64) or as its top key_bits bits, a
+// fingerprint (then two positions can share a stored key and lookups return
+// candidates that the caller must verify). Below, "fingerprint" is key >> (64 - key_bits).
+// A group is the run of postings that share a fingerprint.
+//
+// Header (all integers little-endian; varint = LEB128, indexer/varint.h):
+// | u8     | format version (1)                                            |
+// | u8     | key_bits, 1..64                                               |
+// | varint | P, postings in the block (>= 1)                               |
+// | varint | G, groups (distinct fingerprints) in the block (1..P)         |
+// | u64    | fingerprint of the first group                                |
+// | u8     | rice_k: Rice parameter of the fingerprint gaps                |
+// | varint | game_base: the smallest first game id of any group            |
+// | u8     | game_bits: width of a group's first game id minus game_base    |
+// Then seven sections, each: u8 codec (0 raw, 1 zstd), varint stored size, for zstd
+// a varint raw size, then the stored bytes. Their raw contents:
+// | 0 fingerprint gaps | G-1 Rice codes (rice_k) of fingerprint - previous - 1, bit stream |
+// | 1 group sizes      | G varints: size - 1                                          |
+// | 2 first games      | G fields of game_bits bits: first game id - game_base          |
+// | 3 game gaps        | P-G varints: game id - previous game id in the group (>= 0)   |
+// | 4 plies            | P varints                                                    |
+// | 5 moves            | P bytes "from | promotion bits 0-1 << 6", then P bytes         |
+// |                    | "to | promotion bit 2 << 6 | move bit 15 << 7"                   |
+// | 6 results          | 2 bits per posting (GameResult), four to a byte, first lowest |
+// Bit streams are least significant bit first; a section is stored zstd-compressed
+// only when that makes it smaller.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "indexer/position_posting.h"
+
+namespace pgnbase::indexer {
+
+constexpr int kPostingBlockFormat = 1;
+
+// The key with all but its top key_bits bits cleared: what a block stores of it.
+inline uint64_t mask_key(uint64_t key, int key_bits) {
+  return key_bits >= 64 ? key : key & ~(~uint64_t{0} >> key_bits);
+}
+
+// Sizes of one encoded block, per section, for measurements.
+struct PostingBlockSizes {
+  size_t header = 0;
+  std::array<size_t, 7> stored{};  // bytes per section as stored (with its small prefix)
+  std::array<size_t, 7> raw{};     // bytes per section before compression
+  size_t total() const {
+    size_t sum = header;
+    for (size_t s : stored) sum += s;
+    return sum;
+  }
+};
+
+// Encodes blocks. Keeps zstd state and scratch between calls; one thread at a time.
+class PostingBlockEncoder {
+ public:
+  PostingBlockEncoder(int key_bits, int compression_level);
+  ~PostingBlockEncoder();
+  PostingBlockEncoder(const PostingBlockEncoder&) = delete;
+  PostingBlockEncoder& operator=(const PostingBlockEncoder&) = delete;
+
+  // Encodes postings sorted by posting_less (at least one). Returns the block's bytes,
+  // valid until the next call. sizes, when given, receives the per-section sizes.
+  std::span<const uint8_t> encode(std::span<const Posting> postings, PostingBlockSizes* sizes = nullptr);
+
+  int key_bits() const { return key_bits_; }
+
+ private:
+  void append_section(int index, const std::vector<uint8_t>& raw, PostingBlockSizes* sizes);
+
+  int key_bits_;
+  int compression_level_;
+  struct ZstdContext;
+  std::unique_ptr<ZstdContext> zstd_;
+  std::vector<Posting> masked_;
+  std::array<std::vector<uint8_t>, 7> sections_;
+  std::vector<uint8_t> compressed_;
+  std::vector<uint8_t> out_;
+};
+
+// Decodes blocks. open() reads the header; find() touches the other sections only when
+// the key is present. Corrupt bytes throw PositionIndexError. One thread at a time;
+// the block's bytes must stay alive and unchanged until the next open().
+class PostingBlockDecoder {
+ public:
+  PostingBlockDecoder();
+  ~PostingBlockDecoder();
+  PostingBlockDecoder(const PostingBlockDecoder&) = delete;
+  PostingBlockDecoder& operator=(const PostingBlockDecoder&) = delete;
+
+  void open(std::span<const uint8_t> block);
+
+  uint32_t postings() const { return postings_; }
+  uint32_t groups() const { return groups_; }
+  int key_bits() const { return key_bits_; }
+  // The first posting's stored key (mask_key of its key).
+  uint64_t first_key() const { return first_fingerprint_ << (64 - key_bits_); }
+
+  // Appends the postings whose stored key equals mask_key(key, key_bits()) to out,
+  // in (game_id, ply) order, with Posting::key set to key. Returns how many.
+  size_t find(uint64_t key, std::vector<Posting>& out);
+  // How many postings have that stored key (reads only the key sections).
+  size_t count(uint64_t key);
+  // Appends every posting of the block, in block order, keys as stored (masked).
+  void decode_all(std::vector<Posting>& out);
+
+ private:
+  struct Location {
+    uint32_t group = 0;
+    uint32_t first_posting = 0;
+    uint32_t size = 0;  // 0: absent
+  };
+  Location locate(uint64_t key);
+  std::span<const uint8_t> section(int index);
+  [[noreturn]] void fail(const char* what) const;
+  // Decodes consecutive groups, given as (key to report, size), starting at first_group
+  // whose first posting is first_posting.
+  void decode_range(uint32_t first_group, std::span<const std::pair<uint64_t, uint32_t>> groups,
+                    uint32_t first_posting, std::vector<Posting>& out);
+
+  struct SectionRef {
+    uint8_t codec = 0;
+    std::span<const uint8_t> stored;
+    size_t raw_size = 0;
+    bool decoded = false;
+  };
+
+  struct ZstdContext;
+  std::unique_ptr<ZstdContext> zstd_;
+  uint32_t postings_ = 0;
+  uint32_t groups_ = 0;
+  int key_bits_ = 64;
+  uint64_t first_fingerprint_ = 0;
+  int rice_k_ = 0;
+  uint64_t game_base_ = 0;
+  int game_bits_ = 0;
+  std::array<SectionRef, 7> sections_{};
+  std::array<std::vector<uint8_t>, 7> decoded_;
+};
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,182 @@
+#include "indexer/posting_run_file.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "indexer/varint.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+constexpr size_t kMaxRecordBytes = 21;          // 10 + 5 + 3 + 3 varint bytes
+constexpr size_t kWriteBufferBytes = 1 << 20;
+
+std::atomic<uint64_t> run_counter{0};
+
+std::string describe_errno(int error) { return error ? std::strerror(error) : "unexpected end of file"; }
+
+[[noreturn]] void fail_write(const std::filesystem::path& path, int error) {
+  throw PositionIndexError("cannot write position index run file '" + path.string() + "': " + describe_errno(error));
+}
+
+// Opens a new file that did not exist before ("x": O_EXCL), so two builders (or two
+// processes) sharing a temp directory never write to the same file.
+std::FILE* create_unique_file(const std::filesystem::path& directory, std::filesystem::path& path) {
+  for (int attempt = 0;; ++attempt) {
+    path = directory / ("pgnbase-postings-" + std::to_string(::getpid()) + "-" +
+                        std::to_string(run_counter.fetch_add(1)) + ".run");
+    std::FILE* file = std::fopen(path.c_str(), "wbx");
+    if (file) return file;
+    if (errno != EEXIST || attempt == 100) {
+      int error = errno;
+      throw PositionIndexError("cannot create position index run file '" + path.string() + "': " +
+                               describe_errno(error));
+    }
+  }
+}
+
+}  // namespace
+
+PostingRunFile::PostingRunFile(PostingRunFile&& other) noexcept
+    : path_(std::exchange(other.path_, {})), postings_(other.postings_) {}
+
+PostingRunFile& PostingRunFile::operator=(PostingRunFile&& other) noexcept {
+  if (this != &other) {
+    remove();
+    path_ = std::exchange(other.path_, {});
+    postings_ = other.postings_;
+  }
+  return *this;
+}
+
+void PostingRunFile::remove() noexcept {
+  if (path_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove(path_, ignored);
+  path_.clear();
+}
+
+PostingRunWriter::PostingRunWriter(const std::filesystem::path& directory) : buffer_(kWriteBufferBytes) {
+  file_ = create_unique_file(directory, path_);
+  out_ = buffer_.data();
+  flush_at_ = buffer_.data() + buffer_.size() - kMaxRecordBytes;
+}
+
+PostingRunWriter::~PostingRunWriter() {
+  if (file_) {
+    std::fclose(file_);
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+}
+
+uint8_t* PostingRunWriter::encode(uint8_t* out, const Posting& posting) const {
+  bool same_key = posting.key == previous_.key;
+  out = put_varint(out, posting.key - previous_.key);
+  out = put_varint(out, same_key ? posting.game_id - previous_.game_id : posting.game_id);
+  out = put_varint(out, posting.ply);
+  return put_varint(out, (uint32_t{posting.next_move} << 2) | (static_cast<uint32_t>(posting.result) & 3));
+}
+
+void PostingRunWriter::fail(int error) {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  std::error_code ignored;
+  std::filesystem::remove(path_, ignored);
+  fail_write(path_, error);
+}
+
+void PostingRunWriter::flush() {
+  size_t size = static_cast<size_t>(out_ - buffer_.data());
+  if (std::fwrite(buffer_.data(), 1, size, file_) != size) fail(errno);
+  out_ = buffer_.data();
+}
+
+PostingRunFile PostingRunWriter::finish() {
+  flush();
+  std::FILE* file = std::exchange(file_, nullptr);
+  if (std::fclose(file) != 0) {
+    int error = errno;
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+    fail_write(path_, error);
+  }
+  return PostingRunFile(path_, postings_);
+}
+
+PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const Posting> sorted) {
+  PostingRunWriter writer(directory);
+  for (const Posting& posting : sorted) writer.add(posting);
+  return writer.finish();
+}
+
+PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_bytes)
+    : path_(run.path()), remaining_(run.postings()), buffer_(std::max(buffer_bytes, 4 * kMaxRecordBytes)) {
+  file_ = std::fopen(path_.c_str(), "rb");
+  if (!file_) fail("cannot open");
+}
+
+PostingRunReader::~PostingRunReader() {
+  if (file_) std::fclose(file_);
+}
+
+PostingRunReader::PostingRunReader(PostingRunReader&& other) noexcept
+    : file_(std::exchange(other.file_, nullptr)),
+      path_(std::move(other.path_)),
+      remaining_(other.remaining_),
+      buffer_(std::move(other.buffer_)),
+      begin_(other.begin_),
+      end_(other.end_),
+      at_eof_(other.at_eof_),
+      previous_(other.previous_) {}
+
+void PostingRunReader::fail(const char* what) const {
+  int error = errno;
+  throw PositionIndexError(std::string(what) + " position index run file '" + path_.string() + "': " +
+                           describe_errno(error));
+}
+
+void PostingRunReader::refill() {
+  std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+  end_ -= begin_;
+  begin_ = 0;
+  while (!at_eof_ && end_ < buffer_.size()) {
+    size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+    end_ += got;
+    if (got == 0) {
+      if (std::ferror(file_)) fail("cannot read");
+      at_eof_ = true;
+    }
+  }
+}
+
+bool PostingRunReader::next(Posting& out) {
+  if (remaining_ == 0) return false;
+  if (end_ - begin_ < kMaxRecordBytes && !at_eof_) refill();
+  const uint8_t* p = buffer_.data() + begin_;
+  const uint8_t* end = buffer_.data() + end_;
+  uint64_t key_delta, game, ply, move_and_result;
+  if (!get_varint(p, end, key_delta) || !get_varint(p, end, game) || !get_varint(p, end, ply) ||
+      !get_varint(p, end, move_and_result)) {
+    errno = 0;
+    fail("truncated");
+  }
+  begin_ = static_cast<size_t>(p - buffer_.data());
+  out.key = previous_.key + key_delta;
+  out.game_id = static_cast<uint32_t>(key_delta == 0 ? previous_.game_id + game : game);
+  out.ply = static_cast<uint16_t>(ply);
+  out.next_move = static_cast<uint16_t>(move_and_result >> 2);
+  out.result = static_cast<GameResult>(move_and_result & 3);
+  previous_ = out;
+  --remaining_;
+  return true;
+}
+
+}  // namespace pgnbase::indexer

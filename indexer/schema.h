@@ -1,0 +1,83 @@
+// The database schema (documented column by column in docs/schema.md).
+#pragma once
+
+#include <string_view>
+
+namespace pgnbase::indexer {
+
+// Bumped when a change would make an older pgnbase misread the file.
+inline constexpr int kSchemaVersion = 1;
+
+inline constexpr std::string_view kSchemaSql = R"sql(
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sources (
+  id           INTEGER PRIMARY KEY,
+  path         TEXT NOT NULL,
+  size         INTEGER,
+  content_hash TEXT NOT NULL UNIQUE,
+  games_found  INTEGER NOT NULL,
+  imported     INTEGER NOT NULL,
+  rejected     INTEGER NOT NULL,
+  duplicates   INTEGER NOT NULL DEFAULT 0,
+  language_counts TEXT,
+  imported_at  TEXT NOT NULL,
+  seconds      REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS names (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS games (
+  id           INTEGER PRIMARY KEY,
+  source_id    INTEGER NOT NULL REFERENCES sources(id),
+  game_number  INTEGER NOT NULL,
+  byte_offset  INTEGER NOT NULL,
+  line         INTEGER NOT NULL,
+  event_id     INTEGER REFERENCES names(id),
+  site_id      INTEGER REFERENCES names(id),
+  date         TEXT,
+  date_key     INTEGER,
+  round        TEXT,
+  white_id     INTEGER REFERENCES names(id),
+  black_id     INTEGER REFERENCES names(id),
+  result_tag   TEXT,
+  result       INTEGER NOT NULL,
+  white_elo    INTEGER,
+  black_elo    INTEGER,
+  eco          TEXT,
+  eco_source   INTEGER NOT NULL DEFAULT 0,
+  opening      TEXT,
+  time_control TEXT,
+  plies        INTEGER NOT NULL,
+  variant      INTEGER NOT NULL DEFAULT 0,
+  start_fen    TEXT,
+  language     TEXT NOT NULL DEFAULT 'en',
+  moves        BLOB NOT NULL,
+  tags         BLOB,
+  annotations  BLOB
+);
+CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
+CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
+CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+CREATE INDEX IF NOT EXISTS games_date ON games(date_key);
+CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
+CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
+CREATE INDEX IF NOT EXISTS games_result ON games(result);
+CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
+CREATE TABLE IF NOT EXISTS rejects (
+  id          INTEGER PRIMARY KEY,
+  source_id   INTEGER NOT NULL REFERENCES sources(id),
+  game_number INTEGER NOT NULL,
+  byte_offset INTEGER NOT NULL,
+  line        INTEGER NOT NULL,
+  kind        TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  text        BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
+)sql";
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,35 @@
+// Which tags live in their own games columns, and the blob that keeps all the others.
+//
+// A tag goes to its column only when the column holds it exactly (WhiteElo "2710" does,
+// WhiteElo "-" does not), and only its first occurrence; everything else goes to the
+// tags blob: a sequence of  varint name length | name | varint value length | value,
+// in file order. So export writes back every tag the file had.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "indexer/game_record.h"
+
+namespace pgnbase::indexer {
+
+struct HeaderColumns {
+  std::optional<std::string> event, site, date, round, white, black, result, eco, time_control;
+  std::optional<int64_t> date_key;  // YYYYMMDD, unknown month/day as 00
+  std::optional<int64_t> white_elo, black_elo;
+};
+
+void split_tags(const std::vector<Tag>& tags, HeaderColumns& columns, std::string& other_tags_blob);
+
+void encode_tags(const std::vector<Tag>& tags, std::string& out);
+bool decode_tags(std::string_view blob, std::vector<Tag>& out);
+
+// "2019.??.??" -> 20190000; nullopt when the year is unknown or the text is no date.
+std::optional<int64_t> date_key_of(std::string_view date);
+
+// A plain decimal rating written without sign or leading zeros.
+std::optional<int64_t> canonical_rating(std::string_view text);
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,204 @@
+// The whole import on real files: counts, determinism across thread counts and chunk
+// sizes, notation forms, re-import, rejects.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/board.h"
+#include "indexer/import_pipeline.h"
+#include "indexer/input_source.h"
+#include "indexer/position_index.h"
+
+namespace pgnbase::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kShared = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
+const fs::path kTestData = fs::path(PGNBASE_SOURCE_DIR) / "tests" / "data";
+const fs::path kVariants = kShared / "nasty" / "lichess-variants" / "lichess-nonstandard-variants-and-setups.pgn.zst";
+
+class ImportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kShared)) GTEST_SKIP() << "../shared/data not present";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("pgnbase-import-" + std::string(info->name()) + "-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  ImportOutcome import(const std::string& db, const fs::path& input, unsigned threads = 2,
+                       size_t chunk_bytes = size_t{4} << 20, std::ostream* rejects = nullptr) {
+    DatabaseWriter writer(db, WriterOptions{});
+    ImportOptions options;
+    options.threads = threads;
+    options.chunk_bytes = chunk_bytes;
+    options.rejects_out = rejects;
+    return import_file(input.string(), writer, options);
+  }
+
+  fs::path dir_;
+};
+
+// Every row of a query, each column rendered as bytes, one string per row.
+std::vector<std::string> rows(store::Database& db, const std::string& sql) {
+  std::vector<std::string> out;
+  store::Statement s = db.prepare(sql);
+  while (s.step()) {
+    std::string row;
+    for (int c = 0; c < s.column_count(); ++c) {
+      if (s.column_is_null(c)) {
+        row += "<null>|";
+        continue;
+      }
+      auto blob = s.column_blob(c);
+      row.append(reinterpret_cast<const char*>(blob.data()), blob.size());
+      row += '|';
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+int64_t scalar(store::Database& db, const std::string& sql) {
+  store::Statement s = db.prepare(sql);
+  return s.step() ? s.column_int64(0) : -1;
+}
+
+// The database's logical content: every table, every row, minus what depends on the
+// time or the file's path.
+std::vector<std::string> logical_content(const std::string& db_path) {
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  std::vector<std::string> all;
+  for (const char* sql : {"SELECT * FROM games ORDER BY id", "SELECT * FROM names ORDER BY id",
+                          "SELECT * FROM rejects ORDER BY id",
+                          "SELECT id, size, content_hash, games_found, imported, rejected, language_counts FROM sources",
+                          "SELECT * FROM position_blocks ORDER BY 1, 2"}) {
+    std::vector<std::string> part = rows(db, sql);
+    all.push_back(std::string(sql) + ": " + std::to_string(part.size()) + " rows");
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  return all;
+}
+
+TEST_F(ImportTest, CountsMatchTheManifest) {
+  std::ostringstream rejects;
+  ImportOutcome o = import(path("v.db"), kVariants, 2, size_t{4} << 20, &rejects);
+  // MANIFEST.tsv: 1068 games; 159 in variants pgnbase does not play (Three-check 15,
+  // King of the Hill 56, Antichess 11, Crazyhouse 24, Atomic 52, Racing Kings 1).
+  EXPECT_EQ(o.summary.games_found, 1068u);
+  EXPECT_EQ(o.summary.imported, 909u);
+  EXPECT_EQ(o.summary.rejected, 159u);
+  EXPECT_EQ(o.summary.rejects_by_kind["unsupported variant"], 159u);
+  store::Database db(path("v.db"), store::Database::Mode::ReadOnly);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM games WHERE variant = 1"), 466);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM rejects WHERE reason = 'unsupported variant: Crazyhouse'"), 24);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM games") + scalar(db, "SELECT COUNT(*) FROM rejects"), 1068);
+  // Game numbers cover 1..1068 once each across both tables.
+  EXPECT_EQ(scalar(db, "SELECT SUM(n) FROM (SELECT game_number AS n FROM games UNION ALL "
+                       "SELECT game_number FROM rejects)"),
+            1068 * 1069 / 2);
+  // The rejects file holds each rejected game's original text.
+  std::string text = rejects.str();
+  size_t variant_tags = 0;
+  for (size_t p = 0; (p = text.find("[Variant \"", p)) != std::string::npos; ++p) ++variant_tags;
+  EXPECT_EQ(variant_tags, 159u);
+}
+
+TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
+  import(path("one.db"), kVariants, 1, size_t{4} << 20);
+  import(path("many.db"), kVariants, 4, size_t{16} << 10);  // many small chunks, out-of-order finishes
+  std::vector<std::string> a = logical_content(path("one.db")), b = logical_content(path("many.db"));
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "row " << i;
+}
+
+TEST_F(ImportTest, EveryNotationFormImportsTheSameGames) {
+  const std::string db_path = path("n.db");
+  const std::pair<const char*, const char*> files[] = {
+      {"fischer-petrosian-en.pgn", "en"},       {"fischer-petrosian-de-short.pgn", "de"},
+      {"fischer-petrosian-de-long.pgn", "de"},  {"fischer-petrosian-nl-short.pgn", "nl"},
+      {"fischer-petrosian-fr-short.pgn", "fr"}, {"fischer-petrosian-figurine.pgn", "en"},
+      {"fischer-petrosian-fide-draw-offer.pgn", "en"}};
+  for (auto [file, language] : files) {
+    ImportOutcome o = import(db_path, kShared / "notation" / file);
+    EXPECT_EQ(o.summary.imported, 69u) << file;
+    EXPECT_EQ(o.summary.rejected, 0u) << file;
+    EXPECT_EQ(o.summary.games_by_language[language], 69u) << file;
+  }
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  // Same moves as the English original, game by game.
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM games g JOIN games e ON e.source_id = 1 AND "
+                       "e.game_number = g.game_number WHERE g.moves != e.moves"),
+            0);
+  // Draw offers are annotations, not variations.
+  EXPECT_GT(scalar(db, "SELECT COUNT(*) FROM games WHERE source_id = 7 AND annotations IS NOT NULL"), 0);
+}
+
+TEST_F(ImportTest, FideSampleGameAndItsMisprint) {
+  const std::string db_path = path("fide.db");
+  ImportOutcome o = import(db_path, kTestData / "notation" / "fide-appendix-e-sample.pgn");
+  EXPECT_EQ(o.summary.imported, 1u);
+  EXPECT_EQ(o.summary.rejected, 1u);
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  EXPECT_EQ(scalar(db, "SELECT plies FROM games"), 21);
+  EXPECT_EQ(rows(db, "SELECT language FROM games"), std::vector<std::string>{"de|"});
+  std::vector<std::string> reason = rows(db, "SELECT reason FROM rejects");
+  ASSERT_EQ(reason.size(), 1u);
+  EXPECT_NE(reason[0].find("'Sf4' at ply 8"), std::string::npos) << reason[0];
+}
+
+TEST_F(ImportTest, SameContentIsImportedOnce) {
+  const std::string db_path = path("r.db");
+  ImportOutcome first = import(db_path, kVariants);
+  EXPECT_FALSE(first.already_imported);
+  EXPECT_TRUE(import(db_path, kVariants).already_imported);
+  // The same text uncompressed: recognised by its content, not its name.
+  InputSource source = InputSource::open(kVariants.string());
+  std::ofstream plain(path("plain.pgn"), std::ios::binary);
+  char buffer[1 << 16];
+  while (size_t n = source.read(buffer, sizeof buffer)) plain.write(buffer, std::streamsize(n));
+  plain.close();
+  ImportOutcome again = import(db_path, path("plain.pgn"));
+  EXPECT_TRUE(again.already_imported);
+  EXPECT_EQ(again.existing_source_id, first.summary.source_id);
+  // A different file appends, with ids continuing.
+  ImportOutcome other = import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
+  EXPECT_EQ(other.summary.imported, 34u);
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  EXPECT_EQ(scalar(db, "SELECT MIN(id) FROM games WHERE source_id = 2"), 910);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM sources"), 2);
+}
+
+TEST_F(ImportTest, EveryPositionIsIndexed) {
+  const std::string db_path = path("p.db");
+  import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  PositionIndexReader reader(db);
+  // Every game starts from the standard position: one posting each, at ply 0.
+  std::vector<Posting> start = reader.lookup(Board().key());
+  ASSERT_EQ(start.size(), 34u);
+  for (size_t i = 0; i < start.size(); ++i) {
+    EXPECT_EQ(start[i].game_id, i + 1);
+    EXPECT_EQ(start[i].ply, 0);
+    EXPECT_NE(start[i].next_move, 0);
+  }
+  EXPECT_EQ(scalar(db, "SELECT SUM(postings) FROM position_segments"),
+            scalar(db, "SELECT SUM(plies + 1) FROM games"));
+}
+
+TEST_F(ImportTest, MissingInputThrowsAndLeavesTheDatabaseUsable) {
+  const std::string db_path = path("m.db");
+  EXPECT_THROW(import(db_path, dir_ / "no-such-file.pgn"), InputError);
+  EXPECT_EQ(import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fools-mate.pgn").summary.imported, 1u);
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer

@@ -1,0 +1,458 @@
+#include "indexer/position_index.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/board.h"
+#include "core/move_code.h"
+#include "core/movegen.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kStartPositionKey = 0x463b96181691fc9cull;  // Polyglot's published start key
+constexpr uint64_t kTwoTo63 = 0x8000000000000000ull;
+
+bool game_ply_less(const Posting& a, const Posting& b) {
+  return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
+}
+
+// Postings of `games` synthetic games: every game starts with one shared key, the next
+// plies pick among a few shared keys (openings), the rest are random and unique.
+std::vector<Posting> make_games(uint32_t first_game, uint32_t games, uint32_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<Posting> postings;
+  for (uint32_t game = first_game; game < first_game + games; ++game) {
+    auto result = static_cast<GameResult>(random() % 4);
+    int plies = 20 + static_cast<int>(random() % 40);
+    for (int ply = 0; ply <= plies; ++ply) {
+      uint64_t key;
+      if (ply == 0)
+        key = kStartPositionKey;
+      else if (ply < 6)
+        key = 0x1000 * static_cast<uint64_t>(ply) + random() % 3;  // a few shared openings
+      else
+        key = random();
+      uint16_t move = ply == plies ? 0 : static_cast<uint16_t>(random() & 0x7fff);
+      postings.push_back(Posting{key, game, static_cast<uint16_t>(ply), move, result});
+    }
+  }
+  return postings;
+}
+
+// The expected answer: postings by key, each list sorted by game then ply.
+std::map<uint64_t, std::vector<Posting>> group_by_key(const std::vector<Posting>& postings) {
+  std::map<uint64_t, std::vector<Posting>> by_key;
+  for (const Posting& posting : postings) by_key[posting.key].push_back(posting);
+  for (auto& [key, list] : by_key) std::sort(list.begin(), list.end(), game_ply_less);
+  return by_key;
+}
+
+class PositionIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(PGNBASE_BINARY_DIR) / "test-tmp" /
+           ("position-index-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "runs");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  store::Database open_database(const std::string& name = "index.db") {
+    store::Database db((dir_ / name).string(), store::Database::Mode::Create);
+    create_position_index_schema(db);
+    return db;
+  }
+
+  PositionIndexOptions options(size_t budget = size_t{64} << 20, uint32_t block_postings = 512) const {
+    PositionIndexOptions options;
+    options.memory_budget_bytes = budget;
+    options.temp_dir = dir_ / "runs";
+    options.block_postings = block_postings;
+    return options;
+  }
+
+  SegmentStats write(store::Database& db, int64_t segment_id, const std::vector<Posting>& postings,
+                     const PositionIndexOptions& options) {
+    PositionIndexBuilder builder(options);
+    for (const Posting& posting : postings) builder.add(posting);
+    store::Transaction transaction(db);
+    SegmentStats stats = builder.write_segment(db, segment_id);
+    transaction.commit();
+    return stats;
+  }
+
+  std::vector<std::string> block_blobs(store::Database& db) {
+    std::vector<std::string> blobs;
+    store::Statement select = db.prepare("SELECT data FROM position_blocks ORDER BY block_id");
+    while (select.step()) {
+      auto blob = select.column_blob(0);
+      blobs.emplace_back(reinterpret_cast<const char*>(blob.data()), blob.size());
+    }
+    return blobs;
+  }
+
+  size_t files_in(const fs::path& directory) {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(directory), fs::directory_iterator()));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(PositionIndexTest, RoundTripsEveryKeyIncludingOneSpanningManyBlocks) {
+  std::vector<Posting> postings = make_games(1, 3000, 7);
+  auto expected = group_by_key(postings);
+  store::Database db = open_database();
+  SegmentStats stats = write(db, 1, postings, options());
+  EXPECT_EQ(stats.postings, postings.size());
+  EXPECT_EQ(stats.distinct_keys, expected.size());
+  EXPECT_EQ(stats.games, 3000u);
+  EXPECT_EQ(stats.first_game_id, 1u);
+  EXPECT_EQ(stats.last_game_id, 3000u);
+
+  PositionIndexReader reader(db);
+  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list) << "key " << key;
+
+  // The start position is in all 3000 games: about six 512-posting blocks, all read.
+  uint64_t before = reader.blocks_read();
+  std::vector<Posting> start = reader.lookup(kStartPositionKey);
+  ASSERT_EQ(start.size(), 3000u);
+  EXPECT_GE(reader.blocks_read() - before, 6u);
+  for (uint32_t i = 0; i < 3000; ++i) {
+    EXPECT_EQ(start[i].game_id, i + 1);
+    EXPECT_EQ(start[i].ply, 0);
+  }
+}
+
+TEST_F(PositionIndexTest, RareKeyReadsOneBlock) {
+  std::vector<Posting> postings = make_games(1, 2000, 8);
+  store::Database db = open_database();
+  SegmentStats stats = write(db, 1, postings, options());
+  ASSERT_GT(stats.blocks, 50u);
+  PositionIndexReader reader(db);
+  uint64_t before = reader.blocks_read();
+  EXPECT_EQ(reader.lookup(postings[30].key).size(), 1u);
+  EXPECT_EQ(reader.blocks_read() - before, 1u);
+}
+
+TEST_F(PositionIndexTest, KeysAtTheEdgesOfTheUnsignedRange) {
+  const std::vector<uint64_t> keys = {0, 1, kTwoTo63 - 1, kTwoTo63, kTwoTo63 + 1, ~uint64_t{0} - 1, ~uint64_t{0}};
+  std::vector<Posting> postings;
+  for (uint32_t game = 1; game <= 40; ++game)
+    for (size_t i = 0; i < keys.size(); ++i)
+      postings.push_back(Posting{keys[i], game, static_cast<uint16_t>(i), static_cast<uint16_t>(game + i),
+                                 GameResult::Draw});
+  store::Database db = open_database();
+  write(db, 1, postings, options(size_t{64} << 20, 16));  // 40 postings per key: keys span blocks
+  auto expected = group_by_key(postings);
+  PositionIndexReader reader(db);
+  for (uint64_t key : keys) {
+    ASSERT_EQ(reader.lookup(key), expected[key]) << "key " << key;
+    EXPECT_EQ(reader.count(key), 40u);
+  }
+  for (uint64_t absent : {uint64_t{2}, kTwoTo63 - 2, kTwoTo63 + 2, ~uint64_t{0} - 2, uint64_t{12345}}) {
+    EXPECT_TRUE(reader.lookup(absent).empty()) << "key " << absent;
+    EXPECT_EQ(reader.count(absent), 0u);
+  }
+}
+
+TEST_F(PositionIndexTest, AbsentKeysFindNothing) {
+  std::vector<Posting> postings = make_games(1, 500, 9);
+  auto expected = group_by_key(postings);
+  store::Database db = open_database();
+  write(db, 1, postings, options());
+  PositionIndexReader reader(db);
+  std::mt19937_64 random(99);
+  int probes = 0;
+  while (probes < 2000) {
+    uint64_t key = random();
+    if (expected.count(key)) continue;
+    ASSERT_TRUE(reader.lookup(key).empty());
+    ++probes;
+  }
+  // Just below and above the smallest and largest keys, and between two neighbours.
+  EXPECT_TRUE(reader.lookup(expected.begin()->first - 1).empty());
+  EXPECT_TRUE(reader.lookup(std::prev(expected.end())->first + 1).empty());
+  EXPECT_TRUE(reader.lookup(0x1000 + 3).empty());
+}
+
+TEST_F(PositionIndexTest, EmptyDatabaseAndEmptySegment) {
+  store::Database db = open_database();
+  PositionIndexReader reader(db);
+  EXPECT_TRUE(reader.lookup(kStartPositionKey).empty());
+  SegmentStats stats = write(db, 5, {}, options());
+  EXPECT_EQ(stats.postings, 0u);
+  EXPECT_EQ(stats.blocks, 0u);
+  EXPECT_TRUE(reader.lookup(kStartPositionKey).empty());
+  ASSERT_EQ(read_position_segments(db).size(), 1u);
+}
+
+TEST_F(PositionIndexTest, LookupsSpanSegmentsInGameOrder) {
+  std::vector<Posting> first = make_games(1, 400, 1);
+  std::vector<Posting> second = make_games(401, 300, 2);
+  std::vector<Posting> third = make_games(701, 200, 3);
+  store::Database db = open_database();
+  write(db, 10, first, options());
+  write(db, 11, second, options());
+  write(db, 12, third, options());
+
+  std::vector<Posting> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  all.insert(all.end(), third.begin(), third.end());
+  auto expected = group_by_key(all);
+  PositionIndexReader reader(db);
+  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list) << "key " << key;
+
+  std::vector<SegmentStats> segments = read_position_segments(db);
+  ASSERT_EQ(segments.size(), 3u);
+  EXPECT_EQ(segments[0].segment_id, 10);
+  EXPECT_EQ(segments[1].postings, second.size());
+  EXPECT_EQ(segments[2].first_game_id, 701u);
+  EXPECT_EQ(segments[2].last_game_id, 900u);
+  EXPECT_GT(segments[0].block_bytes, 0u);
+}
+
+TEST_F(PositionIndexTest, VisitAndCountAgreeWithLookup) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 700, 4), options());
+  write(db, 2, make_games(701, 700, 5), options());
+  PositionIndexReader reader(db);
+  for (uint64_t key : {kStartPositionKey, uint64_t{0x1000}, uint64_t{0x5002}}) {
+    std::vector<Posting> visited;
+    size_t calls = 0;
+    reader.visit(key, [&](std::span<const Posting> batch) {
+      ++calls;
+      visited.insert(visited.end(), batch.begin(), batch.end());
+    });
+    EXPECT_EQ(visited, reader.lookup(key));
+    EXPECT_EQ(reader.count(key), visited.size());
+    EXPECT_GT(calls, 1u);
+  }
+}
+
+TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
+  std::vector<Posting> postings = make_games(1, 2000, 11);
+  store::Database in_memory = open_database("in-memory.db");
+  write(in_memory, 1, postings, options());
+
+  // 200 postings per run: about 450 runs, so the merge cascades (64 at a time).
+  store::Database spilled = open_database("spilled.db");
+  PositionIndexBuilder builder(options(200 * PostingSorter::kBytesPerBufferedPosting));
+  for (const Posting& posting : postings) builder.add(posting);
+  EXPECT_GT(builder.runs_spilled(), PostingSorter::kMaxMergeFanIn);
+  EXPECT_EQ(builder.run_paths().size(), builder.runs_spilled());
+  {
+    store::Transaction transaction(spilled);
+    builder.write_segment(spilled, 1);
+    transaction.commit();
+  }
+  EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled));
+}
+
+TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
+  std::vector<Posting> postings = make_games(1, 1000, 12);
+  store::Database ordered = open_database("ordered.db");
+  write(ordered, 1, postings, options());
+  std::shuffle(postings.begin(), postings.end(), std::mt19937(5));
+  store::Database shuffled = open_database("shuffled.db");
+  write(shuffled, 1, postings, options(5000 * PostingSorter::kBytesPerBufferedPosting));
+  EXPECT_EQ(block_blobs(ordered), block_blobs(shuffled));
+}
+
+TEST_F(PositionIndexTest, TempFilesAreRemovedAfterWritingAndOnDestruction) {
+  std::vector<Posting> postings = make_games(1, 300, 13);
+  store::Database db = open_database();
+  {
+    PositionIndexBuilder builder(options(100 * PostingSorter::kBytesPerBufferedPosting));
+    for (const Posting& posting : postings) builder.add(posting);
+    ASSERT_GT(builder.runs_spilled(), 10u);
+    EXPECT_EQ(files_in(dir_ / "runs"), builder.runs_spilled());
+    store::Transaction transaction(db);
+    builder.write_segment(db, 1);
+    transaction.commit();
+    EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+  }
+  {
+    PositionIndexBuilder abandoned(options(100 * PostingSorter::kBytesPerBufferedPosting));
+    for (const Posting& posting : postings) abandoned.add(posting);
+    EXPECT_GT(files_in(dir_ / "runs"), 10u);
+  }
+  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+}
+
+TEST_F(PositionIndexTest, FailedWriteRemovesTempFilesAndWritesNothing) {
+  std::vector<Posting> postings = make_games(1, 300, 14);
+  store::Database db = open_database();
+  write(db, 1, postings, options());
+  PositionIndexBuilder builder(options(100 * PostingSorter::kBytesPerBufferedPosting));
+  for (const Posting& posting : postings) builder.add(posting);
+  {
+    store::Transaction transaction(db);
+    EXPECT_THROW(builder.write_segment(db, 1), PositionIndexError);  // segment 1 exists
+  }
+  EXPECT_THROW(builder.add(postings[0]), PositionIndexError);
+  PositionIndexBuilder no_transaction(options());
+  no_transaction.add(postings[0]);
+  EXPECT_THROW(no_transaction.write_segment(db, 2), PositionIndexError);
+  EXPECT_EQ(read_position_segments(db).size(), 1u);
+}
+
+TEST_F(PositionIndexTest, DeletingASegmentRemovesItsPostingsOnly) {
+  std::vector<Posting> first = make_games(1, 300, 21);
+  std::vector<Posting> second = make_games(301, 300, 22);
+  store::Database db = open_database();
+  write(db, 1, first, options());
+  write(db, 2, second, options());
+  PositionIndexReader reader(db);
+  ASSERT_EQ(reader.count(kStartPositionKey), 600u);
+
+  EXPECT_TRUE(delete_position_segment(db, 1));
+  EXPECT_FALSE(delete_position_segment(db, 1));
+  EXPECT_FALSE(delete_position_segment(db, 99));
+  auto expected = group_by_key(second);
+  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list);
+  EXPECT_TRUE(reader.lookup(first.back().key).empty());
+  ASSERT_EQ(read_position_segments(db).size(), 1u);
+  EXPECT_FALSE(read_position_segment(db, 1).has_value());
+  store::Statement blocks = db.prepare("SELECT count(*) FROM position_blocks WHERE segment_id = 1");
+  ASSERT_TRUE(blocks.step());
+  EXPECT_EQ(blocks.column_int64(0), 0);
+
+  // The id can be used again, e.g. when the abandoned file is imported anew.
+  write(db, 1, first, options());
+  EXPECT_EQ(reader.count(kStartPositionKey), 600u);
+}
+
+TEST_F(PositionIndexTest, DeleteInsideTheCallersTransactionRollsBackWithIt) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 100, 23), options());
+  {
+    store::Transaction transaction(db);
+    EXPECT_TRUE(delete_position_segment(db, 1));
+  }  // rolled back
+  EXPECT_EQ(PositionIndexReader(db).count(kStartPositionKey), 100u);
+}
+
+TEST_F(PositionIndexTest, FingerprintSegmentsReturnEveryTrueMatchAndFewOthers) {
+  std::vector<Posting> postings = make_games(1, 2000, 31);
+  auto expected = group_by_key(postings);
+  store::Database db = open_database();
+  PositionIndexOptions fingerprints = options();
+  fingerprints.key_bits = 24;  // ~60k distinct keys in 16M fingerprints: a few collisions
+  SegmentStats stats = write(db, 1, postings, fingerprints);
+  EXPECT_EQ(stats.key_bits, 24);
+  PositionIndexReader reader(db);
+  size_t false_matches = 0;
+  for (const auto& [key, list] : expected) {
+    std::vector<Posting> found = reader.lookup(key);
+    ASSERT_TRUE(std::is_sorted(found.begin(), found.end(), game_ply_less));
+    for (const Posting& posting : found) EXPECT_EQ(posting.key, key);
+    // Every true posting is there; the others come from keys with the same top 24 bits.
+    size_t true_matches = 0;
+    for (const Posting& posting : found) {
+      Posting original = posting;
+      bool is_true = std::find_if(list.begin(), list.end(), [&](const Posting& p) {
+                       return p.game_id == original.game_id && p.ply == original.ply;
+                     }) != list.end();
+      true_matches += is_true;
+    }
+    ASSERT_EQ(true_matches, list.size());
+    false_matches += found.size() - list.size();
+  }
+  EXPECT_LT(false_matches, expected.size() / 100);
+}
+
+TEST_F(PositionIndexTest, AddGameIndexesEveryPlyOfRealGames) {
+  // Random legal games from the start position, as the import would add them.
+  std::mt19937 random(3);
+  store::Database db = open_database();
+  PositionIndexBuilder builder(options());
+  std::vector<std::vector<uint64_t>> game_keys;
+  std::vector<std::vector<uint16_t>> game_moves;
+  for (uint32_t game = 1; game <= 50; ++game) {
+    Board board;
+    std::vector<uint64_t> keys{board.key()};
+    std::vector<uint16_t> moves;
+    std::vector<UndoInfo> undo(60);
+    for (int ply = 0; ply < 60; ++ply) {
+      MoveList list;
+      generate_legal_moves(board, list);
+      if (list.empty()) break;
+      Move move = list[random() % list.size()];
+      moves.push_back(encode_move(board, move));
+      board.do_move(move, undo[ply]);
+      keys.push_back(board.key());
+    }
+    builder.add_game(game, GameResult::WhiteWin, keys, moves);
+    game_keys.push_back(keys);
+    game_moves.push_back(moves);
+  }
+  EXPECT_THROW(builder.add_game(99, GameResult::Draw, game_keys[0], game_moves[0].size() > 1
+                                                                       ? std::span(game_moves[0]).first(1)
+                                                                       : std::span<const uint16_t>()),
+               PositionIndexError);
+  {
+    store::Transaction transaction(db);
+    builder.write_segment(db, 1);
+    transaction.commit();
+  }
+  PositionIndexReader reader(db);
+  std::vector<Posting> start = reader.lookup(kStartPositionKey);
+  ASSERT_EQ(start.size(), 50u);
+  for (size_t i = 0; i < 50; ++i) {
+    EXPECT_EQ(start[i].ply, 0);
+    EXPECT_EQ(start[i].next_move, game_moves[i][0]);
+    EXPECT_EQ(start[i].result, GameResult::WhiteWin);
+  }
+  // The final position of game 7 has no next move.
+  std::vector<Posting> last = reader.lookup(game_keys[6].back());
+  auto it = std::find_if(last.begin(), last.end(), [](const Posting& p) { return p.game_id == 7; });
+  ASSERT_NE(it, last.end());
+  EXPECT_EQ(it->ply, game_moves[6].size());
+  EXPECT_EQ(it->next_move, 0);
+}
+
+TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 200, 41), options(size_t{64} << 20, 4096));
+  std::vector<std::string> blobs = block_blobs(db);
+  ASSERT_FALSE(blobs.empty());
+  std::string original = blobs[0];
+  store::Statement update = db.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = 1");
+  PositionIndexReader reader(db);
+  std::mt19937 random(1);
+  int thrown = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string corrupt = original;
+    if (trial % 3 == 0) {
+      corrupt.resize(random() % corrupt.size());
+    } else {
+      for (int flips = 0; flips < 3; ++flips) corrupt[random() % corrupt.size()] ^= static_cast<char>(1 << (random() % 8));
+    }
+    update.bind_blob(1, std::span(reinterpret_cast<const std::byte*>(corrupt.data()), corrupt.size()));
+    update.run();
+    try {
+      reader.lookup(kStartPositionKey);
+      reader.count(0x1001);
+    } catch (const PositionIndexError& error) {
+      ++thrown;
+      EXPECT_NE(std::string(error.what()).find("segment 1"), std::string::npos) << error.what();
+    }
+  }
+  EXPECT_GT(thrown, 100);
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer
