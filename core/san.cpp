@@ -176,7 +176,7 @@ Move pseudo_move(const Board& board, PieceType pt, Square from, Square to, Piece
         if (board.castling_rook(castling_right(us, king_side)) == to) return Move::make(from, to, MoveKind::CASTLING);
       return Move::null();
     }
-    if (!board.chess960() && rank_of(from) == rank_of(to) && (from ^ to) == 2 &&
+    if (!board.chess960() && rank_of(from) == rank_of(to) && (from > to ? from - to : to - from) == 2 &&
         relative_rank(us, rank_of(from)) == RANK_1 && file_of(from) == FILE_E) {
       Square rook = board.castling_rook(castling_right(us, file_of(to) == FILE_G));
       if (rook != SQ_NONE) return Move::make(from, rook, MoveKind::CASTLING);
