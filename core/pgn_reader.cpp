@@ -157,10 +157,11 @@ bool PgnReader::fail_tag(GameState& game, PgnErrorCode code, const char* open) {
   if (code == PgnErrorCode::UnterminatedTag && find_byte(open, line_end, ']') < line_end) {
     code = PgnErrorCode::MalformedTag;  // closed by ']' but not of the form [Name "value"]
   }
-  fail(game, code, open, line_end - open > kMaxErrorToken ? open + kMaxErrorToken : line_end);
-  cur_ = line_end;
   const char* text_end = line_end;
   while (is_blank(text_end[-1])) --text_end;  // stops at open's '['
+  // The token ends where the game's text does, so reading that text alone gives the same error.
+  fail(game, code, open, text_end - open > kMaxErrorToken ? open + kMaxErrorToken : text_end);
+  cur_ = line_end;
   game.last_token_end = text_end;
   return false;
 }
