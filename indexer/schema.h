@@ -80,4 +80,16 @@ CREATE TABLE IF NOT EXISTS rejects (
 CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
 )sql";
 
+// The secondary indexes of games, dropped for a bulk load into an empty table.
+inline constexpr std::string_view kDropGameIndexesSql = R"sql(
+DROP INDEX IF EXISTS games_white;
+DROP INDEX IF EXISTS games_black;
+DROP INDEX IF EXISTS games_eco;
+DROP INDEX IF EXISTS games_date;
+DROP INDEX IF EXISTS games_white_elo;
+DROP INDEX IF EXISTS games_black_elo;
+DROP INDEX IF EXISTS games_result;
+DROP INDEX IF EXISTS games_event;
+)sql";
+
 }  // namespace pgnbase::indexer
