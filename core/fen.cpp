@@ -20,8 +20,15 @@ const char* field_name(FenField field) {
 
 namespace {
 
+// Keeps a message on one line whatever bytes the FEN held: control bytes become '?'.
+std::string one_line(std::string message) {
+  for (char& c : message)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  return message;
+}
+
 FenError error(FenField field, std::string_view value, const std::string& why) {
-  return {field, std::string(field_name(field)) + " field '" + std::string(value) + "': " + why};
+  return {field, one_line(std::string(field_name(field)) + " field '" + std::string(value) + "': " + why)};
 }
 
 std::vector<std::string_view> split_fields(std::string_view fen) {
@@ -148,8 +155,8 @@ bool parse_counter(std::string_view s, int& value) {
 std::optional<FenError> parse_fen(std::string_view fen, Board& board, bool chess960) {
   auto fields = split_fields(fen);
   if (fields.size() < 4 || fields.size() > 6)
-    return FenError{FenField::Position, "FEN '" + std::string(fen) + "' has " + std::to_string(fields.size()) +
-                                            " fields; expected 4 to 6"};
+    return FenError{FenField::Position, one_line("FEN '" + std::string(fen) + "' has " + std::to_string(fields.size()) +
+                                                     " fields; expected 4 to 6")};
   board.clear();
   if (auto e = parse_placement(fields[0], board)) return e;
   if (fields[1] != "w" && fields[1] != "b") return error(FenField::SideToMove, fields[1], "must be 'w' or 'b'");

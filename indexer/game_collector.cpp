@@ -1,6 +1,7 @@
 #include "indexer/game_collector.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace pgnbase::indexer {
 
@@ -71,13 +72,16 @@ void GameCollector::move(std::string_view token) {
 
 void GameCollector::nag(int value) {
   if (!keep_annotations_) return;
-  annotate("$" + std::to_string(value));
+  char text[16];
+  int n = std::snprintf(text, sizeof text, "$%d", value);
+  annotate(std::string_view(text, size_t(n)));
 }
 
 void GameCollector::comment(std::string_view text) {
   if (!keep_annotations_) return;
   // Whitespace runs become one space, so wrapping on export does not change the text.
-  scratch_.assign("{");
+  scratch_.clear();
+  scratch_ += '{';
   bool space = false;
   for (char c : text) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {

@@ -43,7 +43,8 @@ struct SegmentStats {
 };
 
 struct PositionIndexOptions {
-  // Bounds the builder's sort buffers (17 bytes + 17 of scratch per buffered posting).
+  // Bounds the builder's sort buffer: 17 bytes per buffered posting (a run holds
+  // budget / 17 postings); the final merge reads runs through up to budget / 8 more.
   size_t memory_budget_bytes = size_t{256} << 20;
   // Where sorted runs are spilled; must exist.
   std::filesystem::path temp_dir = std::filesystem::temp_directory_path();
@@ -55,7 +56,7 @@ struct PositionIndexOptions {
   // A block holds about this many postings: whole keys only, except that a key with
   // more postings than this gets blocks of its own.
   uint32_t block_postings = 16384;
-  int compression_level = 3;  // zstd
+  int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
 };
 
 // Builds one segment. Owns its temporary run files (removed by write_segment or the

@@ -61,12 +61,14 @@ inline constexpr std::string_view kSelectSegmentKeyBits =
 // The blocks of one segment that may hold key ?2 (biased, masked to the segment's
 // key_bits): those starting at the greatest first key <= ?2, usually one; several
 // when one key's postings fill more than a block. last_key skips a block (without
-// reading its data) when the key falls after its end.
+// reading its data) when the key falls after its end. Blocks sharing a first key
+// were written in order with non-decreasing last keys, so the index's own order
+// (last_key, block_id) is block order: no sort step, which would copy every blob.
 inline constexpr std::string_view kSelectBlocksForKey = R"sql(
 SELECT data FROM position_blocks
 WHERE segment_id = ?1 AND last_key >= ?2 AND first_key = (
   SELECT max(first_key) FROM position_blocks WHERE segment_id = ?1 AND first_key <= ?2)
-ORDER BY block_id
+ORDER BY last_key, block_id
 )sql";
 
 // A deferred transaction: a read snapshot for the statements of one lookup.

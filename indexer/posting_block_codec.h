@@ -15,16 +15,17 @@
 // | u8     | rice_k: Rice parameter of the fingerprint gaps                |
 // | varint | game_base: the smallest first game id of any group            |
 // | u8     | game_bits: width of a group's first game id minus game_base    |
-// Then seven sections, each: u8 codec (0 raw, 1 zstd), varint stored size, for zstd
+// Then eight sections, each: u8 codec (0 raw, 1 zstd), varint stored size, for zstd
 // a varint raw size, then the stored bytes. Their raw contents:
 // | 0 fingerprint gaps | G-1 Rice codes (rice_k) of fingerprint - previous - 1, bit stream |
 // | 1 group sizes      | G varints: size - 1                                          |
 // | 2 first games      | G fields of game_bits bits: first game id - game_base          |
 // | 3 game gaps        | P-G varints: game id - previous game id in the group (>= 0)   |
 // | 4 plies            | P varints                                                    |
-// | 5 moves            | P bytes "from | promotion bits 0-1 << 6", then P bytes         |
-// |                    | "to | promotion bit 2 << 6 | move bit 15 << 7"                   |
-// | 6 results          | 2 bits per posting (GameResult), four to a byte, first lowest |
+// | 5 move from        | P bytes: from' | promotion bits 0-1 << 6                      |
+// | 6 move distance    | P bytes: (to' - from') mod 64 | promotion bit 2 << 6 | bit 15 << 7 |
+// |                    | (from', to': the move's squares, mirrored a1<->a8 at odd plies) |
+// | 7 results          | 2 bits per posting (GameResult), four to a byte, first lowest |
 // Bit streams are least significant bit first; a section is stored zstd-compressed
 // only when that makes it smaller.
 #pragma once
@@ -42,6 +43,7 @@
 namespace pgnbase::indexer {
 
 constexpr int kPostingBlockFormat = 1;
+constexpr int kPostingBlockSections = 8;
 
 // The key with all but its top key_bits bits cleared: what a block stores of it.
 inline uint64_t mask_key(uint64_t key, int key_bits) {
@@ -51,8 +53,8 @@ inline uint64_t mask_key(uint64_t key, int key_bits) {
 // Sizes of one encoded block, per section, for measurements.
 struct PostingBlockSizes {
   size_t header = 0;
-  std::array<size_t, 7> stored{};  // bytes per section as stored (with its small prefix)
-  std::array<size_t, 7> raw{};     // bytes per section before compression
+  std::array<size_t, kPostingBlockSections> stored{};  // bytes per section as stored (with its small prefix)
+  std::array<size_t, kPostingBlockSections> raw{};     // bytes per section before compression
   size_t total() const {
     size_t sum = header;
     for (size_t s : stored) sum += s;
@@ -82,7 +84,9 @@ class PostingBlockEncoder {
   struct ZstdContext;
   std::unique_ptr<ZstdContext> zstd_;
   std::vector<Posting> masked_;
-  std::array<std::vector<uint8_t>, 7> sections_;
+  std::vector<uint64_t> gaps_;        // fingerprint gaps of the block being encoded
+  std::vector<uint32_t> first_games_; // first game id of each group
+  std::array<std::vector<uint8_t>, kPostingBlockSections> sections_;
   std::vector<uint8_t> compressed_;
   std::vector<uint8_t> out_;
 };
@@ -143,8 +147,8 @@ class PostingBlockDecoder {
   int rice_k_ = 0;
   uint64_t game_base_ = 0;
   int game_bits_ = 0;
-  std::array<SectionRef, 7> sections_{};
-  std::array<std::vector<uint8_t>, 7> decoded_;
+  std::array<SectionRef, kPostingBlockSections> sections_{};
+  std::array<std::vector<uint8_t>, kPostingBlockSections> decoded_;
 };
 
 }  // namespace pgnbase::indexer

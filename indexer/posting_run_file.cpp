@@ -63,7 +63,9 @@ void PostingRunFile::remove() noexcept {
   path_.clear();
 }
 
-PostingRunWriter::PostingRunWriter(const std::filesystem::path& directory) : buffer_(kWriteBufferBytes) {
+PostingRunWriter::PostingRunWriter(const std::filesystem::path& directory, uint64_t expected_postings)
+    : buffer_(std::min<uint64_t>(kWriteBufferBytes,
+                                 2 * kMaxRecordBytes * std::clamp<uint64_t>(expected_postings, 4, kWriteBufferBytes))) {
   file_ = create_unique_file(directory, path_);
   out_ = buffer_.data();
   flush_at_ = buffer_.data() + buffer_.size() - kMaxRecordBytes;
@@ -112,7 +114,7 @@ PostingRunFile PostingRunWriter::finish() {
 }
 
 PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const Posting> sorted) {
-  PostingRunWriter writer(directory);
+  PostingRunWriter writer(directory, sorted.size());
   for (const Posting& posting : sorted) writer.add(posting);
   return writer.finish();
 }

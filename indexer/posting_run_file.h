@@ -47,7 +47,8 @@ class PostingRunFile {
 // directory. Removes the file if destroyed before finish().
 class PostingRunWriter {
  public:
-  explicit PostingRunWriter(const std::filesystem::path& directory);
+  // expected_postings, when known, keeps the write buffer small for small runs.
+  explicit PostingRunWriter(const std::filesystem::path& directory, uint64_t expected_postings = UINT64_MAX);
   ~PostingRunWriter();
   PostingRunWriter(const PostingRunWriter&) = delete;
   PostingRunWriter& operator=(const PostingRunWriter&) = delete;

@@ -12,9 +12,6 @@ namespace {
 constexpr size_t kBatchPostings = 4096;
 constexpr size_t kMinReaderBuffer = 4 << 10;
 constexpr size_t kMaxReaderBuffer = 1 << 20;
-constexpr int kRadixBits = 11;
-constexpr int kRadixPasses = (64 + kRadixBits - 1) / kRadixBits;  // 6
-constexpr size_t kRadixBuckets = size_t{1} << kRadixBits;
 
 using Record = PostingSorter::Record;
 
@@ -30,32 +27,40 @@ bool record_less(const Record& a, const Record& b) {
   return uint16_t{a.ply} < uint16_t{b.ply};
 }
 
-// Stable LSD radix sort of records by key; the result ends up in `records`.
-void radix_sort_by_key(std::vector<Record>& records, std::vector<Record>& scratch) {
-  size_t n = records.size();
-  std::vector<std::array<size_t, kRadixBuckets>> counts(kRadixPasses);
-  for (auto& count : counts) count.fill(0);
-  for (const Record& record : records) {
-    uint64_t key = record.key;
-    for (int pass = 0; pass < kRadixPasses; ++pass) ++counts[pass][(key >> (pass * kRadixBits)) & (kRadixBuckets - 1)];
+// Sorts records by (key, game_id, ply): an in-place radix pass on 8 key bits at
+// `shift`, recursing into each bucket on the next 8 bits, and a comparison sort once
+// a bucket is small (keys are hashes, so two levels usually suffice) or the key bits
+// are used up (many postings of one key).
+void sort_records(Record* records, size_t n, int shift = 56) {
+  if (n < 64 || shift < 0) {
+    std::sort(records, records + n, record_less);
+    return;
   }
-  scratch.resize(n);
-  Record* from = records.data();
-  Record* to = scratch.data();
-  for (int pass = 0; pass < kRadixPasses; ++pass) {
-    auto& count = counts[pass];
-    // A digit shared by every record leaves the order unchanged.
-    if (std::find(count.begin(), count.end(), n) != count.end()) continue;
-    size_t offset = 0;
-    for (size_t& c : count) offset += std::exchange(c, offset);
-    int shift = pass * kRadixBits;
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t key = from[i].key;
-      to[count[(key >> shift) & (kRadixBuckets - 1)]++] = from[i];
+  constexpr size_t kBuckets = 256;
+  std::array<size_t, kBuckets + 1> next{};
+  std::array<size_t, kBuckets> end{};
+  for (size_t i = 0; i < n; ++i) ++next[((records[i].key >> shift) & 0xff) + 1];
+  for (size_t b = 0; b < kBuckets; ++b) {
+    next[b + 1] += next[b];
+    end[b] = next[b + 1];
+  }
+  // Cycle each misplaced record to its bucket's next free slot.
+  for (size_t b = 0; b < kBuckets; ++b) {
+    while (next[b] < end[b]) {
+      Record record = records[next[b]];
+      size_t home = (record.key >> shift) & 0xff;
+      while (home != b) {
+        std::swap(record, records[next[home]++]);
+        home = (record.key >> shift) & 0xff;
+      }
+      records[next[b]++] = record;
     }
-    std::swap(from, to);
   }
-  if (from != records.data()) records.swap(scratch);
+  size_t begin = 0;
+  for (size_t b = 0; b < kBuckets; ++b) {
+    if (end[b] - begin > 1) sort_records(records + begin, end[b] - begin, shift - 8);
+    begin = end[b];
+  }
 }
 
 // Runs a callable when the scope ends, however it ends.
@@ -94,35 +99,15 @@ PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path t
       temp_dir_(std::move(temp_dir)),
       run_capacity_(std::max<size_t>(1, memory_budget_bytes / kBytesPerBufferedPosting)) {}
 
-void PostingSorter::add(const Posting& posting) {
-  if (buffer_.size() >= run_capacity_) spill();
-  if (buffer_.size() == buffer_.capacity())
-    buffer_.reserve(std::min(run_capacity_, std::max<size_t>(4096, 2 * buffer_.capacity())));
-  if (!buffer_.empty()) {
-    const Record& last = buffer_.back();
-    if (posting.game_id < last.game_id || (posting.game_id == last.game_id && posting.ply < last.ply))
-      buffer_in_order_ = false;
-  }
-  buffer_.push_back(Record{posting.key, posting.game_id, posting.ply, posting.next_move,
-                           static_cast<uint8_t>(posting.result)});
-  ++total_;
-}
-
-void PostingSorter::sort_buffer() {
-  if (buffer_in_order_)
-    radix_sort_by_key(buffer_, scratch_);
-  else
-    std::sort(buffer_.begin(), buffer_.end(), record_less);
-  buffer_in_order_ = true;
-}
+void PostingSorter::sort_buffer() { sort_records(buffer_.data(), size_); }
 
 void PostingSorter::spill() {
   sort_buffer();
-  PostingRunWriter writer(temp_dir_);
-  for (const Record& record : buffer_) writer.add(to_posting(record));
+  PostingRunWriter writer(temp_dir_, size_);
+  for (size_t i = 0; i < size_; ++i) writer.add(to_posting(buffer_[i]));
   runs_.push_back(writer.finish());
   ++runs_spilled_;
-  buffer_.clear();
+  size_ = 0;
 }
 
 std::vector<std::filesystem::path> PostingSorter::run_paths() const {
@@ -132,7 +117,7 @@ std::vector<std::filesystem::path> PostingSorter::run_paths() const {
 }
 
 size_t PostingSorter::reader_buffer_bytes(size_t runs) const {
-  size_t share = memory_budget_bytes_ / 2 / std::max<size_t>(1, runs);
+  size_t share = memory_budget_bytes_ / 8 / std::max<size_t>(1, runs);
   return std::clamp(share, kMinReaderBuffer, kMaxReaderBuffer);
 }
 
@@ -141,20 +126,15 @@ void PostingSorter::merge(const std::function<void(std::span<const Posting>)>& s
   std::vector<PostingRunFile> runs = std::move(runs_);
   runs_.clear();
   ScopeExit reset{[this] {
-    buffer_.clear();
-    buffer_.shrink_to_fit();
-    scratch_.clear();
-    scratch_.shrink_to_fit();
-    buffer_in_order_ = true;
+    buffer_.release();
+    size_ = 0;
     total_ = 0;
   }};
 
   sort_buffer();
-  scratch_.clear();
-  scratch_.shrink_to_fit();
   if (runs.empty()) {
     BatchEmitter emitter(sink);
-    for (const Record& record : buffer_) emitter.add(to_posting(record));
+    for (size_t i = 0; i < size_; ++i) emitter.add(to_posting(buffer_[i]));
     emitter.flush();
     return;
   }
@@ -196,7 +176,7 @@ void PostingSorter::merge_runs(std::vector<PostingRunFile> runs, bool with_buffe
     Posting posting;
     if (source < readers.size()) {
       if (readers[source].next(posting)) heap.push({posting, source});
-    } else if (buffer_position < buffer_.size()) {
+    } else if (buffer_position < size_) {
       heap.push({to_posting(buffer_[buffer_position++]), source});
     }
   };

@@ -1,15 +1,15 @@
 // External sort of postings: in-memory runs bounded by a memory budget, sorted runs
 // spilled to temporary files when the budget is full, and a k-way merge at the end.
 //
-// Runs are sorted with a stable LSD radix sort on the key alone
-// (https://en.wikipedia.org/wiki/Radix_sort#Least_significant_digit), so postings
-// added in (game_id, ply) order, as the import's writer adds them, come out in
-// posting_less order without comparing game ids. Postings added out of that order
-// are still sorted correctly, by a comparison sort of the affected run.
+// A run is sorted in place: an American flag sort (in-place MSD radix,
+// https://en.wikipedia.org/wiki/American_flag_sort) on the key's top bits, which
+// splits the run into buckets of about 16 postings (keys are hashes, so buckets are
+// even), then a comparison sort of each bucket. Any add order gives the same result.
 //
-// Memory: each buffered posting costs 17 bytes plus 17 of radix scratch, so a run
-// holds budget / 34 postings; the merge reads every run through a buffer of at most
-// 1 MiB. At most kMaxMergeFanIn runs are merged at once; more are first merged into
+// Memory: a buffered posting costs 17 bytes, so a run holds budget / 17 postings,
+// in one huge-page array reserved up front and committed as it fills
+// (indexer/huge_page_array.h). The merge reads every run through a buffer of
+// budget / 8 / runs, between 4 KiB and 1 MiB. At most kMaxMergeFanIn runs are merged at once; more are first merged into
 // larger runs (one extra pass over the data).
 //
 // Thread safety: one thread at a time. Temporary files are removed by merge() or,
@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "indexer/huge_page_array.h"
 #include "indexer/position_posting.h"
 #include "indexer/posting_run_file.h"
 
@@ -40,13 +41,20 @@ class PostingSorter {
     uint8_t result;
   };
   static_assert(sizeof(Record) == 17);
-  static constexpr size_t kBytesPerBufferedPosting = 2 * sizeof(Record);
+  static constexpr size_t kBytesPerBufferedPosting = sizeof(Record);
 
-  // memory_budget_bytes bounds the run buffer and its sort scratch; tiny budgets are
-  // allowed (one posting per run, for tests). temp_dir must exist.
+  // memory_budget_bytes bounds the run buffer; the merge adds read buffers of at most
+  // budget / 8 in all. Tiny budgets are allowed (one posting per run, for tests).
+  // temp_dir must exist.
   PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir);
 
-  void add(const Posting& posting);
+  void add(const Posting& posting) {
+    if (size_ == run_capacity_) spill();
+    if (!buffer_.data()) buffer_ = HugePageArray<Record>(run_capacity_);
+    buffer_[size_++] = Record{posting.key, posting.game_id, posting.ply, posting.next_move,
+                              static_cast<uint8_t>(posting.result)};
+    ++total_;
+  }
 
   // Calls sink with every posting in posting_less order, in batches of consecutive
   // postings, then removes the temporary files. The sorter is empty afterwards and
@@ -69,9 +77,8 @@ class PostingSorter {
   size_t memory_budget_bytes_;
   std::filesystem::path temp_dir_;
   size_t run_capacity_;            // postings per in-memory run
-  std::vector<Record> buffer_;
-  std::vector<Record> scratch_;
-  bool buffer_in_order_ = true;    // buffer_ was added in (game_id, ply) order
+  HugePageArray<Record> buffer_;   // reserved on first add, released by merge()
+  size_t size_ = 0;                // postings in buffer_
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
   size_t runs_spilled_ = 0;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -74,6 +75,8 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must end in a clear "disk I/O error", not a silent kill.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::string output, rejects_path, memory = "512M", piece_letters = "auto", temp_dir;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> inputs;

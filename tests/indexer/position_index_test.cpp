@@ -24,6 +24,15 @@ namespace fs = std::filesystem;
 constexpr uint64_t kStartPositionKey = 0x463b96181691fc9cull;  // Polyglot's published start key
 constexpr uint64_t kTwoTo63 = 0x8000000000000000ull;
 
+// A well-mixed key for a shared opening position (splitmix64's finaliser), so that
+// shared keys spread over the key space like real Polyglot keys.
+uint64_t opening_key(int ply, uint64_t variant) {
+  uint64_t z = 0x9e3779b97f4a7c15ull * (static_cast<uint64_t>(ply) * 16 + variant + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 bool game_ply_less(const Posting& a, const Posting& b) {
   return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
 }
@@ -41,7 +50,7 @@ std::vector<Posting> make_games(uint32_t first_game, uint32_t games, uint32_t se
       if (ply == 0)
         key = kStartPositionKey;
       else if (ply < 6)
-        key = 0x1000 * static_cast<uint64_t>(ply) + random() % 3;  // a few shared openings
+        key = opening_key(ply, random() % 3);  // a few shared openings
       else
         key = random();
       uint16_t move = ply == plies ? 0 : static_cast<uint16_t>(random() & 0x7fff);
@@ -104,6 +113,15 @@ class PositionIndexTest : public ::testing::Test {
     return blobs;
   }
 
+  // Looks up every shared key and every 10th unique one (each lookup costs a query).
+  void expect_lookups(PositionIndexReader& reader, const std::map<uint64_t, std::vector<Posting>>& expected) {
+    size_t unique = 0;
+    for (const auto& [key, list] : expected) {
+      if (list.size() == 1 && unique++ % 10 != 0) continue;
+      ASSERT_EQ(reader.lookup(key), list) << "key " << key;
+    }
+  }
+
   size_t files_in(const fs::path& directory) {
     return static_cast<size_t>(std::distance(fs::directory_iterator(directory), fs::directory_iterator()));
   }
@@ -123,7 +141,7 @@ TEST_F(PositionIndexTest, RoundTripsEveryKeyIncludingOneSpanningManyBlocks) {
   EXPECT_EQ(stats.last_game_id, 3000u);
 
   PositionIndexReader reader(db);
-  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list) << "key " << key;
+  expect_lookups(reader, expected);
 
   // The start position is in all 3000 games: about six 512-posting blocks, all read.
   uint64_t before = reader.blocks_read();
@@ -185,7 +203,7 @@ TEST_F(PositionIndexTest, AbsentKeysFindNothing) {
   // Just below and above the smallest and largest keys, and between two neighbours.
   EXPECT_TRUE(reader.lookup(expected.begin()->first - 1).empty());
   EXPECT_TRUE(reader.lookup(std::prev(expected.end())->first + 1).empty());
-  EXPECT_TRUE(reader.lookup(0x1000 + 3).empty());
+  EXPECT_TRUE(reader.lookup(opening_key(1, 3)).empty());
 }
 
 TEST_F(PositionIndexTest, EmptyDatabaseAndEmptySegment) {
@@ -213,7 +231,7 @@ TEST_F(PositionIndexTest, LookupsSpanSegmentsInGameOrder) {
   all.insert(all.end(), third.begin(), third.end());
   auto expected = group_by_key(all);
   PositionIndexReader reader(db);
-  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list) << "key " << key;
+  expect_lookups(reader, expected);
 
   std::vector<SegmentStats> segments = read_position_segments(db);
   ASSERT_EQ(segments.size(), 3u);
@@ -229,7 +247,7 @@ TEST_F(PositionIndexTest, VisitAndCountAgreeWithLookup) {
   write(db, 1, make_games(1, 700, 4), options());
   write(db, 2, make_games(701, 700, 5), options());
   PositionIndexReader reader(db);
-  for (uint64_t key : {kStartPositionKey, uint64_t{0x1000}, uint64_t{0x5002}}) {
+  for (uint64_t key : {kStartPositionKey, opening_key(1, 0), opening_key(5, 2)}) {
     std::vector<Posting> visited;
     size_t calls = 0;
     reader.visit(key, [&](std::span<const Posting> batch) {
@@ -322,7 +340,7 @@ TEST_F(PositionIndexTest, DeletingASegmentRemovesItsPostingsOnly) {
   EXPECT_FALSE(delete_position_segment(db, 1));
   EXPECT_FALSE(delete_position_segment(db, 99));
   auto expected = group_by_key(second);
-  for (const auto& [key, list] : expected) ASSERT_EQ(reader.lookup(key), list);
+  expect_lookups(reader, expected);
   EXPECT_TRUE(reader.lookup(first.back().key).empty());
   ASSERT_EQ(read_position_segments(db).size(), 1u);
   EXPECT_FALSE(read_position_segment(db, 1).has_value());
@@ -355,7 +373,9 @@ TEST_F(PositionIndexTest, FingerprintSegmentsReturnEveryTrueMatchAndFewOthers) {
   EXPECT_EQ(stats.key_bits, 24);
   PositionIndexReader reader(db);
   size_t false_matches = 0;
+  size_t checked = 0;
   for (const auto& [key, list] : expected) {
+    if (list.size() == 1 && checked++ % 10 != 0) continue;
     std::vector<Posting> found = reader.lookup(key);
     ASSERT_TRUE(std::is_sorted(found.begin(), found.end(), game_ply_less));
     for (const Posting& posting : found) EXPECT_EQ(posting.key, key);
@@ -371,7 +391,7 @@ TEST_F(PositionIndexTest, FingerprintSegmentsReturnEveryTrueMatchAndFewOthers) {
     ASSERT_EQ(true_matches, list.size());
     false_matches += found.size() - list.size();
   }
-  EXPECT_LT(false_matches, expected.size() / 100);
+  EXPECT_LT(false_matches, checked / 100);
 }
 
 TEST_F(PositionIndexTest, AddGameIndexesEveryPlyOfRealGames) {
@@ -434,7 +454,7 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
   PositionIndexReader reader(db);
   std::mt19937 random(1);
   int thrown = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 150; ++trial) {
     std::string corrupt = original;
     if (trial % 3 == 0) {
       corrupt.resize(random() % corrupt.size());
@@ -445,13 +465,13 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
     update.run();
     try {
       reader.lookup(kStartPositionKey);
-      reader.count(0x1001);
+      reader.count(opening_key(1, 1));
     } catch (const PositionIndexError& error) {
       ++thrown;
       EXPECT_NE(std::string(error.what()).find("segment 1"), std::string::npos) << error.what();
     }
   }
-  EXPECT_GT(thrown, 100);
+  EXPECT_GT(thrown, 50);
 }
 
 }  // namespace

@@ -164,7 +164,7 @@ TEST_F(RunFileTest, UnwritableDirectoryThrowsWithThePath) {
 
 TEST_F(RunFileTest, SorterOrdersAnyInputLikeStdSort) {
   for (size_t budget_postings : {size_t{1}, size_t{7}, size_t{1000}, size_t{1000000}}) {
-    std::vector<Posting> postings = random_sorted_postings(5000, 8, 40);
+    std::vector<Posting> postings = random_sorted_postings(3000, 8, 40);
     std::shuffle(postings.begin(), postings.end(), std::mt19937(1));
     PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_);
     for (const Posting& posting : postings) sorter.add(posting);

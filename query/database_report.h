@@ -1,0 +1,33 @@
+// `pgn-query stats` and `pgn-query rejects`: what a database holds, and the games it
+// could not import.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "indexer/store/database.h"
+#include "query/output_file.h"
+
+namespace pgnbase::query {
+
+// Opens a pgnbase database read-only (queries may run while an import writes, WAL).
+// Throws store::StoreError when it cannot be opened, std::runtime_error when it is
+// SQLite but not a pgnbase database or was written by a newer pgnbase.
+store::Database open_database(const std::string& path);
+
+// Games, players, date range, sources, rejects by kind, the position index segments,
+// and the bytes each table and index takes (dbstat when SQLite has it, else the file's
+// page counts). json: one JSON object instead of text.
+void print_stats(store::Database& db, bool json, OutputFile& out);
+
+struct RejectsOptions {
+  std::string kind;    // exact kind ("illegal move"); empty = any
+  std::string reason;  // reason pattern, '*' wildcards, case-insensitive; empty = any
+  std::string text_path;  // when set, the rejected games' original text goes there
+  bool json = false;
+};
+
+// Lists rejected games (source, game number, line, kind, reason) to out; returns how many.
+int64_t print_rejects(store::Database& db, const RejectsOptions& options, OutputFile& out);
+
+}  // namespace pgnbase::query

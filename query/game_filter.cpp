@@ -1,0 +1,128 @@
+#include "query/game_filter.h"
+
+#include <cctype>
+
+namespace pgnbase::query {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+// "C60" or "C": one letter A-E and nothing or two digits; upper-cased into out.
+bool parse_eco_code(std::string_view text, std::string& out) {
+  if (text.size() != 1 && text.size() != 3) return false;
+  char letter = char(std::toupper(static_cast<unsigned char>(text[0])));
+  if (letter < 'A' || letter > 'E') return false;
+  if (text.size() == 3 && !(is_digit(text[1]) && is_digit(text[2]))) return false;
+  out.assign(1, letter);
+  out.append(text.substr(1));
+  return true;
+}
+
+// The smallest string greater than every string that starts with prefix.
+std::string successor(std::string prefix) {
+  prefix.back() = char(prefix.back() + 1);
+  return prefix;
+}
+
+}  // namespace
+
+bool GameFilter::has_sql_filters() const {
+  return eco || white || black || player || event || site || min_elo || max_elo || date_from_key ||
+         date_to_key || result || min_plies || max_plies;
+}
+
+bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error) {
+  std::string low, high;
+  size_t dash = text.find('-');
+  bool ok = dash == std::string_view::npos
+                ? parse_eco_code(text, low) && parse_eco_code(text, high)
+                : parse_eco_code(text.substr(0, dash), low) && parse_eco_code(text.substr(dash + 1), high) &&
+                      low.size() == high.size();
+  if (!ok) {
+    error = "bad ECO " + quoted(text) + ": expected a code like C60, a range like C60-C99, or a volume letter A-E";
+    return false;
+  }
+  if (high < low) {
+    error = "bad ECO range " + quoted(text) + ": the first code is after the second";
+    return false;
+  }
+  out.low = low;
+  out.high_exclusive = successor(high);
+  return true;
+}
+
+bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error) {
+  // Up to three numeric parts: year (4 digits), month and day (2 digits or "??").
+  int64_t parts[3] = {0, upper ? 99 : 0, upper ? 99 : 0};
+  bool known[3] = {false, false, false};
+  size_t pos = 0;
+  int index = 0;
+  bool ok = !text.empty();
+  while (ok && pos <= text.size() && index < 3) {
+    size_t end = text.find_first_of(".-/", pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view part = text.substr(pos, end - pos);
+    size_t width = index == 0 ? 4 : 2;
+    if (part.size() == width && part.find_first_not_of("0123456789") == std::string_view::npos) {
+      int64_t value = 0;
+      for (char c : part) value = value * 10 + (c - '0');
+      parts[index] = value;
+      known[index] = true;
+    } else if (part.size() == width && part.find_first_not_of('?') == std::string_view::npos && index > 0) {
+      // unknown part: keep the open bound
+    } else {
+      ok = false;
+    }
+    ++index;
+    if (end == text.size()) break;
+    pos = end + 1;
+    if (index == 3) ok = false;  // text after the day
+  }
+  if (ok && known[1] && (parts[1] < 1 || parts[1] > 12)) ok = false;
+  if (ok && known[2] && (parts[2] < 1 || parts[2] > 31)) ok = false;
+  if (!ok) {
+    error = "bad date " + quoted(text) + ": expected YYYY, YYYY.MM or YYYY.MM.DD";
+    return false;
+  }
+  date_key = parts[0] * 10000 + parts[1] * 100 + parts[2];
+  return true;
+}
+
+bool parse_result(std::string_view text, int& result, std::string& error) {
+  if (text == "1-0") result = 1;
+  else if (text == "0-1") result = 3;
+  else if (text == "1/2-1/2" || text == "1/2" || text == "draw" || text == "\xC2\xBD-\xC2\xBD") result = 2;
+  else if (text == "*") result = 0;
+  else {
+    error = "bad result " + quoted(text) + ": expected 1-0, 0-1, 1/2-1/2 or *";
+    return false;
+  }
+  return true;
+}
+
+bool parse_order(std::string_view text, GameOrder& out, std::string& error) {
+  if (text == "id") out = GameOrder::Id;
+  else if (text == "date") out = GameOrder::Date;
+  else if (text == "elo") out = GameOrder::Elo;
+  else {
+    error = "bad order " + quoted(text) + ": expected id, date or elo";
+    return false;
+  }
+  return true;
+}
+
+std::string like_pattern(const NamePattern& pattern) {
+  std::string out;
+  out.reserve(pattern.text.size() + 4);
+  for (char c : pattern.text) {
+    if (c == '*') out += '%';
+    else if (c == '%' || c == '_' || c == '\\') out += '\\', out += c;
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace pgnbase::query

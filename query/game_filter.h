@@ -1,0 +1,60 @@
+// The header and position filters of `pgn-query search/export/explore`, parsed from
+// the user's text into the values the SQL needs. Every parser returns false with a
+// one-line message naming the bad value; none of them asserts on user input.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/board.h"
+#include "query/time_control.h"
+
+namespace pgnbase::query {
+
+// ECO codes from low (inclusive) to high_exclusive: "C60" -> [C60, C61), "C60-C99" ->
+// [C60, C9:), "C" -> [C, D). Comparing strings this way also takes extended codes
+// such as "C60a" into their parent code.
+struct EcoRange {
+  std::string low;
+  std::string high_exclusive;
+};
+
+// A name pattern for --white/--black/--player/--event/--site: matched case-insensitively
+// (ASCII letters), '*' standing for any run of characters.
+struct NamePattern {
+  std::string text;  // as the user wrote it
+};
+
+enum class GameOrder : uint8_t { Id, Date, Elo };
+
+struct GameFilter {
+  std::optional<Board> position;  // --fen, parsed with core's parse_fen
+  std::optional<EcoRange> eco;
+  std::optional<NamePattern> white, black, player, event, site;
+  std::optional<int64_t> min_elo, max_elo;           // both players
+  std::optional<int64_t> date_from_key, date_to_key; // games.date_key bounds, inclusive
+  std::optional<int> result;                         // games.result: 0 unknown ... 3 Black won
+  std::optional<TimeControlMatcher> time_control;
+  std::optional<int64_t> min_plies, max_plies;
+
+  // Whether any filter other than the position is set.
+  bool has_header_filters() const { return has_sql_filters() || time_control.has_value(); }
+  // Whether any filter that SQL evaluates (all but position and time control) is set.
+  bool has_sql_filters() const;
+};
+
+bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error);
+// Partial dates: "2019", "2019.05", "2019.05.17" (also with '-' or '/', and "??" parts).
+// A lower bound fills the unknown parts with 00, an upper bound with 99, so
+// --date-from 2019.05 --date-to 2019.05 selects May 2019.
+bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error);
+// "1-0", "0-1", "1/2-1/2" (or "draw", "½-½"), "*" -> games.result codes 1, 3, 2, 0.
+bool parse_result(std::string_view text, int& result, std::string& error);
+bool parse_order(std::string_view text, GameOrder& out, std::string& error);
+
+// The SQL LIKE pattern (escape character '\') of a name pattern.
+std::string like_pattern(const NamePattern& pattern);
+
+}  // namespace pgnbase::query

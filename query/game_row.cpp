@@ -1,0 +1,143 @@
+#include "query/game_row.h"
+
+#include "core/fen.h"
+#include "indexer/annotations.h"
+#include "query/game_sql.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+std::optional<std::string_view> text_or_null(const store::Statement& s, int column) {
+  if (s.column_is_null(column)) return std::nullopt;
+  return s.column_text(column);
+}
+
+std::optional<int64_t> int_or_null(const store::Statement& s, int column) {
+  if (s.column_is_null(column)) return std::nullopt;
+  return s.column_int64(column);
+}
+
+std::string_view blob_of(const store::Statement& s, int column) {
+  std::span<const std::byte> b = s.column_blob(column);
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+// Reads "varint length, bytes" at pos.
+bool read_field(std::string_view payload, size_t& pos, std::string_view& out) {
+  uint64_t length;
+  if (!indexer::read_varint(payload, pos, length) || length > payload.size() - pos) return false;
+  out = payload.substr(pos, length);
+  pos += length;
+  return true;
+}
+
+}  // namespace
+
+void read_game_row(const store::Statement& s, GameRow& row) {
+  row.id = s.column_int64(COL_ID);
+  row.event = text_or_null(s, COL_EVENT);
+  row.site = text_or_null(s, COL_SITE);
+  row.date = text_or_null(s, COL_DATE);
+  row.date_key = int_or_null(s, COL_DATE_KEY);
+  row.round = text_or_null(s, COL_ROUND);
+  row.white = text_or_null(s, COL_WHITE);
+  row.black = text_or_null(s, COL_BLACK);
+  row.result_tag = text_or_null(s, COL_RESULT_TAG);
+  row.result = int(s.column_int64(COL_RESULT));
+  row.white_elo = int_or_null(s, COL_WHITE_ELO);
+  row.black_elo = int_or_null(s, COL_BLACK_ELO);
+  row.eco = text_or_null(s, COL_ECO);
+  row.eco_source = int(s.column_int64(COL_ECO_SOURCE));
+  row.opening = text_or_null(s, COL_OPENING);
+  row.time_control = text_or_null(s, COL_TIME_CONTROL);
+  row.plies = s.column_int64(COL_PLIES);
+  row.variant = int(s.column_int64(COL_VARIANT));
+  row.start_fen = text_or_null(s, COL_START_FEN);
+  row.language = s.column_text(COL_LANGUAGE);
+  row.moves = blob_of(s, COL_MOVES);
+  row.tags = blob_of(s, COL_TAGS);
+  row.annotations = blob_of(s, COL_ANNOTATIONS);
+  row.source_id = s.column_int64(COL_SOURCE_ID);
+  row.game_number = s.column_int64(COL_GAME_NUMBER);
+}
+
+std::string_view result_token(int result) {
+  switch (result) {
+    case 1: return "1-0";
+    case 2: return "1/2-1/2";
+    case 3: return "0-1";
+    default: return "*";
+  }
+}
+
+bool read_tags(std::string_view payload, std::vector<TagView>& out) {
+  out.clear();
+  size_t pos = 0;
+  while (pos < payload.size()) {
+    TagView t;
+    if (!read_field(payload, pos, t.name) || !read_field(payload, pos, t.value)) return false;
+    out.push_back(t);
+  }
+  return true;
+}
+
+bool read_annotations(std::string_view payload, std::vector<AnnotationView>& out) {
+  out.clear();
+  size_t pos = 0;
+  while (pos < payload.size()) {
+    uint64_t ply;
+    AnnotationView a;
+    if (!indexer::read_varint(payload, pos, ply) || ply > UINT32_MAX || !read_field(payload, pos, a.text)) return false;
+    a.ply = uint32_t(ply);
+    out.push_back(a);
+  }
+  return true;
+}
+
+bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board) {
+  if (start_fen) return !parse_fen(*start_fen, board, variant == 1).has_value();
+  board = Board();
+  if (variant == 1) board.set_chess960(true);
+  return true;
+}
+
+bool move_from_code(const Board& board, MoveCode code, Move& out) {
+  if (code == kNullMoveCode) {
+    out = Move::null();
+    return true;
+  }
+  const Color us = board.side_to_move();
+  const Square from = Square(code & 63), to = Square((code >> 6) & 63);
+  const unsigned promotion = (code >> 12) & 7;
+  const Piece piece = board.piece_on(from);
+  if (piece == NO_PIECE || color_of(piece) != us || from == to || (code & 0x8000)) return false;
+  const PieceType type = type_of(piece);
+  if (promotion) {
+    if (type != PAWN || promotion > 4) return false;
+    out = Move::make(from, to, MoveKind::PROMOTION, PieceType(PAWN + promotion));
+    return true;
+  }
+  if (type == KING) {
+    if (board.piece_on(to) == make_piece(us, ROOK)) {  // Chess960: king takes own rook
+      out = Move::make(from, to, MoveKind::CASTLING);
+      return true;
+    }
+    const int step = int(file_of(to)) - int(file_of(from));
+    if (!board.chess960() && rank_of(from) == rank_of(to) && (step == 2 || step == -2)) {
+      const Square rook = board.castling_rook(castling_right(us, step > 0));
+      if (rook == SQ_NONE) return false;
+      out = Move::make(from, rook, MoveKind::CASTLING);
+      return true;
+    }
+  } else if (type == PAWN && file_of(from) != file_of(to) && board.piece_on(to) == NO_PIECE) {
+    if (to != board.en_passant()) return false;
+    out = Move::make(from, to, MoveKind::EN_PASSANT);
+    return true;
+  }
+  if (board.piece_on(to) != NO_PIECE && color_of(board.piece_on(to)) == us) return false;
+  out = Move::make(from, to);
+  return true;
+}
+
+}  // namespace pgnbase::query

@@ -1,0 +1,70 @@
+// One games row as the query library reads it, and zero-copy readers of its blobs.
+//
+// Every view in a GameRow points into the SQLite statement it was read from and dies
+// at the statement's next step(), reset() or destruction. Views handed out by the blob
+// readers point into the decoded payload they were given.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/board.h"
+#include "core/move_code.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::query {
+
+struct GameRow {
+  int64_t id = 0;
+  std::optional<std::string_view> event, site, date, round, white, black, result_tag;
+  std::optional<std::string_view> eco, opening, time_control, start_fen;
+  std::string_view language;
+  std::optional<int64_t> date_key, white_elo, black_elo;
+  int result = 0;      // 0 unknown, 1 White won, 2 draw, 3 Black won
+  int eco_source = 0;  // 0 none, 1 ECO tag, 2 computed
+  int64_t plies = 0;
+  int variant = 0;     // 0 standard, 1 Chess960
+  std::string_view moves, annotations;  // blobs as stored (header byte + payload)
+  std::string_view tags;                // the tags payload (stored without framing)
+  int64_t source_id = 0, game_number = 0;
+};
+
+// Reads the columns of build_game_query / build_game_by_id_query (game_sql.h).
+void read_game_row(const store::Statement& statement, GameRow& row);
+
+// The PGN result token of a games.result code: "1-0", "1/2-1/2", "0-1" or "*".
+std::string_view result_token(int result);
+
+struct TagView {
+  std::string_view name, value;
+};
+struct AnnotationView {
+  uint32_t ply;
+  std::string_view text;
+};
+
+// Parse a tags payload / a decoded annotations payload (docs/schema.md); false when corrupt.
+bool read_tags(std::string_view payload, std::vector<TagView>& out);
+bool read_annotations(std::string_view payload, std::vector<AnnotationView>& out);
+
+// Sets board to a stored game's start position: start_fen when present, else the
+// standard array (in Chess960 mode for variant 1). False when start_fen is corrupt.
+bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board);
+
+// Turns a stored MoveCode into the engine move it names on board, without generating
+// the legal moves: a king's two-square step (standard) or king-takes-own-rook (Chess960)
+// is castling, a pawn's diagonal step to an empty square en passant. The code is
+// trusted to be legal (the importer verified it); false only for codes that cannot be
+// a move of the side to move (corrupt data). The null move gives Move::null().
+bool move_from_code(const Board& board, MoveCode code, Move& out);
+
+// Plays m (or the null move) on board.
+inline void play(Board& board, Move m, UndoInfo& undo) {
+  if (m.is_null()) board.do_null_move(undo);
+  else board.do_move(m, undo);
+}
+
+}  // namespace pgnbase::query

@@ -1,0 +1,87 @@
+// The games a search selects, one at a time, in the requested order: header filters in
+// SQL, the position filter through the index plus replay, the time-control filter in
+// C++ (a database holds few distinct TimeControl values; each is judged once).
+//
+// Usage:
+//   GameSearch search(db, options);
+//   while (search.next()) print(search.row(), search.plies());
+// The Database must outlive the search; row() views die at the next next().
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "indexer/store/database.h"
+#include "query/game_filter.h"
+#include "query/game_row.h"
+#include "query/position_search.h"
+
+namespace pgnbase::query {
+
+struct SearchOptions {
+  GameFilter filter;
+  GameOrder order = GameOrder::Id;
+  int64_t offset = 0;               // matching games to skip
+  std::optional<int64_t> limit;     // at most this many games
+  // Up to this many candidate games of a position search, the header filters are
+  // checked game by game; above it, one pass over the filtered games is merged in.
+  size_t point_lookup_limit = 20000;
+};
+
+class GameSearch {
+ public:
+  GameSearch(store::Database& db, SearchOptions options);
+
+  // Advances to the next matching game; false at the end (or once limit games came).
+  bool next();
+  const GameRow& row() const { return row_; }
+  // The game's move codes, decoded (only after next() returned true for a position
+  // search; call codes() to decode otherwise).
+  std::span<const MoveCode> codes();
+  // Plies where the searched position occurs in the current game (empty without --fen).
+  std::span<const uint32_t> plies() const { return plies_; }
+
+  // Counts the matching games (offset and limit applied) without reading the rows'
+  // blobs where SQL can count alone. Use instead of next(), not after it.
+  int64_t count();
+
+  // Postings the position index returned, and games confirmed / refuted by replay.
+  uint64_t candidate_postings() const { return candidates_.postings.size(); }
+  uint64_t candidate_games() const { return candidates_.games.size(); }
+  uint64_t refuted_games() const { return refuted_; }
+
+ private:
+  bool next_matching();
+  bool next_position_match();
+  bool passes_time_control(std::optional<std::string_view> time_control);
+  void prepare_position_candidates();
+  bool decode_codes();
+
+  store::Database& db_;
+  SearchOptions options_;
+  store::Statement statement_;
+  store::Statement moves_statement_;  // position search: the candidates' moves
+  bool rows_needed_ = true;           // false while count() runs
+  GameRow row_;
+  std::vector<MoveCode> codes_;
+  bool codes_ready_ = false;
+  std::vector<uint32_t> plies_;
+  int64_t skipped_ = 0, returned_ = 0;
+  bool done_ = false;
+
+  // Position search state.
+  PositionCandidates candidates_;
+  std::vector<uint32_t> order_;  // candidate indexes in output order
+  size_t next_candidate_ = 0;
+  uint64_t refuted_ = 0;
+  Board start_;
+
+  std::unordered_map<std::string, bool> time_control_verdicts_;
+};
+
+}  // namespace pgnbase::query

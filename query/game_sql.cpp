@@ -1,0 +1,113 @@
+#include "query/game_sql.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+constexpr std::string_view kGameColumns =
+    "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
+    "g.white_elo, g.black_elo, g.eco, g.eco_source, g.opening, g.time_control, g.plies, g.variant, g.start_fen, "
+    "g.language, g.moves, g.tags, g.annotations, g.source_id, g.game_number "
+    "FROM games g "
+    "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
+    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id";
+
+// "<column> IN (names matching the pattern)": the small names table is searched first.
+std::string name_condition(std::string_view column, const std::string& placeholder) {
+  return std::string(column) + " IN (SELECT id FROM names WHERE name LIKE " + placeholder + " ESCAPE '\\')";
+}
+
+// Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.
+void append_conditions(const GameFilter& f, SqlQuery& q, bool where_started) {
+  std::vector<std::string> terms;
+  if (f.eco) {
+    terms.push_back("g.eco >= " + q.add(f.eco->low));
+    terms.push_back("g.eco < " + q.add(f.eco->high_exclusive));
+  }
+  if (f.white) terms.push_back(name_condition("g.white_id", q.add(like_pattern(*f.white))));
+  if (f.black) terms.push_back(name_condition("g.black_id", q.add(like_pattern(*f.black))));
+  if (f.player) {
+    std::string p = q.add(like_pattern(*f.player));
+    terms.push_back("(" + name_condition("g.white_id", p) + " OR " + name_condition("g.black_id", p) + ")");
+  }
+  if (f.event) terms.push_back(name_condition("g.event_id", q.add(like_pattern(*f.event))));
+  if (f.site) terms.push_back(name_condition("g.site_id", q.add(like_pattern(*f.site))));
+  if (f.min_elo) {
+    std::string p = q.add(*f.min_elo);
+    terms.push_back("g.white_elo >= " + p + " AND g.black_elo >= " + p);
+  }
+  if (f.max_elo) {
+    std::string p = q.add(*f.max_elo);
+    terms.push_back("g.white_elo <= " + p + " AND g.black_elo <= " + p);
+  }
+  if (f.date_from_key) terms.push_back("g.date_key >= " + q.add(*f.date_from_key));
+  if (f.date_to_key) terms.push_back("g.date_key <= " + q.add(*f.date_to_key));
+  if (f.result) terms.push_back("g.result = " + q.add(int64_t(*f.result)));
+  if (f.min_plies) terms.push_back("g.plies >= " + q.add(*f.min_plies));
+  if (f.max_plies) terms.push_back("g.plies <= " + q.add(*f.max_plies));
+  for (size_t i = 0; i < terms.size(); ++i) {
+    q.sql += (i == 0 && !where_started) ? " WHERE " : " AND ";
+    q.sql += terms[i];
+  }
+}
+
+}  // namespace
+
+std::string SqlQuery::add(int64_t value) {
+  parameters_.emplace_back(value);
+  return "?" + std::to_string(first_placeholder_ + int(parameters_.size()) - 1);
+}
+
+std::string SqlQuery::add(std::string value) {
+  parameters_.emplace_back(std::move(value));
+  return "?" + std::to_string(first_placeholder_ + int(parameters_.size()) - 1);
+}
+
+void SqlQuery::bind(store::Statement& statement) const {
+  int index = first_placeholder_;
+  for (const auto& p : parameters_) {
+    if (const int64_t* n = std::get_if<int64_t>(&p)) statement.bind_int64(index, *n);
+    else statement.bind_text(index, std::get<std::string>(p));
+    ++index;
+  }
+}
+
+SqlQuery build_game_query(const GameFilter& filter, GameOrder order) {
+  SqlQuery q;
+  q.sql = kGameColumns;
+  append_conditions(filter, q, false);
+  switch (order) {
+    case GameOrder::Id: q.sql += " ORDER BY g.id"; break;
+    case GameOrder::Date: q.sql += " ORDER BY g.date_key IS NULL, g.date_key, g.id"; break;
+    case GameOrder::Elo:
+      q.sql += " ORDER BY coalesce(g.white_elo, g.black_elo, 0) + coalesce(g.black_elo, g.white_elo, 0) DESC, g.id";
+      break;
+  }
+  return q;
+}
+
+SqlQuery build_game_by_id_query(const GameFilter& filter) {
+  SqlQuery q(2);
+  q.sql = kGameColumns;
+  q.sql += " WHERE g.id = ?1";
+  append_conditions(filter, q, true);
+  return q;
+}
+
+SqlQuery build_game_count_query(const GameFilter& filter) {
+  SqlQuery q;
+  q.sql = "SELECT count(*) FROM games g";
+  append_conditions(filter, q, false);
+  return q;
+}
+
+SqlQuery build_game_key_query(const GameFilter& filter, bool by_id) {
+  SqlQuery q(by_id ? 2 : 1);
+  q.sql = "SELECT g.id, g.white_elo, g.black_elo, g.date_key, g.time_control FROM games g";
+  if (by_id) q.sql += " WHERE g.id = ?1";
+  append_conditions(filter, q, by_id);
+  if (!by_id) q.sql += " ORDER BY g.id";
+  return q;
+}
+
+}  // namespace pgnbase::query

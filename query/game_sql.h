@@ -1,0 +1,106 @@
+// Every SQL statement of the query library, in one place: the games query assembled
+// from a GameFilter with bound parameters (never user text pasted into SQL), and the
+// fixed statements of stats, rejects and game look-ups. docs/schema.md describes the
+// tables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "indexer/store/database.h"
+#include "query/game_filter.h"
+
+namespace pgnbase::query {
+
+// Columns of every games query, in this order (see read_game_row in game_row.h).
+enum GameColumn : int {
+  COL_ID, COL_EVENT, COL_SITE, COL_DATE, COL_DATE_KEY, COL_ROUND, COL_WHITE, COL_BLACK,
+  COL_RESULT_TAG, COL_RESULT, COL_WHITE_ELO, COL_BLACK_ELO, COL_ECO, COL_ECO_SOURCE, COL_OPENING,
+  COL_TIME_CONTROL, COL_PLIES, COL_VARIANT, COL_START_FEN, COL_LANGUAGE, COL_MOVES, COL_TAGS,
+  COL_ANNOTATIONS, COL_SOURCE_ID, COL_GAME_NUMBER,
+  GAME_COLUMN_COUNT
+};
+
+// A statement's text and its parameters, bound in order as ?1, ?2, ...
+class SqlQuery {
+ public:
+  // Placeholders ?1 .. ?(first_placeholder - 1) are left to the caller.
+  explicit SqlQuery(int first_placeholder = 1) : first_placeholder_(first_placeholder) {}
+
+  std::string sql;
+
+  // Appends a parameter and returns its "?N" placeholder.
+  std::string add(int64_t value);
+  std::string add(std::string value);
+  // Binds the parameters added with add() to a statement prepared from sql.
+  void bind(store::Statement& statement) const;
+  size_t parameter_count() const { return parameters_.size(); }
+
+ private:
+  std::vector<std::variant<int64_t, std::string>> parameters_;
+  int first_placeholder_;
+};
+
+// SELECT <all game columns> FROM games ... WHERE <header filters> ORDER BY <order>.
+// The position (fen) and time-control filters are not SQL: the caller applies them.
+SqlQuery build_game_query(const GameFilter& filter, GameOrder order);
+
+// The same columns for one game: ?1 is the game id; the header filters follow from ?2.
+// No row when the game fails a filter.
+SqlQuery build_game_by_id_query(const GameFilter& filter);
+
+// SELECT count(*) over the header filters.
+SqlQuery build_game_count_query(const GameFilter& filter);
+
+// id, white_elo, black_elo, date_key, time_control of the games that pass the header filters: what
+// sorting and the explorer need, without the blobs. by_id: ?1 is one game's id (filters
+// from ?2); otherwise every passing game, in id order.
+SqlQuery build_game_key_query(const GameFilter& filter, bool by_id);
+
+namespace sql {
+
+inline constexpr std::string_view kHasGamesTable =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'names', 'sources', 'rejects')";
+inline constexpr std::string_view kSchemaVersion = "SELECT value FROM meta WHERE key = 'schema_version'";
+
+inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
+// What confirming a position candidate needs of game ?1, and nothing more.
+inline constexpr std::string_view kGameMovesById =
+    "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
+inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
+// Every rating with its game id, read from the rating indexes alone (no table pages).
+inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";
+inline constexpr std::string_view kBlackElos = "SELECT id, black_elo FROM games WHERE black_elo IS NOT NULL";
+inline constexpr std::string_view kPlayerCount =
+    "SELECT count(*) FROM (SELECT white_id AS id FROM games WHERE white_id IS NOT NULL "
+    "UNION SELECT black_id FROM games WHERE black_id IS NOT NULL)";
+inline constexpr std::string_view kDateRange =
+    "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), (SELECT max(date_key) FROM games)";
+inline constexpr std::string_view kPlyTotals =
+    "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), total(length(annotations)), "
+    "sum(variant = 1), sum(start_fen IS NOT NULL), sum(eco_source = 1), sum(eco_source = 2) FROM games";
+inline constexpr std::string_view kLanguageCounts = "SELECT language, count(*) FROM games GROUP BY language ORDER BY 2 DESC";
+inline constexpr std::string_view kSources =
+    "SELECT id, path, size, content_hash, games_found, imported, rejected, duplicates, language_counts, "
+    "imported_at, seconds FROM sources ORDER BY id";
+inline constexpr std::string_view kRejectKinds = "SELECT kind, count(*) FROM rejects GROUP BY kind ORDER BY 2 DESC, 1";
+inline constexpr std::string_view kPageInfo = "SELECT page_count * page_size, freelist_count * page_size "
+                                              "FROM pragma_page_count(), pragma_page_size(), pragma_freelist_count()";
+// Fails (no such table) when SQLite was built without SQLITE_ENABLE_DBSTAT_VTAB.
+inline constexpr std::string_view kObjectSizes =
+    "SELECT name, sum(pgsize), count(*) FROM dbstat GROUP BY name ORDER BY 2 DESC";
+inline constexpr std::string_view kObjectNames =
+    "SELECT name, type, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name";
+
+// Rejects: ?1 kind ('' = any), ?2 LIKE pattern on reason ('' = any).
+inline constexpr std::string_view kRejects =
+    "SELECT r.id, s.path, r.game_number, r.byte_offset, r.line, r.kind, r.reason, r.text "
+    "FROM rejects r LEFT JOIN sources s ON s.id = r.source_id "
+    "WHERE (?1 = '' OR r.kind = ?1) AND (?2 = '' OR r.reason LIKE ?2 ESCAPE '\\') ORDER BY r.id";
+
+}  // namespace sql
+
+}  // namespace pgnbase::query

@@ -1,0 +1,205 @@
+#include "query/pgn_writer.h"
+
+#include <algorithm>
+
+#include "core/fen.h"
+#include "indexer/blob_codec.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+bool can_start_line(std::string_view word) {
+  if (word.empty()) return true;
+  if (word[0] == '%') return false;
+  return !(word[0] == '[' && word.size() > 1 && ((word[1] | 0x20) >= 'a' && (word[1] | 0x20) <= 'z'));
+}
+
+void append_number(int64_t n, std::string& out) {
+  char buffer[24];
+  int i = sizeof buffer;
+  uint64_t v = n < 0 ? 0 : uint64_t(n);
+  do buffer[--i] = char('0' + v % 10); while (v /= 10);
+  out.append(buffer + i, sizeof buffer - i);
+}
+
+}  // namespace
+
+bool parse_notation(std::string_view text, ExportNotation& out, std::string& error) {
+  out.letters = &english();
+  if (text == "san" || text == "en") out.style = MoveStyle::San;
+  else if (text == "long") out.style = MoveStyle::Long;
+  else if (text == "uci") out.style = MoveStyle::Uci;
+  else if (text == "figurine") out.style = MoveStyle::Figurine;
+  else if (const PieceLetters* letters = find_piece_letters(text)) {
+    out.style = MoveStyle::San;
+    out.letters = letters;
+  } else {
+    error = "bad notation '" + std::string(text) + "': expected san, long, uci, figurine or a language code";
+    for (const PieceLetters& l : all_piece_letters()) error += (l.code == "en" ? " (" : ", ") + std::string(l.code);
+    error += ")";
+    return false;
+  }
+  return true;
+}
+
+PgnWriter::PgnWriter(PgnWriteOptions options) : options_(options) {}
+
+void PgnWriter::write_tag(std::string_view name, std::string_view value) {
+  std::string& out = *out_;
+  out += '[';
+  out += name;
+  out += " \"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += "\"]\n";
+}
+
+void PgnWriter::write_tags(const GameRow& row, const Board& start) {
+  write_tag("Event", row.event.value_or("?"));
+  write_tag("Site", row.site.value_or("?"));
+  write_tag("Date", row.date.value_or("????.??.??"));
+  write_tag("Round", row.round.value_or("?"));
+  write_tag("White", row.white.value_or("?"));
+  write_tag("Black", row.black.value_or("?"));
+  write_tag("Result", row.result_tag.value_or("*"));
+  auto write_number_tag = [&](std::string_view name, int64_t value) {
+    std::string text;
+    append_number(value, text);
+    write_tag(name, text);
+  };
+  if (row.white_elo) write_number_tag("WhiteElo", *row.white_elo);
+  if (row.black_elo) write_number_tag("BlackElo", *row.black_elo);
+  if (row.eco_source == 1 && row.eco) write_tag("ECO", *row.eco);
+  if (row.time_control) write_tag("TimeControl", *row.time_control);
+
+  const bool chess960 = row.variant == 1;
+  bool has_variant = false, has_setup = false, has_fen = false;
+  for (const TagView& t : tags_) {
+    has_variant |= t.name == "Variant";
+    has_setup |= t.name == "SetUp";
+    has_fen |= t.name == "FEN";
+  }
+  auto write_setup = [&] {
+    if (chess960 && !has_variant) write_tag("Variant", "Chess960");
+    if (!has_setup) write_tag("SetUp", "1");
+  };
+  bool fen_written = false;
+  for (const TagView& t : tags_) {
+    if (t.name == "FEN" && row.start_fen && !fen_written) {
+      write_setup();
+      write_tag("FEN", chess960 ? write_fen(start, CastlingStyle::XFen) : t.value);
+      fen_written = true;
+      continue;
+    }
+    write_tag(t.name, t.value);
+  }
+  if (row.start_fen && !has_fen) {
+    write_setup();
+    write_tag("FEN", write_fen(start, chess960 ? CastlingStyle::XFen : CastlingStyle::Auto));
+  }
+}
+
+void PgnWriter::word(std::string_view text) {
+  std::string& out = *out_;
+  if (column_ > 0 && column_ + 1 + text.size() > options_.line_width) {
+    if (can_start_line(text)) {
+      out += '\n';
+      column_ = 0;
+    } else if (previous_word_ > line_start_ && can_start_line(std::string_view(out).substr(previous_word_))) {
+      // Carry the previous word down with this one, so that this one does not start a line.
+      out[previous_word_ - 1] = '\n';
+      line_start_ = previous_word_;
+      column_ = out.size() - previous_word_;
+    }
+  }
+  if (column_ > 0) {
+    out += ' ';
+    ++column_;
+  } else {
+    line_start_ = out.size();
+  }
+  previous_word_ = out.size();
+  out += text;
+  column_ += text.size();
+}
+
+void PgnWriter::words_of(std::string_view annotation) {
+  size_t pos = 0;
+  while (pos < annotation.size()) {
+    size_t end = annotation.find(' ', pos);
+    if (end == std::string_view::npos) end = annotation.size();
+    if (end > pos) word(annotation.substr(pos, end - pos));
+    pos = end + 1;
+  }
+}
+
+bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> codes, const Board& start) {
+  Board board = start;
+  size_t next_annotation = 0;
+  auto annotate_after = [&](size_t ply) {
+    bool any = false;
+    while (next_annotation < annotations_.size() && annotations_[next_annotation].ply <= ply) {
+      words_of(annotations_[next_annotation++].text);
+      any = true;
+    }
+    return any;
+  };
+  int64_t number = std::max(1, board.fullmove_number());
+  bool need_number = true;
+  annotate_after(0);
+  UndoInfo undo;
+  for (size_t ply = 0; ply < codes.size(); ++ply) {
+    Move m;
+    if (!move_from_code(board, codes[ply], m)) return false;
+    const Color us = board.side_to_move();
+    if (us == WHITE || need_number) {
+      move_text_.clear();
+      append_number(number, move_text_);
+      move_text_ += us == WHITE ? "." : "...";
+      word(move_text_);
+    }
+    move_text_.clear();
+    if (m.is_null()) move_text_ = "--";
+    else append_move(board, m, options_.notation.style, *options_.notation.letters, move_text_);
+    word(move_text_);
+    play(board, m, undo);
+    if (us == BLACK) ++number;
+    need_number = annotate_after(ply + 1);
+  }
+  annotate_after(SIZE_MAX);  // entries past the last ply (never written by the importer)
+  word(result_token(row.result));
+  *out_ += '\n';
+  return true;
+}
+
+bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::string& out) {
+  const size_t rollback = out.size();
+  out_ = &out;
+  column_ = 0;
+  line_start_ = previous_word_ = out.size();
+  Board start;
+  bool ok = set_start_position(row.variant, row.start_fen, start);
+  ok = ok && read_tags(row.tags, tags_);  // the tags payload is stored unframed
+  if (ok) write_tags(row, start);
+  annotations_.clear();
+  if (ok && options_.annotations && !row.annotations.empty()) {
+    ok = indexer::decode_blob(row.annotations, payload_) && read_annotations(payload_, annotations_);
+    std::stable_sort(annotations_.begin(), annotations_.end(),
+                     [](const AnnotationView& a, const AnnotationView& b) { return a.ply < b.ply; });
+  }
+  if (ok) {
+    out += '\n';
+    ok = write_movetext(row, codes, start);
+  }
+  if (!ok) {
+    out.resize(rollback);
+    return false;
+  }
+  out += '\n';
+  return true;
+}
+
+}  // namespace pgnbase::query

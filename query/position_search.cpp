@@ -1,0 +1,54 @@
+#include "query/position_search.h"
+
+#include "indexer/position_index_reader.h"
+#include "query/game_row.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+Square capturable_en_passant(const Board& b) {
+  return b.en_passant_capturable_pseudo() ? b.en_passant() : SQ_NONE;
+}
+
+}  // namespace
+
+bool same_position(const Board& a, const Board& b) {
+  if (a.key() != b.key() || a.side_to_move() != b.side_to_move() || a.castling_rights() != b.castling_rights())
+    return false;
+  if (a.pieces(WHITE) != b.pieces(WHITE) || a.pieces(BLACK) != b.pieces(BLACK)) return false;
+  for (int pt = PAWN; pt <= KING; ++pt)
+    if (a.pieces(PieceType(pt)) != b.pieces(PieceType(pt))) return false;
+  return capturable_en_passant(a) == capturable_en_passant(b);
+}
+
+void find_candidates(store::Database& db, const Board& position, PositionCandidates& out) {
+  indexer::PositionIndexReader reader(db);
+  out.postings = reader.lookup(position.key());
+  out.games.clear();
+  for (uint32_t i = 0; i < out.postings.size(); ++i) {
+    const uint32_t id = out.postings[i].game_id;
+    if (out.games.empty() || out.games.back().game_id != id) out.games.push_back({id, i, 0});
+    ++out.games.back().count;
+  }
+}
+
+bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
+                   std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies) {
+  Board board = start;
+  size_t ply = 0;
+  UndoInfo undo;
+  for (const indexer::Posting& p : candidate_postings) {
+    const size_t target = p.ply;
+    if (target > codes.size()) break;
+    for (; ply < target; ++ply) {
+      Move m;
+      if (!move_from_code(board, codes[ply], m)) return false;
+      play(board, m, undo);
+    }
+    if (same_position(board, position)) confirmed_plies.push_back(uint32_t(target));
+  }
+  return true;
+}
+
+}  // namespace pgnbase::query

@@ -1,0 +1,47 @@
+// Finding the games that reach a position: candidates from the position index, then
+// confirmation by replaying each candidate game from its start position.
+//
+// The index answers by Polyglot key (and may store only a key's top bits), so its
+// postings are candidates. A candidate game is confirmed at a ply only when the replayed
+// board there has the same key and the same position as Polyglot keys define it
+// (placement, side to move, castling rights, a capturable en-passant file), so neither
+// a fingerprint match nor a 64-bit key collision ever returns a wrong game.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/board.h"
+#include "core/move_code.h"
+#include "indexer/position_posting.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::query {
+
+// Whether two boards are the same position for the index: the two move counters and the
+// Chess960 flag are ignored, an en-passant square counts only when a pawn could take.
+bool same_position(const Board& a, const Board& b);
+
+// A game that may reach the position, with the plies where its postings say so.
+struct PositionCandidate {
+  uint32_t game_id = 0;
+  uint32_t first = 0;  // postings [first, first + count) of PositionCandidates::postings
+  uint32_t count = 0;
+};
+
+struct PositionCandidates {
+  std::vector<indexer::Posting> postings;  // by game id, then ply
+  std::vector<PositionCandidate> games;    // by game id
+};
+
+// Reads the postings of position's key from the index (one read transaction).
+void find_candidates(store::Database& db, const Board& position, PositionCandidates& out);
+
+// Replays a game's codes from start and appends to confirmed_plies each ply among
+// candidate_plies (ascending) where the position occurs. Stops at the last candidate
+// ply. Returns false when the codes do not replay (corrupt row); board is scratch.
+bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
+                   std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies);
+
+}  // namespace pgnbase::query

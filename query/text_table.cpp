@@ -1,0 +1,81 @@
+#include "query/text_table.h"
+
+#include <algorithm>
+
+namespace pgnbase::query {
+
+namespace {
+
+// Cuts text to at most width display characters, marking the cut with '~'.
+std::string clip(std::string_view text, size_t width) {
+  if (display_width(text) <= width) return std::string(text);
+  std::string out;
+  size_t shown = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool continuation = (uint8_t(text[i]) & 0xC0) == 0x80;
+    if (!continuation && shown + 1 >= width) break;
+    if (!continuation) ++shown;
+    out += text[i];
+  }
+  out += '~';
+  return out;
+}
+
+}  // namespace
+
+size_t display_width(std::string_view text) {
+  size_t n = 0;
+  for (char c : text)
+    if ((uint8_t(c) & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+TextTable::TextTable(std::vector<Column> columns, OutputFile& out) : columns_(std::move(columns)), out_(out) {
+  widths_.resize(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) widths_[i] = display_width(columns_[i].header);
+}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (display_width(cells[i]) > columns_[i].max_width) cells[i] = clip(cells[i], columns_[i].max_width);
+  if (widths_fixed_) {
+    print_row(cells);
+    out_.maybe_flush();
+    return;
+  }
+  held_.push_back(std::move(cells));
+  if (held_.size() >= kSampleRows) fix_widths();
+}
+
+void TextTable::fix_widths() {
+  for (const auto& row : held_)
+    for (size_t i = 0; i < row.size(); ++i) widths_[i] = std::max(widths_[i], display_width(row[i]));
+  widths_fixed_ = true;
+  std::vector<std::string> header;
+  for (const Column& c : columns_) header.push_back(c.header);
+  print_row(header);
+  for (const auto& row : held_) print_row(row);
+  held_.clear();
+  out_.maybe_flush();
+}
+
+void TextTable::finish() {
+  if (!widths_fixed_) fix_widths();
+}
+
+void TextTable::print_row(const std::vector<std::string>& cells) {
+  std::string& out = out_.buffer();
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const size_t pad = widths_[i] > display_width(cells[i]) ? widths_[i] - display_width(cells[i]) : 0;
+    if (i) line += "  ";
+    if (columns_[i].right_aligned) line.append(pad, ' ');
+    line += cells[i];
+    if (!columns_[i].right_aligned && i + 1 < cells.size()) line.append(pad, ' ');
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  out += line;
+  out += '\n';
+}
+
+}  // namespace pgnbase::query

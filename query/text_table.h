@@ -1,0 +1,46 @@
+// Aligned text columns for terminal output. Column widths come from the header and
+// the first kSampleRows rows (held back until then), so output of any length streams
+// with bounded memory; a later, wider cell just pushes its line out. Cells longer than
+// the column limit are cut with '~'.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "query/output_file.h"
+
+namespace pgnbase::query {
+
+class TextTable {
+ public:
+  static constexpr size_t kSampleRows = 1000;
+
+  struct Column {
+    std::string header;
+    bool right_aligned = false;
+    size_t max_width = 32;
+  };
+
+  TextTable(std::vector<Column> columns, OutputFile& out);
+
+  // cells.size() must equal the column count.
+  void add_row(std::vector<std::string> cells);
+  // Prints what is held back (the header too, when there were no rows). Call once.
+  void finish();
+
+ private:
+  void fix_widths();
+  void print_row(const std::vector<std::string>& cells);
+
+  std::vector<Column> columns_;
+  OutputFile& out_;
+  std::vector<size_t> widths_;
+  std::vector<std::vector<std::string>> held_;
+  bool widths_fixed_ = false;
+};
+
+// Display width of UTF-8 text (code points; stray bytes count one each).
+size_t display_width(std::string_view text);
+
+}  // namespace pgnbase::query

@@ -1,0 +1,341 @@
+// pgn-index against hostile and broken input (issue 5): every case ends with a clear
+// one-line error and exit status 1, or with the bad games counted as rejects and exit
+// status 0; never a crash, a sanitizer report or unbounded memory.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/board.h"
+#include "indexer/position_index_reader.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kIndexBinary = PGNBASE_BINARY_DIR "/tools/pgn-index";
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+struct Outcome {
+  bool exited = false;
+  int code = -1;    // exit status when exited
+  int signal = 0;   // terminating signal otherwise
+  long max_rss_kb = 0;
+  std::string output;  // stdout and stderr together
+
+  bool crashed() const { return !exited; }
+  std::vector<std::string> lines() const {
+    std::vector<std::string> out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) out.push_back(line);
+    return out;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+  return os << (o.exited ? "exit " + std::to_string(o.code) : "signal " + std::to_string(o.signal))
+            << ", max RSS " << o.max_rss_kb / 1024 << " MiB, output:\n" << o.output;
+}
+
+// Runs pgn-index with args (no shell), stdout and stderr into one file; returns how it ended.
+Outcome run_index(const fs::path& dir, const std::vector<std::string>& args) {
+  const fs::path log = dir / "output.txt";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(kIndexBinary.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(kIndexBinary.c_str(), argv.data());
+    _exit(127);
+  }
+  Outcome o;
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  o.exited = WIFEXITED(status);
+  o.code = o.exited ? WEXITSTATUS(status) : -1;
+  o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  o.max_rss_kb = usage.ru_maxrss;
+  std::ifstream in(log, std::ios::binary);
+  o.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return o;
+}
+
+// A fresh folder per test, removed afterwards.
+class HostileInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("pgnbase-hostile-" + std::to_string(getpid()) + "-" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "games.db").string();
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ignored);
+    fs::remove_all(dir_, ignored);
+  }
+
+  std::string write_file(const std::string& name, const std::string& bytes) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path.string();
+  }
+  Outcome index(const std::vector<std::string>& inputs, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"-o", db_, "--threads", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    return run_index(dir_, args);
+  }
+  int64_t count(const std::string& sql) {
+    store::Database db(db_, store::Database::Mode::ReadOnly);
+    store::Statement s = db.prepare(sql);
+    return s.step() ? s.column_int64(0) : -1;
+  }
+
+  fs::path dir_;
+  std::string db_;
+};
+
+// Exit 1 with exactly one line, "pgn-index: ..." naming what went wrong.
+void expect_one_line_error(const Outcome& o, const std::string& mentions) {
+  ASSERT_FALSE(o.crashed()) << o;
+  EXPECT_EQ(o.code, 1) << o;
+  const std::vector<std::string> lines = o.lines();
+  ASSERT_EQ(lines.size(), 1u) << o;
+  EXPECT_EQ(lines[0].rfind("pgn-index: ", 0), 0u) << o;
+  EXPECT_NE(lines[0].find(mentions), std::string::npos) << "expected '" << mentions << "' in: " << lines[0];
+}
+
+// Exit 0, no sanitizer report.
+void expect_clean_success(const Outcome& o) {
+  ASSERT_FALSE(o.crashed()) << o;
+  EXPECT_EQ(o.code, 0) << o;
+  EXPECT_EQ(o.output.find("Sanitizer"), std::string::npos) << o;
+  EXPECT_EQ(o.output.find("runtime error"), std::string::npos) << o;
+}
+
+// Memory stays bounded on a 10 MB token: the reader is zero-copy, so a few copies of the
+// token at most. Sanitizer builds carry ASan's shadow memory and quarantine on top.
+void expect_bounded_memory(const Outcome& o) {
+  const long limit_mb = kSanitized ? 1536 : 512;
+  ::testing::Test::RecordProperty("max_rss_mb", int(o.max_rss_kb / 1024));
+  std::printf("pgn-index max RSS %ld MiB (limit %ld)\n", o.max_rss_kb / 1024, limit_mb);
+  EXPECT_LT(o.max_rss_kb / 1024, limit_mb) << o;
+}
+
+std::string zstd_compress(const std::string& text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  size_t n = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+std::string random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string bytes(n, '\0');
+  for (char& c : bytes) c = char(rng() & 0xFF);
+  return bytes;
+}
+
+const std::string kGoodGame =
+    "[Event \"Good\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
+    "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+
+TEST_F(HostileInput, EmptyFileImportsNothing) {
+  Outcome o = index({write_file("empty.pgn", "")});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_F(HostileInput, DirectoryIsAnError) {
+  fs::create_directories(dir_ / "folder.pgn");
+  expect_one_line_error(index({(dir_ / "folder.pgn").string()}), "folder.pgn");
+}
+
+TEST_F(HostileInput, MissingPathIsAnError) {
+  expect_one_line_error(index({(dir_ / "nowhere.pgn").string()}), "nowhere.pgn");
+}
+
+TEST_F(HostileInput, BinaryGarbageIsRejectedOrSkipped) {
+  Outcome o = index({write_file("garbage.pgn", random_bytes(1 << 20, 5))});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
+  EXPECT_EQ(count("SELECT games_found - imported - rejected FROM sources"), 0);
+  // A good game after the garbage is still found.
+  Outcome after = index({write_file("garbage-then-game.pgn", random_bytes(1 << 16, 6) + "\n\n" + kGoodGame)});
+  expect_clean_success(after);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+TEST_F(HostileInput, OnlyTags) {
+  Outcome o = index({write_file("tags.pgn", "[Event \"Only tags\"]\n[White \"A\"]\n[Black \"B\"]\n")});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE games_found = 1 AND imported + rejected = 1"), 1);
+  EXPECT_EQ(count("SELECT COALESCE(MAX(plies), 0) FROM games"), 0);
+}
+
+TEST_F(HostileInput, TenMegabyteTagValue) {
+  const std::string value(10 << 20, 'x');
+  Outcome o = index({write_file("big-tag.pgn", "[Event \"" + value + "\"]\n[White \"A\"]\n\n1. e4 e5 *\n\n" + kGoodGame)});
+  expect_clean_success(o);
+  expect_bounded_memory(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+  EXPECT_EQ(count("SELECT MAX(LENGTH(name)) FROM names"), int64_t(value.size()));
+}
+
+TEST_F(HostileInput, TenMegabyteComment) {
+  const std::string comment(10 << 20, 'c');
+  Outcome o = index({write_file("big-comment.pgn", "[Event \"C\"]\n\n1. e4 {" + comment + "} e5 *\n\n" + kGoodGame)});
+  expect_clean_success(o);
+  expect_bounded_memory(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games WHERE annotations IS NOT NULL"), 1);
+}
+
+TEST_F(HostileInput, HundredThousandNestedVariations) {
+  std::string text = "[Event \"Deep\"]\n\n1. e4 ";
+  for (int i = 0; i < 100000; ++i) text += "(1. d4 ";
+  text += std::string(100000, ')') + " e5 *\n\n";
+  Outcome o = index({write_file("deep.pgn", text + kGoodGame)});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+  EXPECT_EQ(count("SELECT plies FROM games WHERE id = 1"), 2);
+  // Unbalanced the other way: 100,000 opened and never closed is a counted reject.
+  std::string open_only = "[Event \"Open\"]\n\n1. e4 ";
+  for (int i = 0; i < 100000; ++i) open_only += "(1. d4 ";
+  Outcome unbalanced = index({write_file("open.pgn", open_only + "*\n\n" + kGoodGame)});
+  expect_clean_success(unbalanced);
+  EXPECT_EQ(count("SELECT rejected FROM sources ORDER BY id DESC LIMIT 1"), 1);
+}
+
+TEST_F(HostileInput, TenThousandMovesInOneGame) {
+  // Knights shuffling out and back: legal, and the start position recurs every 4 plies.
+  std::string text = "[Event \"Long\"]\n\n";
+  for (int i = 0; i < 2500; ++i) {
+    text += std::to_string(2 * i + 1) + ". Nf3 Nf6 " + std::to_string(2 * i + 2) + ". Ng1 Ng8 ";
+    if (i % 8 == 7) text += "\n";
+  }
+  text += "1/2-1/2\n";
+  Outcome o = index({write_file("long.pgn", text)});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT plies FROM games"), 10000);
+  EXPECT_EQ(count("SELECT LENGTH(moves) >= 1 FROM games"), 1);
+  // Every start-position posting carries its true ply (0, 4, ... 10000): no wrap-around.
+  store::Database db(db_, store::Database::Mode::ReadOnly);
+  indexer::PositionIndexReader reader(db);
+  std::vector<indexer::Posting> postings = reader.lookup(Board().key());
+  ASSERT_EQ(postings.size(), 2501u);
+  for (size_t i = 0; i < postings.size(); ++i) EXPECT_EQ(postings[i].ply, 4 * i) << i;
+}
+
+TEST_F(HostileInput, NulBytesInsideAGame) {
+  using namespace std::string_literals;
+  const std::string text = "[Event \"Nul\"]\n\n1. e4 \0 e5 *\n\n"s + "[Event \"Tag\0Nul\"]\n\n1. d4 d5 *\n\n"s +
+                           "[Event \"Move\"]\n\n1. e4\0\0 e5 *\n\n"s + kGoodGame;
+  Outcome o = index({write_file("nul.pgn", text)});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT games_found FROM sources"), 4);
+  EXPECT_EQ(count("SELECT imported + rejected FROM sources"), 4);
+  EXPECT_GE(count("SELECT COUNT(*) FROM games WHERE plies = 7"), 1);  // the good game
+}
+
+TEST_F(HostileInput, TruncatedZstdIsAnErrorAndLeavesNothing) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += kGoodGame;
+  const std::string compressed = zstd_compress(text);
+  expect_clean_success(index({write_file("before.pgn", "[Event \"Before\"]\n\n1. d4 d5 *\n")}));
+  Outcome o = index({write_file("cut.pgn.zst", compressed.substr(0, compressed.size() / 2))});
+  expect_one_line_error(o, "cut.pgn.zst");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);  // the earlier file only
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_F(HostileInput, ZstdHoldingNonPgn) {
+  Outcome o = index({write_file("noise.pgn.zst", zstd_compress(random_bytes(1 << 20, 7)))});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
+  EXPECT_EQ(count("SELECT games_found - imported - rejected FROM sources"), 0);
+}
+
+TEST_F(HostileInput, ReadOnlyDatabase) {
+  if (geteuid() == 0) GTEST_SKIP() << "running as root: chmod does not stop root from writing";
+  expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  const std::string second = write_file("b.pgn", "[Event \"B\"]\n\n1. d4 d5 *\n");
+  fs::permissions(db_, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
+  Outcome o = index({second});
+  expect_one_line_error(o, "games.db");
+  fs::permissions(dir_, fs::perms::owner_all);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+TEST_F(HostileInput, DatabaseLockedByAnotherWriter) {
+  expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  store::Database holder(db_, store::Database::Mode::ReadWrite);
+  holder.exec("BEGIN IMMEDIATE");
+  Outcome o = index({write_file("b.pgn", "[Event \"B\"]\n\n1. d4 d5 *\n")});
+  expect_one_line_error(o, "locked");
+  holder.exec("ROLLBACK");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+TEST_F(HostileInput, DatabaseThatIsNotSqlite) {
+  const std::string text = "This is a text file, not an SQLite database.\n" + std::string(8192, 'z');
+  write_file("games.db", text);
+  Outcome o = index({write_file("a.pgn", kGoodGame)});
+  expect_one_line_error(o, "games.db");
+  std::ifstream in(db_, std::ios::binary);
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, text) << "the file was changed";
+}
+
+TEST_F(HostileInput, DatabaseFromANewerSchema) {
+  expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  {
+    store::Database db(db_, store::Database::Mode::ReadWrite);
+    db.exec("UPDATE meta SET value = '999' WHERE key = 'schema_version'");
+  }
+  Outcome o = index({write_file("b.pgn", "[Event \"B\"]\n\n1. d4 d5 *\n")});
+  expect_one_line_error(o, "999");
+  EXPECT_NE(o.output.find("newer"), std::string::npos) << o;
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+}  // namespace
+}  // namespace pgnbase

@@ -1,0 +1,172 @@
+// The opening explorer on the sample database, by every strategy (postings alone,
+// ratings by game, ratings from the rating indexes, filters merged), and against a full
+// replay of real files.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "json_check.h"
+#include "query/explorer.h"
+#include "sample_games.h"
+
+namespace pgnbase::query {
+namespace {
+
+ExplorerResult explore_sample(std::string_view fen, GameFilter filter = {}, bool ratings = true,
+                              size_t point_lookup_limit = 20000) {
+  store::Database db(query_test::sample_database(), store::Database::Mode::ReadOnly);
+  ExplorerOptions options;
+  options.filter = std::move(filter);
+  options.filter.position = query_test::board_of(fen);
+  options.ratings = ratings;
+  options.point_lookup_limit = point_lookup_limit;
+  return explore(db, options);
+}
+
+const ExplorerMove* find_move(const ExplorerResult& r, std::string_view san) {
+  for (const ExplorerMove& m : r.moves)
+    if (m.san == san) return &m;
+  return nullptr;
+}
+
+TEST(Explorer, StartPositionCountsResultsAndRatings) {
+  for (size_t limit : {size_t(20000), size_t(0)}) {  // ratings by game id, then from the indexes
+    ExplorerResult r = explore_sample(kStartFen, {}, true, limit);
+    EXPECT_EQ(r.games, 7u);
+    EXPECT_EQ(r.ended_here, 0u);
+    ASSERT_EQ(r.moves.size(), 2u);
+    const ExplorerMove& e4 = r.moves[0];
+    EXPECT_EQ(e4.san, "e4");
+    EXPECT_EQ(e4.uci, "e2e4");
+    EXPECT_EQ(e4.games, 6u);
+    EXPECT_EQ(e4.white_wins, 2u);
+    EXPECT_EQ(e4.draws, 2u);
+    EXPECT_EQ(e4.black_wins, 1u);  // game 4 has no result
+    EXPECT_EQ(e4.rated_games, 3u);
+    EXPECT_DOUBLE_EQ(e4.average_rating(), (2870 + 1800 + 2200) / 3.0);
+    EXPECT_EQ(r.moves[1].san, "d4");
+    EXPECT_DOUBLE_EQ(r.moves[1].average_rating(), 2500);
+  }
+}
+
+TEST(Explorer, PostingsAloneGiveTheSameCounts) {
+  ExplorerResult with = explore_sample(kStartFen), without = explore_sample(kStartFen, {}, false);
+  EXPECT_FALSE(without.ratings);
+  ASSERT_EQ(with.moves.size(), without.moves.size());
+  for (size_t i = 0; i < with.moves.size(); ++i) {
+    EXPECT_EQ(with.moves[i].san, without.moves[i].san);
+    EXPECT_EQ(with.moves[i].games, without.moves[i].games);
+    EXPECT_EQ(with.moves[i].white_wins, without.moves[i].white_wins);
+    EXPECT_EQ(without.moves[i].rated_games, 0u);
+  }
+}
+
+TEST(Explorer, RepeatedPositionAndGameEnd) {
+  // Game 7 reaches it twice (playing Nf3, then ending there); the mover is White.
+  ExplorerResult r = explore_sample("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  EXPECT_EQ(r.games, 3u);
+  EXPECT_EQ(r.ended_here, 1u);
+  ASSERT_EQ(r.moves.size(), 2u);
+  EXPECT_EQ(r.moves[0].san, "Nf3");
+  EXPECT_EQ(r.moves[0].games, 2u);
+  EXPECT_EQ(r.moves[0].rated_games, 1u);
+  EXPECT_EQ(r.moves[1].san, "Ke2");
+}
+
+TEST(Explorer, HeaderFiltersSelectTheGames) {
+  for (size_t limit : {size_t(20000), size_t(0)}) {  // by game id, then merged with one SQL pass
+    GameFilter draws;
+    draws.result = 2;
+    ExplorerResult r = explore_sample(kStartFen, draws, true, limit);
+    EXPECT_EQ(r.games, 2u);
+    ASSERT_EQ(r.moves.size(), 1u);
+    EXPECT_EQ(r.moves[0].san, "e4");
+    EXPECT_EQ(r.moves[0].draws, 2u);
+    GameFilter blitz;
+    blitz.time_control = TimeControlMatcher::parse("180+2");
+    r = explore_sample(kStartFen, blitz, false, limit);
+    ASSERT_EQ(r.moves.size(), 1u);
+    EXPECT_EQ(r.moves[0].games, 1u);
+  }
+}
+
+TEST(Explorer, UnknownPositionIsEmpty) {
+  ExplorerResult r = explore_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
+  EXPECT_EQ(r.games, 0u);
+  EXPECT_TRUE(r.moves.empty());
+}
+
+TEST(Explorer, TableAndJsonOutput) {
+  query_test::TempDir dir;
+  ExplorerResult r = explore_sample(kStartFen);
+  {
+    OutputFile out(dir.file("table.txt"));
+    print_explorer_table(r, out);
+    out.close();
+  }
+  const std::string table = query_test::read_file(dir.file("table.txt"));
+  EXPECT_NE(table.find("games     7"), std::string::npos) << table;
+  EXPECT_NE(table.find("e4        6  85.7%  33.3%  33.3%   16.7%     2290"), std::string::npos) << table;
+  {
+    OutputFile out(dir.file("explore.json"));
+    print_explorer_json(r, out);
+    out.close();
+  }
+  std::string error;
+  auto v = json_check::parse(query_test::read_file(dir.file("explore.json")), &error);
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(v->find("games")->number, 7);
+  EXPECT_EQ(v->find("moves")->items[0].find("san")->text, "e4");
+  EXPECT_EQ(v->find("moves")->items[0].find("average_elo")->number, 2290);
+}
+
+TEST(Explorer, RealFilesAgainstAFullReplay) {
+  if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data is absent";
+  query_test::TempDir dir;
+  const std::string db_path = dir.file("real.db");
+  std::vector<std::string> files = query_test::shared_files("nasty/pgn-extract-tests");
+  files.push_back((query_test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
+  query_test::import_files(db_path, files);
+  const auto games = query_test::replay_all_games(db_path, true);
+  // Per position key: the games reaching it, per next position key the games moving
+  // there, and the games ending there (or passing with a null move).
+  struct Expected {
+    std::set<int64_t> games, ended;
+    std::map<Key, std::set<int64_t>> next;
+    std::string fen;
+  };
+  std::map<Key, Expected> expected;
+  for (const auto& g : games)
+    for (size_t ply = 0; ply < g.keys.size(); ++ply) {
+      Expected& e = expected[g.keys[ply]];
+      e.games.insert(g.id);
+      e.fen = g.fens[ply];
+      if (ply == g.codes.size() || g.codes[ply] == kNullMoveCode) e.ended.insert(g.id);
+      else e.next[g.keys[ply + 1]].insert(g.id);
+    }
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  size_t checked = 0, i = 0;
+  for (const auto& [key, e] : expected) {
+    if (i++ % 10 && e.games.size() < 3) continue;  // every common position, a tenth of the rest
+    ExplorerOptions options;
+    options.filter.position = query_test::board_of(e.fen);
+    const ExplorerResult r = explore(db, options);
+    ASSERT_EQ(r.games, e.games.size()) << e.fen;
+    EXPECT_EQ(r.ended_here, e.ended.size()) << e.fen;
+    std::map<Key, uint64_t> found;
+    for (const ExplorerMove& m : r.moves) {
+      Board after = *options.filter.position;
+      UndoInfo undo;
+      after.do_move(m.move, undo);
+      found[after.key()] += m.games;
+    }
+    std::map<Key, uint64_t> want;
+    for (const auto& [next, ids] : e.next) want[next] = ids.size();
+    EXPECT_EQ(found, want) << e.fen;
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+}  // namespace
+}  // namespace pgnbase::query

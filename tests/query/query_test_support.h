@@ -1,0 +1,146 @@
+// Helpers shared by the query tests: databases built in a temp folder by the real
+// import pipeline, from the shared data or from PGN text written by the test itself,
+// and a brute-force position finder that replays every stored game with core only.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/board.h"
+#include "core/fen.h"
+#include "core/move_code.h"
+#include "indexer/blob_codec.h"
+#include "indexer/import_pipeline.h"
+#include "indexer/store/database.h"
+
+namespace pgnbase::query_test {
+
+namespace fs = std::filesystem;
+
+inline fs::path shared_data() { return fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data"; }
+inline bool have_shared_data() { return fs::is_directory(shared_data()); }
+
+// Every file of a shared data folder with the given extension, sorted.
+inline std::vector<std::string> shared_files(const std::string& folder, const std::string& extension = ".pgn") {
+  std::vector<std::string> out;
+  const fs::path dir = shared_data() / folder;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
+      out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A fresh folder under the system temp folder, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pgnbase-query-test-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+inline void write_file(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), std::streamsize(text.size()));
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Imports files into a new database at db_path with the real pipeline (2 threads).
+inline void import_files(const std::string& db_path, const std::vector<std::string>& files, bool annotations = true) {
+  indexer::WriterOptions writer_options;
+  writer_options.position_memory_bytes = size_t{64} << 20;
+  indexer::DatabaseWriter writer(db_path, writer_options);
+  indexer::ImportOptions options;
+  options.threads = 2;
+  options.build.keep_annotations = annotations;
+  for (const std::string& file : files) indexer::import_file(file, writer, options);
+}
+
+// One stored game replayed with core alone: its key and board after every ply.
+struct ReplayedGame {
+  int64_t id = 0;
+  std::vector<MoveCode> codes;
+  std::vector<Key> keys;  // keys[0] = start position
+  std::vector<std::string> fens;  // write_fen after each ply (same indexing)
+};
+
+// Replays every game of the database with core's decode_move (full move generation),
+// independent of the query library's fast replay and of the position index.
+inline std::vector<ReplayedGame> replay_all_games(const std::string& db_path, bool with_fens = false) {
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  store::Statement s = db.prepare("SELECT id, variant, start_fen, moves FROM games ORDER BY id");
+  std::vector<ReplayedGame> games;
+  std::vector<MoveCode> codes;
+  while (s.step()) {
+    ReplayedGame g;
+    g.id = s.column_int64(0);
+    Board board;
+    if (!s.column_is_null(2)) {
+      EXPECT_FALSE(parse_fen(s.column_text(2), board, s.column_int64(1) == 1).has_value());
+    } else if (s.column_int64(1) == 1) {
+      board.set_chess960(true);
+    }
+    auto blob = s.column_blob(3);
+    EXPECT_TRUE(indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes));
+    g.codes = codes;
+    g.keys.push_back(board.key());
+    if (with_fens) g.fens.push_back(write_fen(board));
+    UndoInfo undo;
+    for (MoveCode code : codes) {
+      Move m;
+      EXPECT_TRUE(decode_move(board, code, m)) << "game " << g.id;
+      if (m.is_null()) board.do_null_move(undo);
+      else board.do_move(m, undo);
+      g.keys.push_back(board.key());
+      if (with_fens) g.fens.push_back(write_fen(board));
+    }
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+// Where each key occurs: game id -> plies, for every key of every game.
+using Occurrences = std::map<int64_t, std::vector<uint32_t>>;
+inline std::map<Key, Occurrences> index_by_key(const std::vector<ReplayedGame>& games) {
+  std::map<Key, Occurrences> out;
+  for (const ReplayedGame& g : games)
+    for (uint32_t ply = 0; ply < g.keys.size(); ++ply) out[g.keys[ply]][g.id].push_back(ply);
+  return out;
+}
+
+inline Board board_of(std::string_view fen) {
+  Board b;
+  auto error = parse_fen(fen, b);
+  EXPECT_FALSE(error.has_value()) << fen << ": " << (error ? error->message : "");
+  return b;
+}
+
+}  // namespace pgnbase::query_test

@@ -1,0 +1,372 @@
+// GameSearch over the sample database (sample_games.h): every header filter,
+// the position filter (positions reached late, en-passant and castling-rights
+// differences, a set-up position), their combinations, order, offset and limit.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "query/game_filter.h"
+#include "query/game_search.h"
+#include "sample_games.h"
+
+namespace pgnbase::query {
+namespace {
+
+using query_test::board_of;
+
+class SearchTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { db_path_ = query_test::sample_database(); }
+
+  // Ids of the games the search returns, in order.
+  static std::vector<int64_t> ids(SearchOptions options) {
+    store::Database db(db_path_, store::Database::Mode::ReadOnly);
+    GameSearch search(db, std::move(options));
+    std::vector<int64_t> out;
+    while (search.next()) out.push_back(search.row().id);
+    return out;
+  }
+  static std::vector<int64_t> ids(GameFilter filter) {
+    SearchOptions options;
+    options.filter = std::move(filter);
+    return ids(std::move(options));
+  }
+  // Plies per game of a position search.
+  static std::map<int64_t, std::vector<uint32_t>> plies(GameFilter filter, size_t point_lookup_limit = 20000) {
+    store::Database db(db_path_, store::Database::Mode::ReadOnly);
+    SearchOptions options;
+    options.filter = std::move(filter);
+    options.point_lookup_limit = point_lookup_limit;
+    GameSearch search(db, std::move(options));
+    std::map<int64_t, std::vector<uint32_t>> out;
+    while (search.next()) out[search.row().id].assign(search.plies().begin(), search.plies().end());
+    return out;
+  }
+  static GameFilter position(std::string_view fen) {
+    GameFilter f;
+    f.position = board_of(fen);
+    return f;
+  }
+
+  static std::string db_path_;
+};
+
+std::string SearchTest::db_path_;
+
+using Ids = std::vector<int64_t>;
+using Plies = std::map<int64_t, std::vector<uint32_t>>;
+
+TEST_F(SearchTest, DatabaseHoldsTheEightGoodGames) {
+  EXPECT_EQ(ids(GameFilter{}), (Ids{1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+TEST_F(SearchTest, WhiteIsExactAndCaseInsensitive) {
+  GameFilter f;
+  f.white = NamePattern{"CARLSEN, MAGNUS"};
+  EXPECT_EQ(ids(f), (Ids{1, 2}));
+  f.white = NamePattern{"Carlsen"};
+  EXPECT_EQ(ids(f), Ids{});
+}
+
+TEST_F(SearchTest, BlackTakesWildcards) {
+  GameFilter f;
+  f.black = NamePattern{"carlsen*"};
+  EXPECT_EQ(ids(f), Ids{3});
+  f.black = NamePattern{"*er"};
+  EXPECT_EQ(ids(f), (Ids{5, 7}));
+}
+
+TEST_F(SearchTest, PlayerMatchesEitherColour) {
+  GameFilter f;
+  f.player = NamePattern{"carlsen, magnus"};
+  EXPECT_EQ(ids(f), (Ids{1, 2, 3}));
+  f.player = NamePattern{"*kamura*"};
+  EXPECT_EQ(ids(f), (Ids{1, 4}));
+  f.player = NamePattern{"müller, hans"};  // non-ASCII letters match in the case written
+  EXPECT_EQ(ids(f), (Ids{3, 4}));
+}
+
+TEST_F(SearchTest, SqlWildcardCharactersInNamesAreLiteral) {
+  GameFilter f;
+  f.white = NamePattern{"Test_Player%"};
+  EXPECT_EQ(ids(f), Ids{5});
+  f.white = NamePattern{"TestXPlayer%"};
+  EXPECT_EQ(ids(f), Ids{});
+  f.white = NamePattern{"Test_Player"};
+  EXPECT_EQ(ids(f), Ids{});
+}
+
+TEST_F(SearchTest, EloBoundsApplyToBothPlayers) {
+  GameFilter f;
+  f.min_elo = 2200;
+  EXPECT_EQ(ids(f), (Ids{1, 5}));
+  f.min_elo.reset();
+  f.max_elo = 2500;
+  EXPECT_EQ(ids(f), (Ids{2, 5}));  // game 3 has no Black rating
+  f.min_elo = 2150;
+  EXPECT_EQ(ids(f), (Ids{5}));
+}
+
+TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
+  std::string error;
+  auto from = [&](std::string_view text) {
+    GameFilter f;
+    int64_t key;
+    EXPECT_TRUE(parse_date_bound(text, false, key, error)) << error;
+    f.date_from_key = key;
+    return f;
+  };
+  auto to = [&](std::string_view text) {
+    GameFilter f;
+    int64_t key;
+    EXPECT_TRUE(parse_date_bound(text, true, key, error)) << error;
+    f.date_to_key = key;
+    return f;
+  };
+  EXPECT_EQ(ids(from("2019")), (Ids{1, 2, 3, 6, 7, 8}));
+  EXPECT_EQ(ids(from("2019.05")), (Ids{1, 3, 6, 7, 8}));
+  EXPECT_EQ(ids(to("2019")), (Ids{1, 2, 5}));
+  EXPECT_EQ(ids(to("2019.04")), (Ids{2, 5}));
+  EXPECT_EQ(ids(to("2019.??.??")), (Ids{1, 2, 5}));
+  GameFilter june = from("2021.06.01");
+  june.date_to_key = to("2021.06.07").date_to_key;
+  EXPECT_EQ(ids(june), Ids{6});
+}
+
+TEST_F(SearchTest, ResultCodes) {
+  std::string error;
+  auto with = [&](std::string_view text) {
+    GameFilter f;
+    int r;
+    EXPECT_TRUE(parse_result(text, r, error));
+    f.result = r;
+    return ids(f);
+  };
+  EXPECT_EQ(with("1-0"), (Ids{1, 5}));
+  EXPECT_EQ(with("0-1"), (Ids{2, 6}));
+  EXPECT_EQ(with("1/2-1/2"), (Ids{3, 7}));
+  EXPECT_EQ(with("*"), (Ids{4, 8}));
+}
+
+TEST_F(SearchTest, EventAndSite) {
+  GameFilter f;
+  f.event = NamePattern{"club"};
+  EXPECT_EQ(ids(f), (Ids{3, 4}));
+  f.event = NamePattern{"club*"};
+  EXPECT_EQ(ids(f), (Ids{3, 4, 5}));
+  f.event.reset();
+  f.site = NamePattern{"LICHESS*"};
+  EXPECT_EQ(ids(f), Ids{2});
+  f.site = NamePattern{"berlin"};
+  f.event = NamePattern{"Club Championship"};
+  EXPECT_EQ(ids(f), Ids{5});
+}
+
+TEST_F(SearchTest, EcoCodeRangeAndVolume) {
+  // Games without an ECO tag get the computed code; read them back to build expectations.
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  std::map<int64_t, std::string> eco;
+  store::Statement s = db.prepare("SELECT id, eco, eco_source FROM games");
+  while (s.step()) eco[s.column_int64(0)] = std::string(s.column_text(1));
+  EXPECT_EQ(eco[1], "C60");
+  EXPECT_EQ(eco[3], "B90");
+  auto expected = [&](std::string_view low, std::string_view high) {
+    Ids out;
+    for (auto& [id, code] : eco)
+      if (!code.empty() && code >= low && code.substr(0, high.size()) <= high) out.push_back(id);
+    return out;
+  };
+  std::string error;
+  for (auto [text, low, high] : {std::tuple{"C60", "C60", "C60"}, std::tuple{"c60-c99", "C60", "C99"},
+                                 std::tuple{"C", "C", "C"}, std::tuple{"A00-B99", "A00", "B99"}}) {
+    GameFilter f;
+    EcoRange range;
+    ASSERT_TRUE(parse_eco_range(text, range, error)) << error;
+    f.eco = range;
+    EXPECT_EQ(ids(f), expected(low, high)) << text;
+  }
+  GameFilter c60;
+  EcoRange range;
+  ASSERT_TRUE(parse_eco_range("C60", range, error));
+  c60.eco = range;
+  EXPECT_EQ(ids(c60), Ids{1});
+}
+
+TEST_F(SearchTest, TimeControlPatterns) {
+  auto with = [&](std::string_view pattern) {
+    GameFilter f;
+    std::string error;
+    f.time_control = TimeControlMatcher::parse(pattern, &error);
+    EXPECT_TRUE(f.time_control.has_value()) << error;
+    return ids(f);
+  };
+  EXPECT_EQ(with("180+2"), Ids{1});
+  EXPECT_EQ(with("40/7200:3600"), Ids{5});
+  EXPECT_EQ(with("bullet"), Ids{7});
+  EXPECT_EQ(with("?"), (Ids{4, 8}));  // no TimeControl tag counts as unknown
+  // Everything else: the library's matcher decides, once per distinct value.
+  TimeControlMatcher blitz = *TimeControlMatcher::parse("blitz");
+  std::map<int64_t, std::string> values = {{1, "180+2"}, {2, "600"}, {3, "-"}, {4, "?"},
+                                           {5, "40/7200:3600"}, {6, "300+0"}, {7, "60+0"}, {8, "?"}};
+  Ids expected;
+  for (auto& [id, v] : values)
+    if (blitz.matches(v)) expected.push_back(id);
+  EXPECT_EQ(with("blitz"), expected);
+}
+
+TEST_F(SearchTest, PlyBounds) {
+  GameFilter f;
+  f.min_plies = 10;
+  EXPECT_EQ(ids(f), (Ids{3, 5}));
+  f.max_plies = 10;
+  EXPECT_EQ(ids(f), Ids{3});
+  f.min_plies.reset();
+  f.max_plies = 4;
+  EXPECT_EQ(ids(f), (Ids{2, 8}));
+}
+
+TEST_F(SearchTest, FiltersCombineWithAnd) {
+  GameFilter f;
+  f.player = NamePattern{"carlsen, magnus"};
+  f.result = 1;
+  EXPECT_EQ(ids(f), Ids{1});
+  f.result.reset();
+  f.date_from_key = 20200000;
+  EXPECT_EQ(ids(f), Ids{3});
+}
+
+TEST_F(SearchTest, OrderOffsetAndLimit) {
+  SearchOptions o;
+  o.order = GameOrder::Date;  // unknown dates last
+  EXPECT_EQ(ids(o), (Ids{5, 2, 1, 3, 6, 7, 8, 4}));
+  o.order = GameOrder::Elo;  // a lone rating counts for both players
+  EXPECT_EQ(ids(o), (Ids{1, 2, 5, 3, 4, 6, 7, 8}));
+  o.order = GameOrder::Id;
+  o.offset = 2;
+  o.limit = 3;
+  EXPECT_EQ(ids(o), (Ids{3, 4, 5}));
+  o.offset = 7;
+  EXPECT_EQ(ids(o), Ids{8});
+  o.limit = 0;
+  EXPECT_EQ(ids(o), Ids{});
+}
+
+TEST_F(SearchTest, CountAgreesWithTheRows) {
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  SearchOptions o;
+  o.filter.event = NamePattern{"club*"};
+  EXPECT_EQ(GameSearch(db, o).count(), 3);
+  o.offset = 1;
+  o.limit = 1;
+  EXPECT_EQ(GameSearch(db, o).count(), 1);
+  SearchOptions p;
+  p.filter.position = board_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  EXPECT_EQ(GameSearch(db, p).count(), 3);
+}
+
+TEST_F(SearchTest, PositionFoundAtEveryPly) {
+  EXPECT_EQ(plies(position("r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4")),
+            (Plies{{1, {6}}}));
+  EXPECT_EQ(plies(position(kStartFen)), (Plies{{1, {0}}, {2, {0}}, {3, {0}}, {4, {0}}, {5, {0}}, {6, {0}}, {7, {0}}}));
+  // Reached twice in game 7 (the knights went out and back), and late in game 6.
+  EXPECT_EQ(plies(position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")),
+            (Plies{{1, {2}}, {6, {2}}, {7, {2, 6}}}));
+}
+
+TEST_F(SearchTest, CastlingRightsTellPositionsApart) {
+  // Game 6 walked both kings out and back: same placement, no castling rights.
+  EXPECT_EQ(plies(position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 4 4")), (Plies{{6, {6}}}));
+  EXPECT_EQ(plies(position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w Kq - 4 4")), Plies{});
+}
+
+TEST_F(SearchTest, CapturableEnPassantTellsPositionsApart) {
+  // After 2...d5 in game 4 White can take en passant; game 5 reaches the same placement
+  // at ply 12 with no double step just played.
+  EXPECT_EQ(plies(position("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3")), (Plies{{4, {4}}}));
+  EXPECT_EQ(plies(position("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 7")), (Plies{{5, {12}}}));
+}
+
+TEST_F(SearchTest, EnPassantSquareNoPawnCanTakeIsIgnored) {
+  const Plies expected = {{3, {2}}};
+  EXPECT_EQ(plies(position("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2")), expected);
+  EXPECT_EQ(plies(position("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")), expected);
+}
+
+TEST_F(SearchTest, SetUpPositionsAreSearchedFromTheirFen) {
+  EXPECT_EQ(plies(position("4k3/8/8/8/8/8/4P3/4K3 b - - 0 40")), (Plies{{8, {0}}}));
+  EXPECT_EQ(plies(position("8/8/4k3/8/4P3/8/8/4K3 w - - 1 42")), (Plies{{8, {3}}}));
+}
+
+TEST_F(SearchTest, PositionAndHeaderFiltersCombine) {
+  GameFilter f = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  f.result = 3;
+  EXPECT_EQ(plies(f), (Plies{{6, {2}}}));
+  // The other strategy: one pass over the filtered games merged with the candidates.
+  EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}}));
+  f.result.reset();
+  f.time_control = TimeControlMatcher::parse("*+0");
+  EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}, {7, {2, 6}}}));
+}
+
+TEST_F(SearchTest, PositionSearchHonoursOrderOffsetAndLimit) {
+  SearchOptions o;
+  o.filter = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  o.order = GameOrder::Date;
+  EXPECT_EQ(ids(o), (Ids{1, 6, 7}));
+  o.order = GameOrder::Elo;
+  EXPECT_EQ(ids(o), (Ids{1, 6, 7}));
+  o.offset = 1;
+  o.limit = 1;
+  EXPECT_EQ(ids(o), (Ids{6}));
+}
+
+TEST(GameFilterParse, EcoRanges) {
+  EcoRange r;
+  std::string error;
+  ASSERT_TRUE(parse_eco_range("C60", r, error));
+  EXPECT_EQ(r.low, "C60");
+  EXPECT_EQ(r.high_exclusive, "C61");
+  ASSERT_TRUE(parse_eco_range("b20-B99", r, error));
+  EXPECT_EQ(r.low, "B20");
+  EXPECT_EQ(r.high_exclusive, "B9:");
+  ASSERT_TRUE(parse_eco_range("E", r, error));
+  EXPECT_EQ(r.low, "E");
+  EXPECT_EQ(r.high_exclusive, "F");
+  for (std::string_view bad : {"", "F00", "C6", "C600", "C99-C60", "C-C60", "Cxx", "C60-"}) {
+    EXPECT_FALSE(parse_eco_range(bad, r, error)) << bad;
+    EXPECT_NE(error.find("ECO"), std::string::npos);
+  }
+}
+
+TEST(GameFilterParse, DateBounds) {
+  int64_t key = 0;
+  std::string error;
+  ASSERT_TRUE(parse_date_bound("2019", false, key, error));
+  EXPECT_EQ(key, 20190000);
+  ASSERT_TRUE(parse_date_bound("2019", true, key, error));
+  EXPECT_EQ(key, 20199999);
+  ASSERT_TRUE(parse_date_bound("2019.05", true, key, error));
+  EXPECT_EQ(key, 20190599);
+  ASSERT_TRUE(parse_date_bound("2019-05-17", false, key, error));
+  EXPECT_EQ(key, 20190517);
+  ASSERT_TRUE(parse_date_bound("2019.??.??", false, key, error));
+  EXPECT_EQ(key, 20190000);
+  for (std::string_view bad : {"", "19", "2019.5", "2019.13", "2019.05.32", "2019.05.17.1", "????", "2019."})
+    EXPECT_FALSE(parse_date_bound(bad, false, key, error)) << bad;
+}
+
+TEST(GameFilterParse, ResultsOrdersAndLikePatterns) {
+  int r = -1;
+  std::string error;
+  EXPECT_TRUE(parse_result("1/2-1/2", r, error));
+  EXPECT_EQ(r, 2);
+  EXPECT_FALSE(parse_result("1-1", r, error));
+  GameOrder o;
+  EXPECT_TRUE(parse_order("elo", o, error));
+  EXPECT_EQ(o, GameOrder::Elo);
+  EXPECT_FALSE(parse_order("name", o, error));
+  EXPECT_EQ(like_pattern(NamePattern{"a*b%c_d\\"}), "a%b\\%c\\_d\\\\");
+}
+
+}  // namespace
+}  // namespace pgnbase::query

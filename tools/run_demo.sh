@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The main job on the bundled sample: installs the dependencies, builds pgnbase (Release),
+# indexes tools/sample/ (2,000 real lichess games, zstd-compressed) into out/demo.db and
+# queries it: a position search, an ECO search, the opening explorer and a PGN export.
+#   PGNBASE_BUILD_DIR  build folder (default build)
+#   PGNBASE_DEMO_DIR   output folder (default out)
+#   PGNBASE_JOBS       parallel build jobs (default: all cores)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build_dir=${PGNBASE_BUILD_DIR:-build}
+out=${PGNBASE_DEMO_DIR:-out}
+jobs=${PGNBASE_JOBS:-$(nproc)}
+sample=tools/sample/lichess-drnykterstein-2000.pgn.zst
+db="$out/demo.db"
+# The Ruy Lopez: 1.e4 e5 2.Nf3 Nc6 3.Bb5
+ruy_lopez_fen="r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+
+heading() {
+  printf '\n== %s\n' "$*"
+}
+
+heading "Installing dependencies"
+bash tools/install_deps.sh
+
+heading "Building (Release) in $build_dir"
+mkdir -p "$out"
+build_log="$out/build.log"
+if ! { cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPGNBASE_BUILD_TESTS=OFF -DPGNBASE_BUILD_BENCH=OFF &&
+       cmake --build "$build_dir" -j "$jobs"; } >"$build_log" 2>&1; then
+  tail -n 40 "$build_log" >&2
+  echo "run_demo: build failed; the whole log is in $build_log" >&2
+  exit 1
+fi
+echo "built pgn-index and pgn-query (log: $build_log)"
+for tool in pgn-index pgn-query; do
+  if [ ! -x "$build_dir/tools/$tool" ]; then
+    echo "run_demo: $build_dir/tools/$tool was not built" >&2
+    exit 1
+  fi
+done
+index="$build_dir/tools/pgn-index"
+query="$build_dir/tools/pgn-query"
+
+rm -f "$db" "$db-wal" "$db-shm"
+
+heading "Indexing $sample"
+"$index" -o "$db" "$sample"
+
+heading "Games reaching the Ruy Lopez position (1.e4 e5 2.Nf3 Nc6 3.Bb5)"
+"$query" search "$db" --fen "$ruy_lopez_fen" --limit 10
+
+heading "Games classified C60-C99 (Ruy Lopez)"
+"$query" search "$db" --eco C60-C99 --limit 10
+
+heading "Opening explorer: the start position"
+"$query" explore "$db"
+
+heading "Exporting the Sicilian games (B20-B99) to $out/sicilian.pgn"
+"$query" export "$db" --eco B20-B99 -o "$out/sicilian.pgn"
+echo "grep counts $(grep -c '^\[Event ' "$out/sicilian.pgn") [Event tags in $out/sicilian.pgn"
+
+heading "Done: database $db ($(du -h "$db" | cut -f1))"
