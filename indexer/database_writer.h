@@ -54,6 +54,7 @@ class DatabaseWriter {
   void abandon_source();
 
   store::Database& database() { return db_; }
+  int zstd_level() const { return options_.zstd_level; }
 
  private:
   int64_t intern(const std::string& name);
@@ -70,7 +71,6 @@ class DatabaseWriter {
   std::string source_path_;
   std::optional<uint64_t> source_size_;
   SourceSummary summary_;
-  std::string scratch_;
 };
 
 }  // namespace pgnbase::indexer

@@ -37,6 +37,9 @@ struct GameRecord {
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
   std::string annotations;    // encoded (see annotations.h); empty when none or not kept
   std::string eco, opening;   // computed classification ("" when none)
+  // The stored blobs (blob_codec.h), made by the worker so the single writer only binds
+  // them; empty means "not encoded yet" and the writer encodes them itself.
+  std::string moves_blob, annotations_blob;
 };
 
 struct RejectRecord {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/pgn_reader.h"
+#include "indexer/blob_codec.h"
 #include "indexer/bounded_queue.h"
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
@@ -29,7 +30,7 @@ struct ChunkResult {
   std::vector<bool> is_game;  // per item in input order: games[] or rejects[]
 };
 
-ChunkResult process_chunk(Chunk chunk, const BuildOptions& options) {
+ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level) {
   ChunkResult result;
   result.lines = count_lines(chunk.text);
   PgnReader reader(chunk.text, chunk.offset, 1);
@@ -38,6 +39,8 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options) {
   RejectRecord reject;
   while (reader.read_game(collector)) {
     if (build_game(collector.draft(), options, record, reject)) {
+      encode_moves(record.codes, zstd_level, record.moves_blob);
+      if (!record.annotations.empty()) encode_blob(record.annotations, zstd_level, record.annotations_blob);
       result.games.push_back(std::move(record));
       result.is_game.push_back(true);
       record = GameRecord{};
@@ -162,7 +165,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     workers.emplace_back([&] {
       while (std::optional<Chunk> chunk = chunks.pop()) {
         if (stop.load()) continue;
-        reorderer.put(process_chunk(std::move(*chunk), options.build));
+        reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level()));
       }
       if (--workers_left == 0) reorderer.finish_producers();
     });
