@@ -137,7 +137,7 @@ std::string seconds_text(uint64_t milliseconds) {
   if (uint64_t fraction = milliseconds % 1000) {
     std::string digits = std::to_string(1000 + fraction).substr(1);
     while (digits.back() == '0') digits.pop_back();
-    text += '.' + digits;
+    text.append(1, '.').append(digits);
   }
   return text;
 }
@@ -169,15 +169,16 @@ std::string to_string(const TimeControl& time_control) {
   switch (time_control.kind) {
     case TimeControlKind::Unknown: return "?";
     case TimeControlKind::None: return "-";
-    case TimeControlKind::Sandclock: return "*" + seconds_text(time_control.sandclock_milliseconds);
+    case TimeControlKind::Sandclock:
+      return std::string(1, '*').append(seconds_text(time_control.sandclock_milliseconds));
     case TimeControlKind::Periods: break;
   }
   std::string text;
   for (const TimePeriod& period : time_control.periods) {
     if (!text.empty()) text += ':';
-    if (period.moves) text += std::to_string(period.moves) + '/';
+    if (period.moves) text.append(std::to_string(period.moves)).push_back('/');
     text += seconds_text(period.milliseconds);
-    if (period.increment_milliseconds) text += '+' + seconds_text(period.increment_milliseconds);
+    if (period.increment_milliseconds) text.append(1, '+').append(seconds_text(period.increment_milliseconds));
   }
   return text;
 }
