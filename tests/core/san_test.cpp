@@ -139,6 +139,8 @@ void expect_round_trips(const Board& b) {
   for (Move m : list) {
     for (MoveStyle style : {MoveStyle::San, MoveStyle::Long, MoveStyle::Uci, MoveStyle::Figurine}) {
       for (const PieceLetters& letters : all_piece_letters()) {
+        // Letters matter only where a piece letter is written.
+        if (style != MoveStyle::San && style != MoveStyle::Long && letters.code != "en") continue;
         std::string text;
         append_move(b, m, style, letters, text);
         Move back;
@@ -164,8 +166,9 @@ TEST(SanRoundTrip, PerftPositions) {
 
 TEST(SanRoundTrip, RandomGames) {
   std::mt19937 rng(20261123);
-  for (int game = 0; game < 200; ++game)
-    test_support::play_random_game(Board(), rng, 120, [](const Board& b, Move) { expect_round_trips(b); });
+  // Kept small: every legal move of every position is written in 22 forms and read back.
+  for (int game = 0; game < 40; ++game)
+    test_support::play_random_game(Board(), rng, 100, [](const Board& b, Move) { expect_round_trips(b); });
 }
 
 TEST(Replay, DetectsTheLanguageOfAGame) {
