@@ -103,9 +103,9 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
       "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening, time_control, plies, "
-      "variant, start_fen, language, moves, tags, annotations) VALUES "
+      "variant, start_fen, language, moves, tags, annotations, dedupe_key) VALUES "
       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-      "?24, ?25, ?26, ?27)");
+      "?24, ?25, ?26, ?27, ?28)");
   insert_reject_ = db_.prepare(
       "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -176,7 +176,9 @@ void DatabaseWriter::add_game(GameRecord& game) {
   s.bind_blob_static(25, bytes_of(game.moves_blob));
   if (!other_tags.empty()) s.bind_blob_static(26, bytes_of(other_tags));
   if (!game.annotations_blob.empty()) s.bind_blob_static(27, bytes_of(game.annotations_blob));
+  s.bind_int64(28, game.dedupe_key);
   s.run();
+  if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
 
   // One posting per position: the move played from it next (0 after the last move).
   for (size_t ply = 0; ply < game.keys.size(); ++ply) {
@@ -185,6 +187,18 @@ void DatabaseWriter::add_game(GameRecord& game) {
                             game.result});
   }
   summary_.positions += game.keys.size();
+}
+
+bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
+  if (!dedupe_keys_loaded_) {
+    store::Statement keys = db_.prepare("SELECT dedupe_key FROM games");
+    while (keys.step()) dedupe_keys_.insert(keys.column_int64(0));
+    dedupe_keys_loaded_ = true;
+  }
+  if (!dedupe_keys_.count(game.dedupe_key)) return false;
+  ++summary_.games_found;
+  ++summary_.duplicates;
+  return true;
 }
 
 void DatabaseWriter::add_reject(const RejectRecord& reject) {
@@ -213,7 +227,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);
   store::Statement s = db_.prepare(
       "UPDATE sources SET content_hash = ?2, games_found = ?3, imported = ?4, rejected = ?5, seconds = ?6, "
-      "language_counts = ?7 WHERE id = ?1");
+      "language_counts = ?7, duplicates = ?8 WHERE id = ?1");
   s.bind_int64(1, source_id_);
   s.bind_text(2, content_hash);
   s.bind_int64(3, int64_t(summary_.games_found));
@@ -221,6 +235,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   s.bind_int64(5, int64_t(summary_.rejected));
   s.bind_double(6, seconds);
   s.bind_text(7, languages);
+  s.bind_int64(8, int64_t(summary_.duplicates));
   s.run();
   insert_game_ = {};
   insert_reject_ = {};
@@ -236,6 +251,8 @@ void DatabaseWriter::abandon_source() {
   insert_reject_ = {};
   insert_name_ = {};
   transaction_.reset();  // rolls back
+  dedupe_keys_.clear();
+  dedupe_keys_loaded_ = false;
   // Names interned during the abandoned source are gone from the DB: reload the cache.
   name_ids_.clear();
   store::Statement names = db_.prepare("SELECT id, name FROM names");

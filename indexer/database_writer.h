@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "indexer/game_record.h"
 #include "indexer/store/database.h"
@@ -30,6 +31,7 @@ struct SourceSummary {
   uint64_t positions = 0;
   uint64_t moves_bytes = 0, plies = 0;     // games.moves blob bytes and plies stored
   uint64_t position_index_bytes = 0;
+  uint64_t duplicates = 0;  // skipped by --dedupe
 };
 
 // Thrown when the database file is from a newer pgnbase, or not a pgnbase database.
@@ -47,6 +49,9 @@ class DatabaseWriter {
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
   void add_game(GameRecord& game);
+  // --dedupe: true (and counted as a duplicate, nothing written) when an equal game is
+  // already in the database or earlier in this import.
+  bool skip_duplicate(const GameRecord& game);
   void add_reject(const RejectRecord& reject);
   // Writes the position segment and the source row, then commits.
   SourceSummary finish_source(const std::string& content_hash, double seconds);
@@ -65,6 +70,8 @@ class DatabaseWriter {
   std::unique_ptr<store::Transaction> transaction_;
   std::unique_ptr<PositionIndexBuilder> positions_;
   std::unordered_map<std::string, int64_t> name_ids_;
+  std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
+  bool dedupe_keys_loaded_ = false;
   store::Statement insert_game_, insert_reject_, insert_name_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;

@@ -37,7 +37,35 @@ std::string numbered_move(const Board& start, int ply, std::string_view token) {
   return std::to_string(start.fullmove_number() + half / 2) + (half % 2 ? "... " : ". ") + std::string(token);
 }
 
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+uint64_t mix_text(uint64_t h, std::string_view text) {
+  h = mix(h, text.size());
+  for (unsigned char c : text) h = mix(h, c);
+  return h;
+}
+
 }  // namespace
+
+int64_t dedupe_key_of(const GameRecord& game) {
+  uint64_t h = mix_text(0x51ED270B27A1F3C5ull, game.start_fen);
+  for (MoveCode code : game.codes) h = mix(h, code);
+  h = mix(h, uint64_t(game.result));
+  for (const char* name : {"White", "Black", "Date"}) {
+    std::string_view value;
+    for (const Tag& t : game.tags)
+      if (t.name == name) {
+        value = t.value;
+        break;
+      }
+    h = mix_text(h, value);
+  }
+  return int64_t(h);
+}
 
 std::optional<Variant> variant_from_tag(std::string_view value) {
   std::string v = lowercase_trimmed(value);
@@ -100,6 +128,7 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.keys = std::move(replay.keys);
   record.annotations.clear();
   if (options.keep_annotations) encode_annotations(draft.annotations, record.annotations);
+  record.dedupe_key = dedupe_key_of(record);
   record.eco.clear();
   record.opening.clear();
   if (options.classify_eco && variant == Variant::Standard) {

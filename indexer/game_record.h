@@ -40,6 +40,9 @@ struct GameRecord {
   // The stored blobs (blob_codec.h), made by the worker so the single writer only binds
   // them; empty means "not encoded yet" and the writer encodes them itself.
   std::string moves_blob, annotations_blob;
+  // Hash of what makes two games the same for --dedupe: start position, moves, White,
+  // Black, Date and result (see dedupe_key_of).
+  int64_t dedupe_key = 0;
 };
 
 struct RejectRecord {

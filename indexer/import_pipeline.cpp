@@ -196,7 +196,8 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
         place->number = ++game_number;
         place->line += uint32_t(lines_before);
         if (is_game) {
-          writer.add_game(result->games[next_game++]);
+          GameRecord& game = result->games[next_game++];
+          if (!options.dedupe || !writer.skip_duplicate(game)) writer.add_game(game);
         } else {
           const RejectRecord& r = result->rejects[next_reject++];
           writer.add_reject(r);

@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS games (
   language     TEXT NOT NULL DEFAULT 'en',
   moves        BLOB NOT NULL,
   tags         BLOB,
-  annotations  BLOB
+  annotations  BLOB,
+  dedupe_key   INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
 CREATE INDEX IF NOT EXISTS games_black ON games(black_id);

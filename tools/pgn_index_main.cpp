@@ -56,9 +56,10 @@ void print_progress(const std::string& name, const ImportProgress& p) {
 void print_summary(const std::string& name, const ImportOutcome& o) {
   const SourceSummary& s = o.summary;
   double mb = o.bytes / 1e6;
-  std::printf("%s: %llu games found, %llu imported, %llu rejected in %.2f s (%.1f MB/s, %.0f games/s)\n",
+  std::string duplicates = s.duplicates ? ", " + std::to_string(s.duplicates) + " duplicates skipped" : "";
+  std::printf("%s: %llu games found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
               name.c_str(), (unsigned long long)s.games_found, (unsigned long long)s.imported,
-              (unsigned long long)s.rejected, o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
+              (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
               o.seconds > 0 ? s.games_found / o.seconds : 0.0);
   for (const auto& [kind, count] : s.rejects_by_kind)
     std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
       ("threads,j", po::value(&threads)->default_value(threads), "worker threads")
       ("rejects", po::value(&rejects_path), "write the original text of every rejected game to this file")
       ("no-annotations", "do not keep comments, NAGs and variations")
+      ("dedupe", "skip a game whose start position, moves, White, Black, Date and result equal a stored game's")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
@@ -122,6 +124,7 @@ int main(int argc, char** argv) {
   ImportOptions options;
   options.threads = std::max(1u, threads);
   options.build.keep_annotations = !vm.count("no-annotations");
+  options.dedupe = vm.count("dedupe") > 0;
   if (piece_letters != "auto") {
     options.build.letters = find_piece_letters(piece_letters);
     if (!options.build.letters) {

@@ -177,6 +177,28 @@ TEST_F(ImportTest, SameContentIsImportedOnce) {
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM sources"), 2);
 }
 
+TEST_F(ImportTest, DedupeSkipsGamesAlreadyStored) {
+  const std::string db_path = path("d.db");
+  const fs::path fischer = kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn";
+  // The same 34 games with one byte changed elsewhere: a new file, the same games.
+  std::ifstream in(fischer, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(path("copy.pgn"), std::ios::binary) << text << "\n";
+  EXPECT_EQ(import(db_path, fischer).summary.imported, 34u);
+  DatabaseWriter writer(db_path, WriterOptions{});
+  ImportOptions options;
+  options.dedupe = true;
+  ImportOutcome copy = import_file(path("copy.pgn"), writer, options);
+  EXPECT_FALSE(copy.already_imported);
+  EXPECT_EQ(copy.summary.games_found, 34u);
+  EXPECT_EQ(copy.summary.duplicates, 34u);
+  EXPECT_EQ(copy.summary.imported, 0u);
+  // Without --dedupe the copies are imported.
+  std::ofstream(path("copy2.pgn"), std::ios::binary) << text << "\n\n";
+  options.dedupe = false;
+  EXPECT_EQ(import_file(path("copy2.pgn"), writer, options).summary.imported, 34u);
+}
+
 TEST_F(ImportTest, EveryPositionIsIndexed) {
   const std::string db_path = path("p.db");
   import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
