@@ -129,9 +129,12 @@ void DatabaseWriter::add_game(GameRecord& game) {
   ++summary_.imported;
   ++summary_.games_by_language[game.language];
 
-  HeaderColumns h;
-  std::string other_tags;
-  split_tags(game.tags, h, other_tags);
+  if (!game.header_split) {
+    split_tags(game.tags, game.header, game.tags_blob);
+    game.header_split = true;
+  }
+  const HeaderColumns& h = game.header;
+  const std::string& other_tags = game.tags_blob;
 
   store::Statement& s = insert_game_;
   s.reset();

@@ -7,16 +7,12 @@
 
 #include "core/move_code.h"
 #include "core/types.h"
-#include "indexer/position_posting.h"  // GameResult, as stored in games.result and postings
+#include "indexer/position_posting.h"
+#include "indexer/tag_codec.h"  // GameResult, as stored in games.result and postings
 
 namespace pgnbase::indexer {
 
 enum class Variant : uint8_t { Standard = 0, Chess960 = 1 };
-
-struct Tag {
-  std::string name;
-  std::string value;  // unescaped
-};
 
 // Where a game sits in its input. Numbers are relative to the chunk until the writer,
 // which sees chunks in order, makes them absolute.
@@ -40,6 +36,11 @@ struct GameRecord {
   // The stored blobs (blob_codec.h), made by the worker so the single writer only binds
   // them; empty means "not encoded yet" and the writer encodes them itself.
   std::string moves_blob, annotations_blob;
+  // Tags split into their games columns and the blob of the others (tag_codec.h), also
+  // by the worker; header_split false means the writer splits them itself.
+  HeaderColumns header;
+  std::string tags_blob;
+  bool header_split = false;
   // Hash of what makes two games the same for --dedupe: start position, moves, White,
   // Black, Date and result (see dedupe_key_of).
   int64_t dedupe_key = 0;

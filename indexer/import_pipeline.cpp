@@ -40,6 +40,8 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
   while (reader.read_game(collector)) {
     if (build_game(collector.draft(), options, record, reject)) {
       encode_moves(record.codes, zstd_level, record.moves_blob);
+      split_tags(record.tags, record.header, record.tags_blob);
+      record.header_split = true;
       if (!record.annotations.empty()) encode_blob(record.annotations, zstd_level, record.annotations_blob);
       result.games.push_back(std::move(record));
       result.is_game.push_back(true);

@@ -11,9 +11,14 @@
 #include <string_view>
 #include <vector>
 
-#include "indexer/game_record.h"
+#include <cstdint>
 
 namespace pgnbase::indexer {
+
+struct Tag {
+  std::string name;
+  std::string value;  // unescaped
+};
 
 struct HeaderColumns {
   std::optional<std::string> event, site, date, round, white, black, result, eco, time_control;
