@@ -1,6 +1,7 @@
 #include "query/explorer.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <unordered_map>
 
@@ -80,14 +81,18 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
       info[i] = {known, mover == WHITE ? rating : kNoRating, mover == BLACK ? rating : kNoRating};
     }
   } else {
+    // Every passing game (from whichever index SQLite picks), then merged by id.
     SqlQuery q = build_game_key_query(filter, false);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
-    size_t i = 0;
-    while (i < ids.size() && s.step()) {
-      const int64_t id = s.column_int64(0);
-      while (i < ids.size() && ids[i] < id) ++i;
-      if (i < ids.size() && ids[i] == id) fill(i++, s);
+    std::vector<std::pair<uint32_t, GameInfo>> passing;
+    while (s.step())
+      if (time_control_ok(s)) passing.push_back({uint32_t(s.column_int64(0)), {true, rating_of(s, 1), rating_of(s, 2)}});
+    std::sort(passing.begin(), passing.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t p = 0;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      while (p < passing.size() && passing[p].first < ids[i]) ++p;
+      if (p < passing.size() && passing[p].first == ids[i]) info[i] = passing[p].second;
     }
   }
   return info;
@@ -109,10 +114,21 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
 
   MoveList legal;
   generate_legal_moves(position, legal);
-  std::vector<int32_t> index_of_code(65536, kUnknownCode);
+  // Move index by code: a small open-addressing table (a position has few distinct codes).
+  struct Slot {
+    uint32_t code = 0x10000;  // empty
+    int32_t index = kUnknownCode;
+  };
+  std::array<Slot, 1024> slots{};
+  size_t used_slots = 0;
   auto move_index = [&](uint16_t code) -> int32_t {
-    int32_t& index = index_of_code[code];
-    if (index != kUnknownCode) return index;
+    uint32_t h = (code * 0x9E37u) >> 6 & 1023;
+    while (slots[h].code != code && slots[h].code != 0x10000) h = (h + 1) & 1023;
+    Slot& slot = slots[h];
+    if (slot.code == code) return slot.index;
+    if (++used_slots > 768) return kNotHere;  // only postings of other positions get here
+    slot.code = code;
+    int32_t& index = slot.index;
     Move m;
     if (code == kNullMoveCode) return index = kEnded;
     if (!move_from_code(position, code, m) || !legal.contains(m)) return index = kNotHere;
@@ -127,9 +143,10 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
 
   // Collect one entry per (game, distinct move), in posting order.
   std::vector<Entry> entries;
+  indexer::PositionIndexReader reader(db);
+  entries.reserve(size_t(reader.count(position.key())));
   uint32_t current_game = 0;
   size_t game_start = 0;
-  indexer::PositionIndexReader reader(db);
   reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
     for (const indexer::Posting& p : postings) {
       const int32_t index = move_index(p.next_move);
@@ -150,7 +167,9 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<uint32_t> ids;
   std::vector<GameInfo> info;
   if (need_games) {
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; });
+    auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
+    if (!std::is_sorted(entries.begin(), entries.end(), by_game))  // segments out of id order
+      std::stable_sort(entries.begin(), entries.end(), by_game);
     for (const Entry& e : entries)
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
     info = look_up_games(db, options.filter, ids, position.side_to_move(), options.point_lookup_limit);

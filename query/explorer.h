@@ -3,7 +3,7 @@
 //
 // Counts come from the position index postings, which carry the next move and the
 // game's result. Ratings and header filters need the games table: without filters the
-// ratings are read from the rating indexes (one pass, no game rows) when the position
+// ratings are read from the mover's rating index (one pass, no game rows) when the position
 // is common, or by game id when it is rare; with filters the passing games are found in
 // SQL and merged with the postings by id.
 //
@@ -46,7 +46,7 @@ struct ExplorerOptions {
   GameFilter filter;  // position is required; the other filters are optional
   bool ratings = true;
   // Up to this many games reaching the position, ratings and filters are looked up
-  // game by game; above it, in one pass over the rating indexes or the filtered games.
+  // game by game; above it, in one pass over the mover's rating index or the filtered games.
   size_t point_lookup_limit = 20000;
 };
 

@@ -1,6 +1,7 @@
 #include "query/game_search.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "indexer/blob_codec.h"
 #include "query/game_sql.h"
@@ -9,19 +10,21 @@ namespace pgnbase::query {
 
 namespace {
 
+using TimeControlVerdicts = std::unordered_map<std::string, bool>;
+
 struct SortKey {
   int64_t primary;  // smaller first
-  uint32_t candidate;
+  uint32_t index;   // candidate index, or game id when selecting
   uint32_t game_id;
 };
 
+// Sort value of a row of build_game_key_query: id, white_elo, black_elo, date_key, time_control.
 int64_t sort_value(GameOrder order, const store::Statement& s) {
-  // Columns of build_game_key_query: id, white_elo, black_elo, date_key.
   switch (order) {
     case GameOrder::Id: return 0;
     case GameOrder::Date: return s.column_is_null(3) ? INT64_MAX : s.column_int64(3);
     case GameOrder::Elo: {
-      bool w = !s.column_is_null(1), b = !s.column_is_null(2);
+      const bool w = !s.column_is_null(1), b = !s.column_is_null(2);
       int64_t we = w ? s.column_int64(1) : 0, be = b ? s.column_int64(2) : 0;
       if (!w) we = be;
       if (!b) be = we;
@@ -31,26 +34,83 @@ int64_t sort_value(GameOrder order, const store::Statement& s) {
   return 0;
 }
 
+void sort_keys(std::vector<SortKey>& keys) {
+  std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
+    return a.primary != b.primary ? a.primary < b.primary : a.game_id < b.game_id;
+  });
+}
+
+std::optional<std::string_view> optional_text(const store::Statement& s, int column) {
+  if (s.column_is_null(column)) return std::nullopt;
+  return s.column_text(column);
+}
+
+bool time_control_passes(const GameFilter& filter, TimeControlVerdicts& verdicts,
+                         std::optional<std::string_view> time_control) {
+  if (!filter.time_control) return true;
+  std::string value(time_control.value_or("?"));
+  auto it = verdicts.find(value);
+  if (it == verdicts.end()) it = verdicts.emplace(value, filter.time_control->matches(value)).first;
+  return it->second;
+}
+
+enum class Verdict { Skipped, Refuted, Confirmed };
+
+// Reads a candidate's moves with `moves` (sql::kGameMovesById), applies the time-control
+// filter and replays it; plies gets the plies where the position occurs.
+Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, const PositionCandidates& all,
+                         const GameFilter& filter, TimeControlVerdicts& verdicts, std::vector<MoveCode>& codes,
+                         Board& start, std::vector<uint32_t>& plies) {
+  plies.clear();
+  moves.reset();
+  moves.bind_int64(1, c.game_id);
+  if (!moves.step()) return Verdict::Skipped;
+  if (!time_control_passes(filter, verdicts, optional_text(moves, 3))) return Verdict::Skipped;
+  const std::span<const std::byte> blob = moves.column_blob(0);
+  if (!indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) ||
+      !set_start_position(int(moves.column_int64(1)), optional_text(moves, 2), start))
+    return Verdict::Refuted;
+  confirm_plies(start, codes, *filter.position, std::span(all.postings).subspan(c.first, c.count), plies);
+  return plies.empty() ? Verdict::Refuted : Verdict::Confirmed;
+}
+
 }  // namespace
 
-GameSearch::GameSearch(store::Database& db, SearchOptions options) : db_(db), options_(std::move(options)) {
+GameSearch::GameSearch(store::Database& db, SearchOptions options) : db_(db), options_(std::move(options)) {}
+
+void GameSearch::start() {
+  started_ = true;
+  statement_ = db_.prepare(build_game_by_id_query(GameFilter{}).sql);
   if (options_.filter.position) {
     prepare_position_candidates();
-    SqlQuery q = build_game_by_id_query(GameFilter{});
-    statement_ = db_.prepare(q.sql);
     moves_statement_ = db_.prepare(sql::kGameMovesById);
+  } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
+    streaming_ = true;
+    statement_ = db_.prepare(build_game_query(GameFilter{}, GameOrder::Id).sql);
   } else {
-    SqlQuery q = build_game_query(options_.filter, options_.order);
-    statement_ = db_.prepare(q.sql);
-    q.bind(statement_);
+    select_games();
   }
+}
+
+void GameSearch::select_games() {
+  SqlQuery q = build_game_key_query(options_.filter, false);
+  store::Statement s = db_.prepare(q.sql);
+  q.bind(s);
+  std::vector<SortKey> keys;
+  while (s.step()) {
+    if (!time_control_passes(options_.filter, time_control_verdicts_, optional_text(s, 4))) continue;
+    const uint32_t id = uint32_t(s.column_int64(0));
+    keys.push_back({sort_value(options_.order, s), id, id});
+  }
+  sort_keys(keys);
+  selected_.resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) selected_[i] = keys[i].game_id;
 }
 
 void GameSearch::prepare_position_candidates() {
   find_candidates(db_, *options_.filter.position, candidates_);
   const auto& games = candidates_.games;
-  const bool need_sql = options_.filter.has_sql_filters() || options_.order != GameOrder::Id;
-  if (!need_sql) {
+  if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
     order_.resize(games.size());
     for (uint32_t i = 0; i < games.size(); ++i) order_[i] = i;
     return;
@@ -67,34 +127,23 @@ void GameSearch::prepare_position_candidates() {
       if (s.step()) keys.push_back({sort_value(options_.order, s), i, games[i].game_id});
     }
   } else {
+    // Every passing game (from whichever index SQLite picks), then merged by id.
     SqlQuery q = build_game_key_query(options_.filter, false);
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
-    uint32_t i = 0;
-    while (i < games.size() && s.step()) {
-      const int64_t id = s.column_int64(0);
-      while (i < games.size() && games[i].game_id < id) ++i;
-      if (i < games.size() && games[i].game_id == id) {
-        keys.push_back({sort_value(options_.order, s), i, games[i].game_id});
-        ++i;
-      }
+    std::vector<SortKey> passing;
+    while (s.step()) passing.push_back({sort_value(options_.order, s), 0, uint32_t(s.column_int64(0))});
+    std::sort(passing.begin(), passing.end(), [](const SortKey& a, const SortKey& b) { return a.game_id < b.game_id; });
+    size_t p = 0;
+    for (uint32_t i = 0; i < games.size(); ++i) {
+      while (p < passing.size() && passing[p].game_id < games[i].game_id) ++p;
+      if (p < passing.size() && passing[p].game_id == games[i].game_id)
+        keys.push_back({passing[p].primary, i, games[i].game_id});
     }
   }
-  if (options_.order != GameOrder::Id)
-    std::stable_sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
-      return a.primary != b.primary ? a.primary < b.primary : a.game_id < b.game_id;
-    });
+  if (options_.order != GameOrder::Id) sort_keys(keys);
   order_.resize(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) order_[i] = keys[i].candidate;
-}
-
-bool GameSearch::passes_time_control(std::optional<std::string_view> time_control) {
-  if (!options_.filter.time_control) return true;
-  std::string value(time_control.value_or("?"));
-  auto it = time_control_verdicts_.find(value);
-  if (it == time_control_verdicts_.end())
-    it = time_control_verdicts_.emplace(value, options_.filter.time_control->matches(value)).first;
-  return it->second;
+  for (size_t i = 0; i < keys.size(); ++i) order_[i] = keys[i].index;
 }
 
 bool GameSearch::decode_codes() {
@@ -109,35 +158,17 @@ std::span<const MoveCode> GameSearch::codes() {
 
 bool GameSearch::next_position_match() {
   const auto& games = candidates_.games;
-  store::Statement& s = moves_statement_;
   while (next_candidate_ < order_.size()) {
     const PositionCandidate& c = games[order_[next_candidate_++]];
-    s.reset();
-    s.bind_int64(1, c.game_id);
-    if (!s.step()) continue;
-    if (options_.filter.time_control &&
-        !passes_time_control(s.column_is_null(3) ? std::nullopt : std::optional(s.column_text(3))))
-      continue;
-    const std::span<const std::byte> blob = s.column_blob(0);
-    const std::optional<std::string_view> start_fen =
-        s.column_is_null(2) ? std::nullopt : std::optional(s.column_text(2));
-    plies_.clear();
-    if (!indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes_) ||
-        !set_start_position(int(s.column_int64(1)), start_fen, start_)) {
-      ++refuted_;
-      continue;
-    }
-    confirm_plies(start_, codes_, *options_.filter.position,
-                  std::span(candidates_.postings).subspan(c.first, c.count), plies_);
-    if (plies_.empty()) {
-      ++refuted_;
-      continue;
-    }
+    const Verdict v = replay_candidate(moves_statement_, c, candidates_, options_.filter, time_control_verdicts_,
+                                       codes_, start_, plies_);
+    if (v == Verdict::Refuted) ++refuted_;
+    if (v != Verdict::Confirmed) continue;
     codes_ready_ = true;
     if (rows_needed_) {
       statement_.reset();
       statement_.bind_int64(1, c.game_id);
-      if (!statement_.step()) continue;  // deleted since: not in this snapshot's transaction
+      if (!statement_.step()) continue;
       read_game_row(statement_, row_);
     }
     return true;
@@ -145,17 +176,31 @@ bool GameSearch::next_position_match() {
   return false;
 }
 
+bool GameSearch::next_selected() {
+  while (next_selected_ < selected_.size()) {
+    statement_.reset();
+    statement_.bind_int64(1, selected_[next_selected_++]);
+    if (!statement_.step()) continue;
+    read_game_row(statement_, row_);
+    codes_ready_ = false;
+    return true;
+  }
+  return false;
+}
+
 bool GameSearch::next_matching() {
   if (options_.filter.position) return next_position_match();
+  if (!streaming_) return next_selected();
   while (statement_.step()) {
     read_game_row(statement_, row_);
     codes_ready_ = false;
-    if (passes_time_control(row_.time_control)) return true;
+    if (time_control_passes(options_.filter, time_control_verdicts_, row_.time_control)) return true;
   }
   return false;
 }
 
 bool GameSearch::next() {
+  if (!started_) start();
   if (done_ || (options_.limit && returned_ >= *options_.limit)) return false;
   while (next_matching()) {
     if (skipped_ < options_.offset) {
@@ -169,17 +214,66 @@ bool GameSearch::next() {
   return false;
 }
 
+int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
+  std::vector<int64_t> counts(threads, 0);
+  std::vector<uint64_t> refuted(threads, 0);
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::thread> workers;
+  const size_t chunk = (order_.size() + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      try {
+        store::Database db(db_.path(), store::Database::Mode::ReadOnly);
+        db.exec("BEGIN");
+        store::Statement moves = db.prepare(sql::kGameMovesById);
+        TimeControlVerdicts verdicts;
+        std::vector<MoveCode> codes;
+        std::vector<uint32_t> plies;
+        Board start;
+        const size_t end = std::min(order_.size(), (t + 1) * chunk);
+        for (size_t i = t * chunk; i < end; ++i) {
+          const Verdict v = replay_candidate(moves, candidates_.games[order_[i]], candidates_, options_.filter,
+                                             verdicts, codes, start, plies);
+          counts[t] += v == Verdict::Confirmed;
+          refuted[t] += v == Verdict::Refuted;
+        }
+        db.exec("COMMIT");
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (std::thread& w : workers) w.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  int64_t total = 0;
+  for (unsigned t = 0; t < threads; ++t) total += counts[t], refuted_ += refuted[t];
+  return total;
+}
+
 int64_t GameSearch::count() {
-  if (!options_.filter.position && !options_.filter.time_control) {
-    SqlQuery q = build_game_count_query(options_.filter);
-    store::Statement s = db_.prepare(q.sql);
-    q.bind(s);
-    int64_t total = s.step() ? s.column_int64(0) : 0;
+  auto clamp = [&](int64_t total) {
     total = std::max<int64_t>(0, total - options_.offset);
     if (options_.limit) total = std::min(total, *options_.limit);
-    done_ = true;
+    done_ = started_ = true;
     return total;
+  };
+  if (!options_.filter.position) {
+    if (!options_.filter.time_control) {
+      SqlQuery q = build_game_count_query(options_.filter);
+      store::Statement s = db_.prepare(q.sql);
+      q.bind(s);
+      return clamp(s.step() ? s.column_int64(0) : 0);
+    }
+    select_games();  // applies the time-control filter to the key rows
+    return clamp(int64_t(selected_.size()));
   }
+  prepare_position_candidates();
+  unsigned threads = options_.count_threads ? options_.count_threads
+                                            : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads > 1 && order_.size() >= options_.parallel_count_candidates && db_.path() != ":memory:" && !db_.path().empty())
+    return clamp(count_positions_in_parallel(threads));
+  moves_statement_ = db_.prepare(sql::kGameMovesById);
+  started_ = true;
   rows_needed_ = false;
   int64_t n = 0;
   while (next()) ++n;

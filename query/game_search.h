@@ -2,6 +2,14 @@
 // SQL, the position filter through the index plus replay, the time-control filter in
 // C++ (a database holds few distinct TimeControl values; each is judged once).
 //
+// Three ways to get there:
+//   - no header filter, input order: one pass over the games table;
+//   - header filters or another order: the ids (and sort values) of the passing games
+//     first, from whichever indexes SQLite picks, sorted here, then each row by id (so
+//     no plan ever sorts whole rows, blobs included);
+//   - a position: the index's candidate games, filtered the same way, each confirmed
+//     by replay when its turn comes (so --limit 20 replays about 20 games).
+//
 // Usage:
 //   GameSearch search(db, options);
 //   while (search.next()) print(search.row(), search.plies());
@@ -31,6 +39,11 @@ struct SearchOptions {
   // Up to this many candidate games of a position search, the header filters are
   // checked game by game; above it, one pass over the filtered games is merged in.
   size_t point_lookup_limit = 20000;
+  // count() of a position search: threads confirming candidates (0: one per core, at
+  // most 8), each on its own read-only connection. Games are only ever appended, so
+  // every connection sees every candidate.
+  unsigned count_threads = 0;
+  size_t parallel_count_candidates = 4096;  // fewer candidates are confirmed on this thread
 };
 
 class GameSearch {
@@ -50,17 +63,20 @@ class GameSearch {
   // blobs where SQL can count alone. Use instead of next(), not after it.
   int64_t count();
 
-  // Postings the position index returned, and games confirmed / refuted by replay.
+  // Postings the position index returned, and games refuted by replay.
   uint64_t candidate_postings() const { return candidates_.postings.size(); }
   uint64_t candidate_games() const { return candidates_.games.size(); }
   uint64_t refuted_games() const { return refuted_; }
 
  private:
   bool next_matching();
+  bool next_selected();
   bool next_position_match();
-  bool passes_time_control(std::optional<std::string_view> time_control);
+  void start();
+  void select_games();
   void prepare_position_candidates();
   bool decode_codes();
+  int64_t count_positions_in_parallel(unsigned threads);
 
   store::Database& db_;
   SearchOptions options_;
@@ -72,7 +88,12 @@ class GameSearch {
   bool codes_ready_ = false;
   std::vector<uint32_t> plies_;
   int64_t skipped_ = 0, returned_ = 0;
-  bool done_ = false;
+  bool started_ = false, done_ = false;
+
+  // Selected games (header filters or another order): ids in output order.
+  bool streaming_ = false;
+  std::vector<uint32_t> selected_;
+  size_t next_selected_ = 0;
 
   // Position search state.
   PositionCandidates candidates_;

@@ -106,7 +106,6 @@ SqlQuery build_game_key_query(const GameFilter& filter, bool by_id) {
   q.sql = "SELECT g.id, g.white_elo, g.black_elo, g.date_key, g.time_control FROM games g";
   if (by_id) q.sql += " WHERE g.id = ?1";
   append_conditions(filter, q, by_id);
-  if (!by_id) q.sql += " ORDER BY g.id";
   return q;
 }
 

@@ -57,7 +57,8 @@ SqlQuery build_game_count_query(const GameFilter& filter);
 
 // id, white_elo, black_elo, date_key, time_control of the games that pass the header filters: what
 // sorting and the explorer need, without the blobs. by_id: ?1 is one game's id (filters
-// from ?2); otherwise every passing game, in id order.
+// from ?2); otherwise every passing game, in no particular order (an ORDER BY id would
+// tempt SQLite to walk the whole table in id order instead of using the filters' indexes).
 SqlQuery build_game_key_query(const GameFilter& filter, bool by_id);
 
 namespace sql {

@@ -1,13 +1,21 @@
 #include "query/search_output.h"
 
+#include <algorithm>
+#include <deque>
+#include <future>
 #include <memory>
+#include <thread>
 
+#include "indexer/bounded_queue.h"
 #include "query/json_writer.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
 
 namespace {
+
+constexpr size_t kBatchGames = 256;
+constexpr unsigned kMaxThreads = 8;
 
 std::string optional_number(const std::optional<int64_t>& n) { return n ? std::to_string(*n) : ""; }
 
@@ -20,6 +28,164 @@ std::string plies_text(std::span<const uint32_t> plies) {
   return s;
 }
 
+// A game copied out of the statement, so that another thread can format it. Its row
+// views point into its own strings: never move an OwnedGame after fill().
+struct OwnedGame {
+  GameRow row;
+  std::string text[11];
+  std::string moves, tags, annotations;
+  std::vector<MoveCode> codes;
+  std::vector<uint32_t> plies;
+  bool codes_ok = false;
+
+  OwnedGame() = default;
+  OwnedGame(const OwnedGame&) = delete;
+  OwnedGame& operator=(const OwnedGame&) = delete;
+
+  void fill(const GameRow& source, std::span<const MoveCode> source_codes, bool decoded,
+            std::span<const uint32_t> source_plies) {
+    row = source;
+    int i = 0;
+    for (std::optional<std::string_view>* field :
+         {&row.event, &row.site, &row.date, &row.round, &row.white, &row.black, &row.result_tag, &row.eco,
+          &row.opening, &row.time_control, &row.start_fen}) {
+      if (*field) {
+        text[i].assign(**field);
+        *field = text[i];
+      }
+      ++i;
+    }
+    row.language = {};
+    moves.assign(source.moves);
+    tags.assign(source.tags);
+    annotations.assign(source.annotations);
+    row.moves = moves;
+    row.tags = tags;
+    row.annotations = annotations;
+    codes.assign(source_codes.begin(), source_codes.end());
+    codes_ok = decoded;
+    plies.assign(source_plies.begin(), source_plies.end());
+  }
+};
+
+struct Batch {
+  std::vector<OwnedGame> games{kBatchGames};  // the first size of them are in use
+  size_t size = 0;
+  std::string text;
+  int64_t written = 0, corrupt = 0;
+  std::promise<void> done;
+};
+
+// Formats one game with a writer of the given format; false when it is corrupt.
+struct GameFormatter {
+  SearchFormat format;
+  PgnWriter pgn;
+  JsonGameWriter json;
+
+  GameFormatter(SearchFormat f, const PgnWriteOptions& options) : format(f), pgn(options) {}
+
+  bool write(const GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
+             std::string& out) {
+    if (!codes_ok || codes.size() != size_t(row.plies)) return false;
+    return format == SearchFormat::Pgn ? pgn.write(row, codes, out) : json.write(row, codes, plies, out);
+  }
+};
+
+// Decodes the current game's codes (a position search has them already).
+bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
+  codes = search.codes();
+  return !(codes.empty() && search.row().plies > 0);
+}
+
+void write_table(GameSearch& search, bool with_position, OutputFile& out, SearchSummary& summary) {
+  std::vector<TextTable::Column> columns = {
+      {"id", true, 10},     {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
+      {"Elo", true, 5},     {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4},
+      {"Event", false, 32}, {"Plies", true, 6}};
+  if (with_position) columns.push_back({"At ply", false, 24});
+  TextTable table(std::move(columns), out);
+  while (search.next()) {
+    const GameRow& row = search.row();
+    std::vector<std::string> cells = {std::to_string(row.id),
+                                      std::string(row.white.value_or("?")),
+                                      optional_number(row.white_elo),
+                                      std::string(row.black.value_or("?")),
+                                      optional_number(row.black_elo),
+                                      std::string(result_token(row.result)),
+                                      std::string(row.date.value_or("")),
+                                      std::string(row.eco.value_or("")),
+                                      std::string(row.event.value_or("")),
+                                      std::to_string(row.plies)};
+    if (with_position) cells.push_back(plies_text(search.plies()));
+    table.add_row(std::move(cells));
+    ++summary.games;
+  }
+  table.finish();
+}
+
+void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputFile& out, SearchSummary& summary) {
+  GameFormatter formatter(output.format, output.pgn);
+  while (search.next()) {
+    std::span<const MoveCode> codes;
+    const bool ok = current_codes(search, codes);
+    if (formatter.write(search.row(), codes, ok, search.plies(), out.buffer())) ++summary.games;
+    else ++summary.corrupt;
+    out.maybe_flush();
+  }
+}
+
+// The reading thread fills batches; workers format them; batches are written in order.
+void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, OutputFile& out,
+                    SearchSummary& summary) {
+  indexer::BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      GameFormatter formatter(output.format, output.pgn);
+      while (std::optional<std::shared_ptr<Batch>> batch = work.pop()) {
+        Batch& b = **batch;
+        for (size_t i = 0; i < b.size; ++i) {
+          const OwnedGame& g = b.games[i];
+          if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
+          else ++b.corrupt;
+        }
+        b.done.set_value();
+      }
+    });
+  std::deque<std::pair<std::shared_ptr<Batch>, std::future<void>>> in_flight;
+  auto write_oldest = [&] {
+    auto& [batch, done] = in_flight.front();
+    done.wait();
+    out.buffer() += batch->text;
+    summary.games += batch->written;
+    summary.corrupt += batch->corrupt;
+    out.maybe_flush();
+    in_flight.pop_front();
+  };
+  try {
+    bool more = true;
+    while (more) {
+      auto batch = std::make_shared<Batch>();
+      while (batch->size < kBatchGames && (more = search.next())) {
+        std::span<const MoveCode> codes;
+        const bool ok = current_codes(search, codes);
+        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies());
+      }
+      if (batch->size == 0) break;
+      in_flight.emplace_back(batch, batch->done.get_future());
+      work.push(batch);
+      while (in_flight.size() > threads * 2) write_oldest();
+    }
+    while (!in_flight.empty()) write_oldest();
+  } catch (...) {
+    work.close();
+    for (std::thread& t : workers) t.join();
+    throw;
+  }
+  work.close();
+  for (std::thread& t : workers) t.join();
+}
+
 }  // namespace
 
 SearchSummary run_search(store::Database& db, const SearchOptions& options, const SearchOutputOptions& output,
@@ -30,56 +196,14 @@ SearchSummary run_search(store::Database& db, const SearchOptions& options, cons
   if (output.count_only) {
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";
-    db.exec("COMMIT");
-    return summary;
+  } else if (output.format == SearchFormat::Table) {
+    write_table(search, options.filter.position.has_value(), out, summary);
+  } else {
+    unsigned threads = output.threads ? output.threads : std::min(kMaxThreads, std::thread::hardware_concurrency());
+    // Few games are not worth the threads.
+    if (threads <= 1 || (options.limit && *options.limit <= int64_t(kBatchGames))) write_serial(search, output, out, summary);
+    else write_parallel(search, output, threads, out, summary);
   }
-  const bool with_position = options.filter.position.has_value();
-  std::unique_ptr<TextTable> table;
-  if (output.format == SearchFormat::Table) {
-    std::vector<TextTable::Column> columns = {
-        {"id", true, 10},    {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
-        {"Elo", true, 5},    {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4},
-        {"Event", false, 32}, {"Plies", true, 6}};
-    if (with_position) columns.push_back({"At ply", false, 24});
-    table = std::make_unique<TextTable>(std::move(columns), out);
-  }
-  PgnWriter pgn(output.pgn);
-  JsonGameWriter json;
-  while (search.next()) {
-    const GameRow& row = search.row();
-    bool ok = true;
-    switch (output.format) {
-      case SearchFormat::Table: {
-        std::vector<std::string> cells = {std::to_string(row.id),
-                                          std::string(row.white.value_or("?")),
-                                          optional_number(row.white_elo),
-                                          std::string(row.black.value_or("?")),
-                                          optional_number(row.black_elo),
-                                          std::string(result_token(row.result)),
-                                          std::string(row.date.value_or("")),
-                                          std::string(row.eco.value_or("")),
-                                          std::string(row.event.value_or("")),
-                                          std::to_string(row.plies)};
-        if (with_position) cells.push_back(plies_text(search.plies()));
-        table->add_row(std::move(cells));
-        break;
-      }
-      case SearchFormat::Jsonl: {
-        std::span<const MoveCode> codes = search.codes();
-        ok = codes.size() == size_t(row.plies) && json.write(row, codes, search.plies(), out.buffer());
-        break;
-      }
-      case SearchFormat::Pgn: {
-        std::span<const MoveCode> codes = search.codes();
-        ok = codes.size() == size_t(row.plies) && pgn.write(row, codes, out.buffer());
-        break;
-      }
-    }
-    if (ok) ++summary.games;
-    else ++summary.corrupt;
-    out.maybe_flush();
-  }
-  if (table) table->finish();
   db.exec("COMMIT");
   return summary;
 }

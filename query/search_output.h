@@ -17,6 +17,10 @@ struct SearchOutputOptions {
   SearchFormat format = SearchFormat::Table;
   PgnWriteOptions pgn;
   bool count_only = false;  // print the number of matching games only
+  // Threads formatting PGN or JSON lines (0: one per core, at most 8). The reading
+  // thread hands them batches of games and writes their text in order, so the output
+  // is the same for any count.
+  unsigned threads = 0;
 };
 
 struct SearchSummary {

@@ -150,6 +150,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   FilterText filter_text;
   std::string format = export_mode ? "pgn" : "table", output = "-", order = "id", notation = "san";
   int64_t offset = 0, limit = -1;
+  unsigned threads = 0;
   po::options_description d(export_mode ? "export options" : "search options");
   d.add_options()("help,h", "show this help");
   add_filter_options(d, filter_text, false);
@@ -161,7 +162,8 @@ int search_command(int argc, char** argv, bool export_mode) {
       ("order", po::value(&order)->default_value(order), "id (input order), date, or elo (strongest first)")
       ("notation", po::value(&notation)->default_value(notation),
        "PGN moves: san, long, uci, figurine, or SAN in a language: de, nl, fr, it, es, pt, cs, pl, hu")
-      ("no-annotations", "PGN without comments, NAGs and variations");
+      ("no-annotations", "PGN without comments, NAGs and variations")
+      ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON (0: one per core, up to 8)");
   if (!export_mode) d.add_options()("count", "print only the number of matching games");
   std::string db_path;
   po::variables_map vm;
@@ -186,6 +188,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   if (!parse_notation(notation, out_options.pgn.notation, error)) throw UsageError{error};
   out_options.pgn.annotations = !vm.count("no-annotations");
   out_options.count_only = vm.count("count") > 0;
+  out_options.threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
   Stopwatch stopwatch(vm.count("timing") > 0);

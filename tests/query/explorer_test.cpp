@@ -23,12 +23,6 @@ ExplorerResult explore_sample(std::string_view fen, GameFilter filter = {}, bool
   return explore(db, options);
 }
 
-const ExplorerMove* find_move(const ExplorerResult& r, std::string_view san) {
-  for (const ExplorerMove& m : r.moves)
-    if (m.san == san) return &m;
-  return nullptr;
-}
-
 TEST(Explorer, StartPositionCountsResultsAndRatings) {
   for (size_t limit : {size_t(20000), size_t(0)}) {  // ratings by game id, then from the indexes
     ExplorerResult r = explore_sample(kStartFen, {}, true, limit);

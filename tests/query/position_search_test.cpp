@@ -196,6 +196,27 @@ TEST_F(PositionSearchDatabase, BothFilterStrategiesAgree) {
   EXPECT_EQ(by_lookup, by_merge);
 }
 
+TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  for (const char* fen : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}) {
+    std::vector<int64_t> counts;
+    for (unsigned threads : {1u, 2u, 5u}) {
+      SearchOptions options;
+      options.filter.position = query_test::board_of(fen);
+      options.count_threads = threads;
+      options.parallel_count_candidates = 0;
+      counts.push_back(GameSearch(db, options).count());
+      options.filter.time_control = TimeControlMatcher::parse("?");
+      counts.push_back(GameSearch(db, options).count());
+    }
+    EXPECT_GT(counts[0], 100);
+    EXPECT_GT(counts[1], 0);
+    for (size_t i = 2; i < counts.size(); ++i) EXPECT_EQ(counts[i], counts[i % 2]) << fen;
+    EXPECT_EQ(counts[0], int64_t(search_plies(db, query_test::board_of(fen)).size()));
+  }
+}
+
 TEST(SamePosition, IgnoresCountersAndUncapturableEnPassant) {
   Board a = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
   Board b = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 7 30");
