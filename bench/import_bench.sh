@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# End-to-end import benchmark: pgn-index on the real bench files, side by side in the
-# same run with pgn-extract doing comparable work (parse every game, check every move,
-# write it out again). Prints one table row per run; paste the output into bench/README.md.
+# End-to-end import benchmark: pgn-index on the real bench files, and on the largest of
+# them concatenated 10 times (is peak memory flat?), side by side in the same run with
+# pgn-extract doing comparable work (parse every game, check every move, write it out
+# again). Prints one table row per run; paste the output into bench/README.md.
 #
 #   bash bench/import_bench.sh [BUILD_DIR] [THREADS...]     (default: build, "1 2 $(nproc)")
 set -euo pipefail
@@ -16,11 +17,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 printf '%-42s %-26s %8s %9s %9s %10s %9s %10s\n' file tool seconds "MB/s" games/s "peak MiB" "DB MiB" "DB B/game"
-for f in "${files[@]}"; do
-  name=$(basename "$f")
-  mb=$(zstd -dc "$f" | wc -c | awk '{print $1 / 1e6}')
-  zstd -dc "$f" >"$work/plain.pgn"
+largest=$(for f in "${files[@]}"; do echo "$(zstd -dc "$f" | wc -c) $f"; done | sort -n | tail -n 1 | cut -d' ' -f2)
+for f in "${files[@]}" x10; do
+  if [ "$f" = x10 ]; then
+    # The largest file ten times over, plain text only.
+    name="$(basename "$largest") x10"
+    for _ in $(seq 10); do zstd -dc "$largest"; done >"$work/plain.pgn"
+    mb=$(wc -c <"$work/plain.pgn" | awk '{print $1 / 1e6}')
+  else
+    name=$(basename "$f")
+    zstd -dc "$f" >"$work/plain.pgn"
+    mb=$(wc -c <"$work/plain.pgn" | awk '{print $1 / 1e6}')
+  fi
   for t in "${threads[@]}"; do
+    [ "$f" = x10 ] && continue
     rm -f "$work/db"*
     /usr/bin/time -f '%e %M' -o "$work/time" "$build/tools/pgn-index" -q -j "$t" -o "$work/db" "$f"
     read -r secs kb <"$work/time"

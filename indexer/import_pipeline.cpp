@@ -128,7 +128,12 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   std::optional<std::string> known_hash;
   if (source.is_mapped()) {
     ContentHasher hasher;
-    hasher.update(source.mapped_text());
+    const std::string_view text = source.mapped_text();
+    constexpr size_t kPiece = size_t{64} << 20;  // hashed, then dropped from the resident set
+    for (size_t at = 0; at < text.size(); at += kPiece) {
+      hasher.update(text.substr(at, kPiece));
+      source.release_mapped(at, at + kPiece);
+    }
     known_hash = hasher.finish();
     if (auto id = writer.find_source(*known_hash)) {
       outcome.already_imported = true;
@@ -183,7 +188,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   ContentHasher hasher;
   ImportProgress report;
   report.input_size = source.size_on_disk();
-  uint64_t game_number = 0, lines_before = 0;
+  uint64_t game_number = 0, lines_before = 0, released = 0;
   auto last_report = Clock::now();
   try {
     for (uint64_t index = 0;; ++index) {
@@ -212,6 +217,8 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       report.bytes_done = result->chunk.offset + result->chunk.text.size();
       result.reset();  // frees the chunk before its slot is reused
       slots.release();
+      source.release_mapped(released, report.bytes_done);
+      released = report.bytes_done;
       if (progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
         last_report = Clock::now();
         report.input_bytes_read = source.bytes_consumed();

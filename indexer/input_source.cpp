@@ -153,6 +153,16 @@ struct InputSource::State {
     uint64_t previous = consumed.load(std::memory_order_relaxed);
     if (offset > previous) consumed.store(offset, std::memory_order_relaxed);
   }
+
+  void release_mapped(uint64_t begin, uint64_t end) {
+    static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+    begin = begin / page * page;
+    end = std::min<uint64_t>(end, mapped_text.size()) / page * page;
+    if (!mapped || end <= begin) return;
+    // A private read-only file mapping: the pages stay in the page cache, and a later
+    // touch faults them back in with the same bytes.
+    ::madvise(const_cast<char*>(mapped_text.data()) + begin, end - begin, MADV_DONTNEED);
+  }
 };
 
 InputSource InputSource::open(const std::string& path) {
@@ -211,6 +221,8 @@ bool InputSource::is_mapped() const { return state_->mapped; }
 std::string_view InputSource::mapped_text() const { return state_->mapped_text; }
 std::shared_ptr<const void> InputSource::mapping_owner() const { return state_->mapping; }
 void InputSource::note_mapped_consumed(uint64_t offset) { state_->note_mapped(offset); }
+
+void InputSource::release_mapped(uint64_t begin, uint64_t end) { state_->release_mapped(begin, end); }
 std::optional<uint64_t> InputSource::size_on_disk() const { return state_->size_on_disk; }
 uint64_t InputSource::bytes_consumed() const { return state_->consumed.load(std::memory_order_relaxed); }
 uint64_t InputSource::bytes_produced() const { return state_->produced.load(std::memory_order_relaxed); }

@@ -56,6 +56,10 @@ class InputSource {
   // Tells the source that a zero-copy reader has used bytes up to this offset
   // of mapped_text(), so bytes_consumed() can report progress.
   void note_mapped_consumed(uint64_t offset);
+  // Drops the whole pages of mapped_text()[begin, end) from this process (not from the
+  // page cache), so a multi-GB file does not stay in the resident set once read.
+  // Views into the range stay valid: a later touch faults the same bytes back in.
+  void release_mapped(uint64_t begin, uint64_t end);
 
   // Copies up to capacity uncompressed bytes into destination and returns how
   // many; fewer than capacity only at end of input, 0 once it is over. Works for
