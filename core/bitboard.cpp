@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <initializer_list>
 
+#include "core/magic_numbers.h"
+
 namespace pgnbase::attack_tables {
 
 Magic rook_magics[SQUARE_NB];
@@ -49,9 +51,10 @@ struct Prng {
   uint64_t sparse() { return next() & next() & next(); }
 };
 
-// Finds magic multipliers by trial (the "fancy magic" scheme of
-// https://www.chessprogramming.org/Magic_Bitboards), filling the shared table.
-void init_magics(Magic* magics, Bitboard* table, const int (*deltas)[2]) {
+// Fills the shared table with the known multipliers (magic_numbers.h), or finds
+// multipliers by trial (the "fancy magic" scheme of
+// https://www.chessprogramming.org/Magic_Bitboards) where one does not fit.
+void init_magics(Magic* magics, Bitboard* table, const int (*deltas)[2], const uint64_t* known) {
   Bitboard occupancy[4096], reference[4096];
   int epoch[4096] = {}, current = 0;
   // Seeds per rank that reach working magics within a few tries (the values Stockfish
@@ -76,9 +79,13 @@ void init_magics(Magic* magics, Bitboard* table, const int (*deltas)[2]) {
       b = (b - m.mask) & m.mask;
     } while (b);
     Bitboard* slots = next_table;
-    for (int i = 0; i < size;) {
-      do m.magic = prng.sparse();
-      while (popcount((m.magic * m.mask) >> 56) < 6);
+    for (int i = 0, attempt = 0; i < size; ++attempt) {
+      if (attempt == 0) {
+        m.magic = known[sq];
+      } else {
+        do m.magic = prng.sparse();
+        while (popcount((m.magic * m.mask) >> 56) < 6);
+      }
       ++current;
       for (i = 0; i < size; ++i) {
         unsigned idx = m.index(occupancy[i]);
@@ -109,8 +116,8 @@ struct TableInitializer {
     constexpr int king[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     constexpr int white_pawn[2][2] = {{-1, 1}, {1, 1}};
     constexpr int black_pawn[2][2] = {{-1, -1}, {1, -1}};
-    init_magics(rook_magics, rook_table, kRookDeltas);
-    init_magics(bishop_magics, bishop_table, kBishopDeltas);
+    init_magics(rook_magics, rook_table, kRookDeltas, kRookMagicNumbers);
+    init_magics(bishop_magics, bishop_table, kBishopDeltas, kBishopMagicNumbers);
     for (int sq = 0; sq < 64; ++sq) {
       Square s = Square(sq);
       knight_attacks[s] = step_attacks(s, knight, 8);
