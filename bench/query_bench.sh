@@ -73,7 +73,9 @@ games_x10=$(sqlite3 "$work/x10.db" 'SELECT COUNT(*) FROM games')
 echo "games: all.db $games_all, x10.db $games_x10"
 if [ -x /usr/games/pgn-extract ]; then
   # pgn-extract: the same FEN search by Polyglot key (-H), and an export of every game.
-  row "pgn-extract -H (Ruy Lopez key), bench PGN" "bench.pgn" /usr/games/pgn-extract -s -H4b1376a17217ee1d -o /dev/stdout "$work/bench.pgn"
+  # (It cannot write to /dev/stdout: the hits go to a file and are counted.)
+  row "pgn-extract -H (Ruy Lopez key), bench PGN" "bench.pgn" /usr/games/pgn-extract -s -H4b1376a17217ee1d -o "$work/hits.pgn" "$work/bench.pgn"
+  echo "pgn-extract Ruy Lopez hits: $(grep -c '^\[Event ' "$work/hits.pgn")"
   row "pgn-extract export all, bench PGN" "bench.pgn" /usr/games/pgn-extract -s -o /dev/null "$work/bench.pgn"
 fi
 echo "work dir: $work"
