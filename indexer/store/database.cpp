@@ -169,7 +169,7 @@ void Database::configure_for_bulk_load() {
     throw StoreError(StoreErrorKind::Other, SQLITE_ERROR,
                      "database '" + *path_ + "': cannot switch to WAL journal mode (still '" + mode + "')");
   exec("PRAGMA synchronous=NORMAL;"
-       "PRAGMA cache_size=-262144;"  // negative = KiB, so 256 MiB
+       "PRAGMA cache_size=-65536;"  // negative = KiB, so 64 MiB
        "PRAGMA temp_store=MEMORY;");
 }
 
