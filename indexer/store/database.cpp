@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cstring>
+#include <mutex>
 #include <utility>
 
 namespace pgnbase::store {
@@ -80,8 +81,21 @@ std::string_view to_string(StoreErrorKind kind) {
 
 // ---------------------------------------------------------------- Database
 
+namespace {
+
+// SQLite's memory statistics take one process-wide mutex on every allocation, which
+// threads confirming positions on their own connections then queue on. We never read
+// the statistics. Must run before SQLite initialises; a no-op if it already has.
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+}  // namespace
+
 Database::Database(const std::string& path, Mode mode)
     : path_(std::make_shared<const std::string>(path)), mode_(mode) {
+  configure_sqlite_once();
   int code = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode) | SQLITE_OPEN_NOMUTEX, nullptr);
   if (code != SQLITE_OK) {
     std::string message = message_of(db_, code);
