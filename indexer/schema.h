@@ -68,6 +68,9 @@ CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
 CREATE INDEX IF NOT EXISTS games_result ON games(result);
 CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
+-- What replaying a game needs, packed densely: confirming the candidates of a common
+-- position reads thousands of games, and their rows are mostly tags and annotations.
+CREATE INDEX IF NOT EXISTS games_replay ON games(id, variant, start_fen, time_control, moves);
 CREATE TABLE IF NOT EXISTS rejects (
   id          INTEGER PRIMARY KEY,
   source_id   INTEGER NOT NULL REFERENCES sources(id),
@@ -91,6 +94,7 @@ DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
 DROP INDEX IF EXISTS games_result;
 DROP INDEX IF EXISTS games_event;
+DROP INDEX IF EXISTS games_replay;
 )sql";
 
 }  // namespace pgnbase::indexer

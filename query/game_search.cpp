@@ -56,7 +56,7 @@ bool time_control_passes(const GameFilter& filter, TimeControlVerdicts& verdicts
 
 enum class Verdict { Skipped, Refuted, Confirmed };
 
-// Reads a candidate's moves with `moves` (sql::kGameMovesById), applies the time-control
+// Reads a candidate's moves with `moves` (game_moves_by_id_sql), applies the time-control
 // filter and replays it; plies gets the plies where the position occurs.
 Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, const PositionCandidates& all,
                          const GameFilter& filter, TimeControlVerdicts& verdicts, std::vector<MoveCode>& codes,
@@ -83,7 +83,7 @@ void GameSearch::start() {
   statement_ = db_.prepare(build_game_by_id_query(GameFilter{}).sql);
   if (options_.filter.position) {
     prepare_position_candidates();
-    moves_statement_ = db_.prepare(sql::kGameMovesById);
+    moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
   } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
     streaming_ = true;
     statement_ = db_.prepare(build_game_query(GameFilter{}, GameOrder::Id).sql);
@@ -225,7 +225,7 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
       try {
         store::Database db(db_.path(), store::Database::Mode::ReadOnly);
         db.exec("BEGIN");
-        store::Statement moves = db.prepare(sql::kGameMovesById);
+        store::Statement moves = db.prepare(game_moves_by_id_sql(db));
         TimeControlVerdicts verdicts;
         std::vector<MoveCode> codes;
         std::vector<uint32_t> plies;
@@ -272,7 +272,7 @@ int64_t GameSearch::count() {
                                             : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
   if (threads > 1 && order_.size() >= options_.parallel_count_candidates && db_.path() != ":memory:" && !db_.path().empty())
     return clamp(count_positions_in_parallel(threads));
-  moves_statement_ = db_.prepare(sql::kGameMovesById);
+  moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
   started_ = true;
   rows_needed_ = false;
   int64_t n = 0;

@@ -109,4 +109,9 @@ SqlQuery build_game_key_query(const GameFilter& filter, bool by_id) {
   return q;
 }
 
+std::string_view game_moves_by_id_sql(store::Database& db) {
+  store::Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_replay'");
+  return s.step() ? sql::kGameMovesByIdFromReplayIndex : sql::kGameMovesById;
+}
+
 }  // namespace pgnbase::query

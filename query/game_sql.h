@@ -61,6 +61,9 @@ SqlQuery build_game_count_query(const GameFilter& filter);
 // tempt SQLite to walk the whole table in id order instead of using the filters' indexes).
 SqlQuery build_game_key_query(const GameFilter& filter, bool by_id);
 
+// sql::kGameMovesById, from the games_replay index when the database has it.
+std::string_view game_moves_by_id_sql(store::Database& db);
+
 namespace sql {
 
 inline constexpr std::string_view kHasGamesTable =
@@ -68,9 +71,12 @@ inline constexpr std::string_view kHasGamesTable =
 inline constexpr std::string_view kSchemaVersion = "SELECT value FROM meta WHERE key = 'schema_version'";
 
 inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
-// What confirming a position candidate needs of game ?1, and nothing more.
+// What confirming a position candidate needs of game ?1, and nothing more; the second
+// form reads it from the games_replay index (indexer/schema.h) instead of the row.
 inline constexpr std::string_view kGameMovesById =
     "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
+inline constexpr std::string_view kGameMovesByIdFromReplayIndex =
+    "SELECT moves, variant, start_fen, time_control FROM games INDEXED BY games_replay WHERE id = ?1";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
 // Every rating with its game id, read from the rating indexes alone (no table pages).
 inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";

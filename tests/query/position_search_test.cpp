@@ -8,6 +8,7 @@
 #include "core/pgn_reader.h"
 #include "core/replay.h"
 #include "query/game_search.h"
+#include "query/game_sql.h"
 #include "query/position_search.h"
 #include "query_test_support.h"
 
@@ -15,6 +16,7 @@ namespace pgnbase::query {
 namespace {
 
 using query_test::Occurrences;
+namespace fs = std::filesystem;
 
 // Main-line move tokens of each game of a PGN text.
 struct MainLineCollector : PgnVisitorBase {
@@ -215,6 +217,28 @@ TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
     for (size_t i = 2; i < counts.size(); ++i) EXPECT_EQ(counts[i], counts[i % 2]) << fen;
     EXPECT_EQ(counts[0], int64_t(search_plies(db, query_test::board_of(fen)).size()));
   }
+}
+
+// A database made before the games_replay index existed answers the same, from the rows.
+TEST_F(PositionSearchDatabase, SameAnswersWithoutTheReplayIndex) {
+  const std::string old_path = dir_->file("without-replay-index.db");
+  fs::copy_file(db_path_, old_path);
+  {
+    store::Database rw(old_path, store::Database::Mode::ReadWrite);
+    rw.exec("DROP INDEX games_replay");
+  }
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  store::Database old_db(old_path, store::Database::Mode::ReadOnly);
+  EXPECT_EQ(game_moves_by_id_sql(db), sql::kGameMovesByIdFromReplayIndex);
+  EXPECT_EQ(game_moves_by_id_sql(old_db), sql::kGameMovesById);
+  size_t found = 0;
+  for (const Board& position : sample_positions(97)) {
+    const Occurrences expected = (*by_key_)[position.key()];
+    ASSERT_EQ(search_plies(old_db, position), expected) << write_fen(position);
+    ASSERT_EQ(search_plies(db, position), expected) << write_fen(position);
+    found += expected.size();
+  }
+  EXPECT_GT(found, 1000u);
 }
 
 TEST(SamePosition, IgnoresCountersAndUncapturableEnPassant) {
