@@ -216,6 +216,68 @@ TEST_F(ImportTest, EveryPositionIsIndexed) {
             scalar(db, "SELECT SUM(plies + 1) FROM games"));
 }
 
+// kind | reason of every reject, in game order.
+std::vector<std::string> rejects_of(const std::string& db_path) {
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  return rows(db, "SELECT game_number, line, kind, reason FROM rejects ORDER BY id");
+}
+
+TEST_F(ImportTest, RealMalformedGamesAreRejectedWithTheirReason) {
+  struct Case {
+    fs::path file;
+    uint64_t found, imported;
+    std::vector<std::string> rejects;  // game_number|line|kind|reason|
+  };
+  const fs::path nasty = kShared / "nasty";
+  const std::vector<Case> cases = {
+      {nasty / "pgn-extract-tests" / "nested-comment.pgn", 1, 0,
+       {"1|1|unexpected token in movetext|unexpected token in movetext at line 2 near '}'|"}},
+      {kShared / "annotated" / "pychess-learn-lichess-studies.pgn", 1319, 1318,
+       {"362|5746|illegal move|illegal move 'Nxg5' at ply 1 (1. Nxg5)|"}},
+      {nasty / "python-chess" / "antichess-programfox.pgn", 2, 0,
+       {"1|1|unsupported variant|unsupported variant: Antichess|",
+        "2|5|unsupported variant|unsupported variant: Antichess|"}},
+      {nasty / "python-chess" / "saturs-jannlee-zh-lichess.pgn", 1, 0,
+       {"1|1|unsupported variant|unsupported variant: Crazyhouse|"}},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string db = path("real-" + std::to_string(i) + ".db");
+    ImportOutcome o = import(db, cases[i].file);
+    EXPECT_EQ(o.summary.games_found, cases[i].found) << cases[i].file;
+    EXPECT_EQ(o.summary.imported, cases[i].imported) << cases[i].file;
+    EXPECT_EQ(o.summary.rejected, cases[i].found - cases[i].imported) << cases[i].file;
+    EXPECT_EQ(rejects_of(db), cases[i].rejects) << cases[i].file;
+  }
+}
+
+// Hand-made edge cases for the reasons no real file in ../shared/data shows.
+TEST_F(ImportTest, HandMadeGamesCoverTheOtherRejectReasons) {
+  const std::string pgn =
+      "[Event \"bad FEN tag\"]\n[SetUp \"1\"]\n"
+      "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1\"]\n\n1. e4 *\n\n"
+      "[Event \"ambiguous: both knights reach f2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/3NK2N w - - 0 1\"]\n\n"
+      "1. Nf2 *\n\n"
+      "[Event \"unparsable\"]\n\n1. e4 e5 2. Zz9 *\n\n"
+      "[Event \"promotion without a piece\"]\n[SetUp \"1\"]\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8 *\n\n"
+      "[Event \"a good game\"]\n\n1. e4 e5 *\n\n"
+      "[Event \"unterminated comment\"]\n\n1. e4 { never closed\n";
+  const fs::path file = dir_ / "hand-made-rejects.pgn";
+  std::ofstream(file) << pgn;
+  ImportOutcome o = import(path("h.db"), file);
+  EXPECT_EQ(o.summary.games_found, 6u);
+  EXPECT_EQ(o.summary.imported, 1u);
+  const std::vector<std::string> expected = {
+      "1|1|bad FEN|bad FEN tag: piece placement field 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN': rank 1 does "
+      "not sum to 8 squares|",
+      "2|7|ambiguous move|ambiguous move 'Nf2' at ply 1 (1. Nf2)|",
+      "3|13|unparsable move|unparsable move 'Zz9' at ply 3 (2. Zz9)|",
+      "4|17|promotion piece missing|promotion piece missing 'a8' at ply 1 (1. a8)|",
+      "6|27|'{' comment not closed before the end of the input|'{' comment not closed before the end of the input "
+      "at line 29 near '{'|",
+  };
+  EXPECT_EQ(rejects_of(path("h.db")), expected);
+}
+
 TEST_F(ImportTest, MissingInputThrowsAndLeavesTheDatabaseUsable) {
   const std::string db_path = path("m.db");
   EXPECT_THROW(import(db_path, dir_ / "no-such-file.pgn"), InputError);
