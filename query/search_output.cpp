@@ -144,18 +144,22 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
       GameFormatter formatter(output.format, output.pgn);
       while (std::optional<std::shared_ptr<Batch>> batch = work.pop()) {
         Batch& b = **batch;
-        for (size_t i = 0; i < b.size; ++i) {
-          const OwnedGame& g = b.games[i];
-          if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
-          else ++b.corrupt;
+        try {  // an exception (out of memory) travels to the reading thread with the batch
+          for (size_t i = 0; i < b.size; ++i) {
+            const OwnedGame& g = b.games[i];
+            if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
+            else ++b.corrupt;
+          }
+          b.done.set_value();
+        } catch (...) {
+          b.done.set_exception(std::current_exception());
         }
-        b.done.set_value();
       }
     });
   std::deque<std::pair<std::shared_ptr<Batch>, std::future<void>>> in_flight;
   auto write_oldest = [&] {
     auto& [batch, done] = in_flight.front();
-    done.wait();
+    done.get();  // rethrows a worker's exception
     out.buffer() += batch->text;
     summary.games += batch->written;
     summary.corrupt += batch->corrupt;
