@@ -34,6 +34,11 @@ int64_t sort_value(GameOrder order, const store::Statement& s) {
   return 0;
 }
 
+// Only what the order and the time-control filter read.
+GameKeyColumns key_columns(const SearchOptions& options) {
+  return {options.order == GameOrder::Elo, options.order == GameOrder::Date, options.filter.time_control.has_value()};
+}
+
 void sort_keys(std::vector<SortKey>& keys) {
   std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
     return a.primary != b.primary ? a.primary < b.primary : a.game_id < b.game_id;
@@ -93,7 +98,7 @@ void GameSearch::start() {
 }
 
 void GameSearch::select_games() {
-  SqlQuery q = build_game_key_query(options_.filter, false);
+  SqlQuery q = build_game_key_query(options_.filter, false, key_columns(options_));
   store::Statement s = db_.prepare(q.sql);
   q.bind(s);
   std::vector<SortKey> keys;
@@ -118,7 +123,7 @@ void GameSearch::prepare_position_candidates() {
   std::vector<SortKey> keys;
   keys.reserve(games.size());
   if (games.size() <= options_.point_lookup_limit) {
-    SqlQuery q = build_game_key_query(options_.filter, true);
+    SqlQuery q = build_game_key_query(options_.filter, true, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     for (uint32_t i = 0; i < games.size(); ++i) {
@@ -128,7 +133,7 @@ void GameSearch::prepare_position_candidates() {
     }
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
-    SqlQuery q = build_game_key_query(options_.filter, false);
+    SqlQuery q = build_game_key_query(options_.filter, false, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     std::vector<SortKey> passing;

@@ -101,9 +101,12 @@ SqlQuery build_game_count_query(const GameFilter& filter) {
   return q;
 }
 
-SqlQuery build_game_key_query(const GameFilter& filter, bool by_id) {
+SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColumns columns) {
   SqlQuery q(by_id ? 2 : 1);
-  q.sql = "SELECT g.id, g.white_elo, g.black_elo, g.date_key, g.time_control FROM games g";
+  q.sql = "SELECT g.id, ";
+  q.sql += columns.elo ? "g.white_elo, g.black_elo, " : "NULL, NULL, ";
+  q.sql += columns.date ? "g.date_key, " : "NULL, ";
+  q.sql += columns.time_control ? "g.time_control FROM games g" : "NULL FROM games g";
   if (by_id) q.sql += " WHERE g.id = ?1";
   append_conditions(filter, q, by_id);
   return q;

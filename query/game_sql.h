@@ -59,7 +59,12 @@ SqlQuery build_game_count_query(const GameFilter& filter);
 // sorting and the explorer need, without the blobs. by_id: ?1 is one game's id (filters
 // from ?2); otherwise every passing game, in no particular order (an ORDER BY id would
 // tempt SQLite to walk the whole table in id order instead of using the filters' indexes).
-SqlQuery build_game_key_query(const GameFilter& filter, bool by_id);
+// Columns not in `columns` are NULL, so that an index holding the filtered column (and
+// the row id) answers alone, without visiting the rows.
+struct GameKeyColumns {
+  bool elo = true, date = true, time_control = true;
+};
+SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColumns columns = {});
 
 // sql::kGameMovesById, from the games_replay index when the database has it.
 std::string_view game_moves_by_id_sql(store::Database& db);
