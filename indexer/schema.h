@@ -60,8 +60,9 @@ CREATE TABLE IF NOT EXISTS games (
   annotations  BLOB,
   dedupe_key   INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
-CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
+-- With the date, a player's games come sorted by date from the index alone.
+CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
+CREATE INDEX IF NOT EXISTS games_black ON games(black_id, date_key);
 CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
 CREATE INDEX IF NOT EXISTS games_date ON games(date_key);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
