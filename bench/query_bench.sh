@@ -63,7 +63,9 @@ for db in all x10; do
   row "ECO C60-C99 (count)" "$db" "$query" search "$d" --eco C60-C99 --count
   row "ECO B90, first 50 games" "$db" "$query" search "$d" --eco B90 --limit 50
   row "player DrNykterstein (count)" "$db" "$query" search "$d" --player drnykterstein --count
+  row "player, first 50 games" "$db" "$query" search "$d" --player drnykterstein --limit 50
   row "player, first 50 games by date" "$db" "$query" search "$d" --player drnykterstein --order date --limit 50
+  row "ECO volume B, first 50 games" "$db" "$query" search "$d" --eco B --limit 50
   row "explorer, start position" "$db" "$query" explore "$d"
   row "explorer, start position, --min-elo 2200" "$db" "$query" explore "$d" --min-elo 2200
   row "export all games (PGN to /dev/null)" "$db" "$query" export "$d" -o /dev/null
