@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds everything with AddressSanitizer and UBSan (Debug),
-# and runs the whole test suite with CTest. Exits non-zero when anything fails.
-#   PGNBASE_TEST_BUILD_DIR  build folder (default build-test)
+# and runs the whole test suite with CTest; then builds the import pipeline's tests with
+# ThreadSanitizer and runs the multithreaded ones. Exits non-zero when anything fails.
+#   PGNBASE_TEST_BUILD_DIR  build folder (default build-test; the TSan one gets -tsan)
 #   PGNBASE_JOBS            parallel jobs (default: all cores)
+#   PGNBASE_SKIP_TSAN=1     leave out the ThreadSanitizer stage
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -27,10 +29,21 @@ cmake --build "$build_dir" -j "$jobs" || fail "build"
 
 echo "== Running tests"
 log="$build_dir/ctest.log"
-if ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" 2>&1 | tee "$log"; then
-  summary=$(grep -E 'tests passed' "$log" | tail -n 1)
-  echo "run_tests: OK: ${summary:-all tests passed} ($((SECONDS - started)) s)"
-else
+if ! ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" 2>&1 | tee "$log"; then
   summary=$(grep -E 'tests passed' "$log" | tail -n 1)
   fail "${summary:-ctest failed}; see $log"
 fi
+summary=$(grep -E 'tests passed' "$log" | tail -n 1)
+summary=${summary:-all tests passed}
+
+if [[ ${PGNBASE_SKIP_TSAN:-0} != 1 ]]; then
+  tsan_dir="$build_dir-tsan"
+  echo "== ThreadSanitizer: the import pipeline's multithreaded tests ($tsan_dir)"
+  cmake -S . -B "$tsan_dir" -DCMAKE_BUILD_TYPE=Debug -DPGNBASE_BUILD_TESTS=ON -DPGNBASE_BUILD_BENCH=OFF \
+    -DPGNBASE_TSAN=ON >/dev/null || fail "cmake configure (TSan)"
+  cmake --build "$tsan_dir" -j "$jobs" --target indexer_tests || fail "build (TSan)"
+  TSAN_OPTIONS=halt_on_error=1 "$tsan_dir/tests/indexer_tests" --gtest_brief=1 \
+    --gtest_filter='ImportTest.*:BoundedQueueTest.*' || fail "ThreadSanitizer tests"
+  summary="$summary; TSan pipeline tests passed"
+fi
+echo "run_tests: OK: $summary ($((SECONDS - started)) s)"
