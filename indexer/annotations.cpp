@@ -27,15 +27,24 @@ void encode_annotations(const std::vector<AnnotationEntry>& entries, std::string
   }
 }
 
-bool decode_annotations(std::string_view blob, std::vector<AnnotationEntry>& out) {
+bool read_length_prefixed(std::string_view in, size_t& pos, std::string_view& bytes) {
+  uint64_t length;
+  if (!read_varint(in, pos, length) || length > in.size() - pos) return false;
+  bytes = in.substr(pos, length);
+  pos += length;
+  return true;
+}
+
+bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out) {
   out.clear();
   size_t pos = 0;
-  while (pos < blob.size()) {
-    uint64_t ply, length;
-    if (!read_varint(blob, pos, ply) || !read_varint(blob, pos, length) || length > blob.size() - pos)
+  while (pos < payload.size()) {
+    uint64_t ply;
+    AnnotationView a;
+    if (!read_varint(payload, pos, ply) || ply > UINT32_MAX || !read_length_prefixed(payload, pos, a.text))
       return false;
-    out.push_back({uint32_t(ply), std::string(blob.substr(pos, length))});
-    pos += length;
+    a.ply = uint32_t(ply);
+    out.push_back(a);
   }
   return true;
 }

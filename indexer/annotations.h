@@ -20,13 +20,20 @@ struct AnnotationEntry {
   uint32_t ply;
   std::string text;
 };
+// One entry as read back: text points into the payload given to decode_annotations.
+struct AnnotationView {
+  uint32_t ply;
+  std::string_view text;
+};
 
 void encode_annotations(const std::vector<AnnotationEntry>& entries, std::string& out);
-// False when the blob is corrupt.
-bool decode_annotations(std::string_view blob, std::vector<AnnotationEntry>& out);
+// Reads a decompressed payload; false when it is corrupt.
+bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out);
 
 void append_varint(uint64_t value, std::string& out);
 // Reads a varint at pos (advanced); false when the input ends first.
 bool read_varint(std::string_view in, size_t& pos, uint64_t& value);
+// Reads "varint length, that many bytes" at pos (advanced); false when the input ends first.
+bool read_length_prefixed(std::string_view in, size_t& pos, std::string_view& bytes);
 
 }  // namespace pgnbase::indexer

@@ -75,19 +75,13 @@ void encode_tags(const std::vector<Tag>& tags, std::string& out) {
   }
 }
 
-bool decode_tags(std::string_view blob, std::vector<Tag>& out) {
+bool decode_tags(std::string_view payload, std::vector<TagView>& out) {
   out.clear();
   size_t pos = 0;
-  while (pos < blob.size()) {
-    Tag t;
-    uint64_t n;
-    if (!read_varint(blob, pos, n) || n > blob.size() - pos) return false;
-    t.name.assign(blob.substr(pos, n));
-    pos += n;
-    if (!read_varint(blob, pos, n) || n > blob.size() - pos) return false;
-    t.value.assign(blob.substr(pos, n));
-    pos += n;
-    out.push_back(std::move(t));
+  while (pos < payload.size()) {
+    TagView t;
+    if (!read_length_prefixed(payload, pos, t.name) || !read_length_prefixed(payload, pos, t.value)) return false;
+    out.push_back(t);
   }
   return true;
 }

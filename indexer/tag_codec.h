@@ -19,6 +19,10 @@ struct Tag {
   std::string name;
   std::string value;  // unescaped
 };
+// A tag as read back: views into the payload given to decode_tags.
+struct TagView {
+  std::string_view name, value;
+};
 
 struct HeaderColumns {
   std::optional<std::string> event, site, date, round, white, black, result, eco, time_control;
@@ -29,7 +33,8 @@ struct HeaderColumns {
 void split_tags(const std::vector<Tag>& tags, HeaderColumns& columns, std::string& other_tags_blob);
 
 void encode_tags(const std::vector<Tag>& tags, std::string& out);
-bool decode_tags(std::string_view blob, std::vector<Tag>& out);
+// Reads a tags payload (stored unframed); false when it is corrupt.
+bool decode_tags(std::string_view payload, std::vector<TagView>& out);
 
 // "2019.??.??" -> 20190000; nullopt when the year is unknown or the text is no date.
 std::optional<int64_t> date_key_of(std::string_view date);

@@ -1,7 +1,6 @@
 #include "query/game_row.h"
 
 #include "core/fen.h"
-#include "indexer/annotations.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -21,15 +20,6 @@ std::optional<int64_t> int_or_null(const store::Statement& s, int column) {
 std::string_view blob_of(const store::Statement& s, int column) {
   std::span<const std::byte> b = s.column_blob(column);
   return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
-
-// Reads "varint length, bytes" at pos.
-bool read_field(std::string_view payload, size_t& pos, std::string_view& out) {
-  uint64_t length;
-  if (!indexer::read_varint(payload, pos, length) || length > payload.size() - pos) return false;
-  out = payload.substr(pos, length);
-  pos += length;
-  return true;
 }
 
 }  // namespace
@@ -69,30 +59,6 @@ std::string_view result_token(int result) {
     case 3: return "0-1";
     default: return "*";
   }
-}
-
-bool read_tags(std::string_view payload, std::vector<TagView>& out) {
-  out.clear();
-  size_t pos = 0;
-  while (pos < payload.size()) {
-    TagView t;
-    if (!read_field(payload, pos, t.name) || !read_field(payload, pos, t.value)) return false;
-    out.push_back(t);
-  }
-  return true;
-}
-
-bool read_annotations(std::string_view payload, std::vector<AnnotationView>& out) {
-  out.clear();
-  size_t pos = 0;
-  while (pos < payload.size()) {
-    uint64_t ply;
-    AnnotationView a;
-    if (!indexer::read_varint(payload, pos, ply) || ply > UINT32_MAX || !read_field(payload, pos, a.text)) return false;
-    a.ply = uint32_t(ply);
-    out.push_back(a);
-  }
-  return true;
 }
 
 bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board) {

@@ -1,8 +1,8 @@
-// One games row as the query library reads it, and zero-copy readers of its blobs.
+// One games row as the query library reads it (its tags and annotations payloads are
+// read with indexer/tag_codec.h and indexer/annotations.h).
 //
 // Every view in a GameRow points into the SQLite statement it was read from and dies
-// at the statement's next step(), reset() or destruction. Views handed out by the blob
-// readers point into the decoded payload they were given.
+// at the statement's next step(), reset() or destruction.
 #pragma once
 
 #include <cstdint>
@@ -37,18 +37,6 @@ void read_game_row(const store::Statement& statement, GameRow& row);
 
 // The PGN result token of a games.result code: "1-0", "1/2-1/2", "0-1" or "*".
 std::string_view result_token(int result);
-
-struct TagView {
-  std::string_view name, value;
-};
-struct AnnotationView {
-  uint32_t ply;
-  std::string_view text;
-};
-
-// Parse a tags payload / a decoded annotations payload (docs/schema.md); false when corrupt.
-bool read_tags(std::string_view payload, std::vector<TagView>& out);
-bool read_annotations(std::string_view payload, std::vector<AnnotationView>& out);
 
 // Sets board to a stored game's start position: start_fen when present, else the
 // standard array (in Chess960 mode for variant 1). False when start_fen is corrupt.

@@ -83,7 +83,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
                            std::string& out) {
   Board board;
   if (!set_start_position(row.variant, row.start_fen, board)) return false;
-  if (!read_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
+  if (!indexer::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
   const size_t rollback = out.size();
   out += "{\"id\":";
   out += std::to_string(row.id);
@@ -111,7 +111,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
   if (row.black_elo) tag("BlackElo", std::to_string(*row.black_elo));
   if (row.eco_source == 1 && row.eco) tag("ECO", *row.eco);
   if (row.time_control) tag("TimeControl", *row.time_control);
-  for (const TagView& t : tags_) tag(t.name, t.value);
+  for (const indexer::TagView& t : tags_) tag(t.name, t.value);
   out += "},";
   append_key("variant", out);
   out += row.variant == 1 ? "\"chess960\"," : "\"standard\",";

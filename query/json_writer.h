@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/move_code.h"
+#include "indexer/tag_codec.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -29,7 +30,7 @@ class JsonGameWriter {
 
  private:
   std::string move_;
-  std::vector<TagView> tags_;
+  std::vector<indexer::TagView> tags_;
 };
 
 }  // namespace pgnbase::query

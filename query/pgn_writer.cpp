@@ -77,7 +77,7 @@ void PgnWriter::write_tags(const GameRow& row, const Board& start) {
 
   const bool chess960 = row.variant == 1;
   bool has_variant = false, has_setup = false, has_fen = false;
-  for (const TagView& t : tags_) {
+  for (const indexer::TagView& t : tags_) {
     has_variant |= t.name == "Variant";
     has_setup |= t.name == "SetUp";
     has_fen |= t.name == "FEN";
@@ -87,7 +87,7 @@ void PgnWriter::write_tags(const GameRow& row, const Board& start) {
     if (!has_setup) write_tag("SetUp", "1");
   };
   bool fen_written = false;
-  for (const TagView& t : tags_) {
+  for (const indexer::TagView& t : tags_) {
     if (t.name == "FEN" && row.start_fen && !fen_written) {
       write_setup();
       write_tag("FEN", chess960 ? write_fen(start, CastlingStyle::XFen) : t.value);
@@ -182,13 +182,13 @@ bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::
   line_start_ = previous_word_ = out.size();
   Board start;
   bool ok = set_start_position(row.variant, row.start_fen, start);
-  ok = ok && read_tags(row.tags, tags_);  // the tags payload is stored unframed
+  ok = ok && indexer::decode_tags(row.tags, tags_);  // the tags payload is stored unframed
   if (ok) write_tags(row, start);
   annotations_.clear();
   if (ok && options_.annotations && !row.annotations.empty()) {
-    ok = indexer::decode_blob(row.annotations, payload_) && read_annotations(payload_, annotations_);
+    ok = indexer::decode_blob(row.annotations, payload_) && indexer::decode_annotations(payload_, annotations_);
     std::stable_sort(annotations_.begin(), annotations_.end(),
-                     [](const AnnotationView& a, const AnnotationView& b) { return a.ply < b.ply; });
+                     [](const indexer::AnnotationView& a, const indexer::AnnotationView& b) { return a.ply < b.ply; });
   }
   if (ok) {
     out += '\n';

@@ -19,6 +19,7 @@
 #include "indexer/annotations.h"
 #include "indexer/blob_codec.h"
 #include "indexer/position_index.h"
+#include "indexer/tag_codec.h"
 #include "indexer/store/database.h"
 #include "query/game_row.h"
 #include "tests/query/json_check.h"
@@ -120,15 +121,15 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
     };
     EXPECT_TRUE(indexer::decode_moves(blob(19), g.codes));
     EXPECT_TRUE(indexer::decode_blob(blob(21), g.annotations));
-    std::vector<query::TagView> tags;
-    EXPECT_TRUE(query::read_tags(blob(20), tags));
+    std::vector<indexer::TagView> tags;
+    EXPECT_TRUE(indexer::decode_tags(blob(20), tags));
     const bool chess960 = s.column_int64(17) == 1;
     bool original_had_variant = true;
     if (original && original->count(id)) {
       original_had_variant = false;
       for (auto& [n, v] : original->at(id).tags) original_had_variant |= n == "Variant";
     }
-    for (const query::TagView& t : tags) {
+    for (const indexer::TagView& t : tags) {
       if (t.name == "SetUp") continue;
       if (chess960 && t.name == "FEN") continue;
       if (chess960 && t.name == "Variant" && !original_had_variant && keep_variant_tag_check) continue;
