@@ -38,6 +38,24 @@ void read_game_row(const store::Statement& statement, GameRow& row);
 // The PGN result token of a games.result code: "1-0", "1/2-1/2", "0-1" or "*".
 std::string_view result_token(int result);
 
+// Calls f(name, value) for each tag the row's columns hold, in the order export writes
+// them: the Seven Tag Roster (with its placeholders when absent), then WhiteElo,
+// BlackElo, ECO (only when it came from the game's tag) and TimeControl.
+template <typename F>
+void visit_column_tags(const GameRow& row, F&& f) {
+  f("Event", row.event.value_or("?"));
+  f("Site", row.site.value_or("?"));
+  f("Date", row.date.value_or("????.??.??"));
+  f("Round", row.round.value_or("?"));
+  f("White", row.white.value_or("?"));
+  f("Black", row.black.value_or("?"));
+  f("Result", row.result_tag.value_or("*"));
+  if (row.white_elo) f("WhiteElo", std::to_string(*row.white_elo));
+  if (row.black_elo) f("BlackElo", std::to_string(*row.black_elo));
+  if (row.eco_source == 1 && row.eco) f("ECO", *row.eco);
+  if (row.time_control) f("TimeControl", *row.time_control);
+}
+
 // Sets board to a stored game's start position: start_fen when present, else the
 // standard array (in Chess960 mode for variant 1). False when start_fen is corrupt.
 bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board);

@@ -100,17 +100,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
     out += ':';
     append_json_string(value, out);
   };
-  tag("Event", row.event.value_or("?"));
-  tag("Site", row.site.value_or("?"));
-  tag("Date", row.date.value_or("????.??.??"));
-  tag("Round", row.round.value_or("?"));
-  tag("White", row.white.value_or("?"));
-  tag("Black", row.black.value_or("?"));
-  tag("Result", row.result_tag.value_or("*"));
-  if (row.white_elo) tag("WhiteElo", std::to_string(*row.white_elo));
-  if (row.black_elo) tag("BlackElo", std::to_string(*row.black_elo));
-  if (row.eco_source == 1 && row.eco) tag("ECO", *row.eco);
-  if (row.time_control) tag("TimeControl", *row.time_control);
+  visit_column_tags(row, tag);
   for (const indexer::TagView& t : tags_) tag(t.name, t.value);
   out += "},";
   append_key("variant", out);

@@ -58,22 +58,7 @@ void PgnWriter::write_tag(std::string_view name, std::string_view value) {
 }
 
 void PgnWriter::write_tags(const GameRow& row, const Board& start) {
-  write_tag("Event", row.event.value_or("?"));
-  write_tag("Site", row.site.value_or("?"));
-  write_tag("Date", row.date.value_or("????.??.??"));
-  write_tag("Round", row.round.value_or("?"));
-  write_tag("White", row.white.value_or("?"));
-  write_tag("Black", row.black.value_or("?"));
-  write_tag("Result", row.result_tag.value_or("*"));
-  auto write_number_tag = [&](std::string_view name, int64_t value) {
-    std::string text;
-    append_number(value, text);
-    write_tag(name, text);
-  };
-  if (row.white_elo) write_number_tag("WhiteElo", *row.white_elo);
-  if (row.black_elo) write_number_tag("BlackElo", *row.black_elo);
-  if (row.eco_source == 1 && row.eco) write_tag("ECO", *row.eco);
-  if (row.time_control) write_tag("TimeControl", *row.time_control);
+  visit_column_tags(row, [&](std::string_view name, std::string_view value) { write_tag(name, value); });
 
   const bool chess960 = row.variant == 1;
   bool has_variant = false, has_setup = false, has_fen = false;
