@@ -10,7 +10,7 @@
 
 #include "core/board.h"
 #include "core/fen.h"
-#include "core/move_code.h"
+#include "core/san.h"
 #include "core/movegen.h"
 
 namespace {
@@ -36,18 +36,6 @@ constexpr const char* kUsage =
     "              the count, or 'error: <why>' (the exit status is then 2)\n"
     "  --help      print this text\n";
 
-// UCI spells out the move code: from, to, promotion letter.
-std::string uci_of(const Board& board, Move m) {
-  const MoveCode code = encode_move(board, m);
-  std::string uci;
-  for (unsigned s : {code & 63u, (code >> 6) & 63u}) {
-    uci += char('a' + s % 8);
-    uci += char('1' + s / 8);
-  }
-  if (unsigned promotion = (code >> 12) & 7) uci += " nbrq"[promotion];
-  return uci;
-}
-
 std::optional<int> parse_depth(std::string_view text) {
   int depth = -1;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
@@ -67,7 +55,8 @@ uint64_t divide(Board& board, int depth) {
   uint64_t nodes = 0;
   for (Move m : list) {
     UndoInfo undo;
-    const std::string uci = uci_of(board, m);
+    std::string uci;
+    append_move(board, m, MoveStyle::Uci, english(), uci);
     board.do_move(m, undo);
     const uint64_t count = perft(board, depth - 1);
     board.undo_move(m, undo);
