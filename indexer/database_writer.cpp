@@ -96,10 +96,10 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
     empty = any.step() && any.column_int64(0) == 0;
   }
   if (empty) db_.exec(kDropGameIndexesSql);
-  positions_ = std::make_unique<PositionIndexBuilder>(options_.position_memory_bytes,
-                                                      options_.temp_dir.empty()
-                                                          ? std::filesystem::temp_directory_path()
-                                                          : options_.temp_dir);
+  positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
+      .memory_budget_bytes = options_.position_memory_bytes,
+      .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
+      .threads = std::max(1u, options_.threads)});
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
       "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening, time_control, plies, "
@@ -123,7 +123,7 @@ int64_t DatabaseWriter::intern(const std::string& name) {
   return id;
 }
 
-void DatabaseWriter::add_game(GameRecord& game) {
+int64_t DatabaseWriter::add_game(GameRecord& game) {
   const int64_t id = next_game_id_++;
   ++summary_.games_found;
   ++summary_.imported;
@@ -190,6 +190,22 @@ void DatabaseWriter::add_game(GameRecord& game) {
                             game.result});
   }
   summary_.positions += game.keys.size();
+  return id;
+}
+
+void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids) {
+  // Ids grow with the index in the chunk, so the run stays sorted.
+  bool skipped = false;
+  uint64_t games = 0;
+  for (int64_t id : ids) {
+    skipped |= id == 0;
+    games += id != 0;
+  }
+  if (skipped)
+    std::erase_if(postings, [&](const PostingSorter::Record& r) { return r.game_id >= ids.size() || ids[r.game_id] == 0; });
+  for (PostingSorter::Record& r : postings) r.game_id = uint32_t(ids[r.game_id]);
+  summary_.positions += postings.size();
+  positions_->add_sorted_run(std::move(postings), games);
 }
 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {

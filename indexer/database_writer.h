@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "indexer/game_record.h"
+#include "indexer/posting_sorter.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {
@@ -18,7 +19,8 @@ namespace pgnbase::indexer {
 class PositionIndexBuilder;
 
 struct WriterOptions {
-  size_t position_memory_bytes = size_t{512} << 20;  // --memory
+  size_t position_memory_bytes = size_t{128} << 20;  // --memory
+  unsigned threads = 1;                               // for the position index's final merge
   std::filesystem::path temp_dir;                     // empty: the system's
   int zstd_level = 3;
 };
@@ -48,7 +50,13 @@ class DatabaseWriter {
   std::optional<int64_t> find_source(const std::string& content_hash);
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
-  void add_game(GameRecord& game);
+  // Writes the game's row and returns its id. Its positions come with add_positions, or,
+  // when game.keys is still filled, are indexed here.
+  int64_t add_game(GameRecord& game);
+  // Indexes a chunk's positions: postings sorted by sort_posting_records whose game_id is
+  // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
+  // that was not stored (a duplicate: its postings are dropped).
+  void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids);
   // --dedupe: true (and counted as a duplicate, nothing written) when an equal game is
   // already in the database or earlier in this import.
   bool skip_duplicate(const GameRecord& game);

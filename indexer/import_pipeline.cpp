@@ -28,7 +28,29 @@ struct ChunkResult {
   std::vector<GameRecord> games;
   std::vector<RejectRecord> rejects;
   std::vector<bool> is_game;  // per item in input order: games[] or rejects[]
+  // Every position of games[], sorted; game_id is the game's index in games[] until the
+  // writer gives the game its id.
+  std::vector<PostingSorter::Record> postings;
 };
+
+// The postings of a chunk's games, sorted on the worker so that the writer only merges.
+// Each game's keys are dropped once copied (the writer does not need them).
+void collect_postings(std::vector<GameRecord>& games, std::vector<PostingSorter::Record>& out) {
+  size_t total = 0;
+  for (const GameRecord& game : games) total += game.keys.size();
+  out.reserve(total);
+  for (size_t i = 0; i < games.size(); ++i) {
+    GameRecord& game = games[i];
+    for (size_t ply = 0; ply < game.keys.size(); ++ply) {
+      const MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
+      out.push_back({game.keys[ply], uint32_t(i), uint16_t(std::min<size_t>(ply, 0xFFFF)), next,
+                     uint8_t(game.result)});
+    }
+    game.positions = game.keys.size();
+    game.keys = {};
+  }
+  sort_posting_records(out.data(), out.size());
+}
 
 ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level) {
   ChunkResult result;
@@ -52,6 +74,7 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
       reject = RejectRecord{};
     }
   }
+  collect_postings(result.games, result.postings);
   result.chunk = std::move(chunk);
   return result;
 }
@@ -189,6 +212,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   ImportProgress report;
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;
+  std::vector<int64_t> chunk_ids;  // id of each game of the chunk, 0 for a skipped duplicate
   auto last_report = Clock::now();
   try {
     for (uint64_t index = 0;; ++index) {
@@ -196,6 +220,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       if (!result) break;
       if (!known_hash) hasher.update(result->chunk.text);
       size_t next_game = 0, next_reject = 0;
+      chunk_ids.clear();
       for (bool is_game : result->is_game) {
         GamePlace* place;
         if (is_game) place = &result->games[next_game].place;
@@ -204,7 +229,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
         place->line += uint32_t(lines_before);
         if (is_game) {
           GameRecord& game = result->games[next_game++];
-          if (!options.dedupe || !writer.skip_duplicate(game)) writer.add_game(game);
+          chunk_ids.push_back(options.dedupe && writer.skip_duplicate(game) ? 0 : writer.add_game(game));
         } else {
           const RejectRecord& r = result->rejects[next_reject++];
           writer.add_reject(r);
@@ -212,6 +237,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
           ++report.rejected;
         }
       }
+      writer.add_positions(std::move(result->postings), chunk_ids);
       lines_before += result->lines;
       report.games = game_number;
       report.bytes_done = result->chunk.offset + result->chunk.text.size();

@@ -1,7 +1,12 @@
 #include "indexer/position_index.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "indexer/position_index_sql.h"
@@ -12,31 +17,43 @@ namespace sql = position_index_sql;
 
 namespace {
 
-// Cuts the merged, sorted postings into blocks and inserts them. A block holds whole
-// groups (postings sharing a stored key) unless one group exceeds the block size: that
-// group then fills blocks of its own, each starting with its key, so that every block
-// holding a key starts with it or is the one block whose range covers it.
-class SegmentWriter {
+// A block ready to insert.
+struct EncodedBlock {
+  uint64_t first_key = 0, last_key = 0;  // stored (masked) keys
+  uint32_t postings = 0;
+  std::vector<uint8_t> bytes;
+};
+
+// What one key partition became.
+struct EncodedPartition {
+  std::vector<EncodedBlock> blocks;
+  uint64_t postings = 0, groups = 0;
+  PostingBlockSizes sections;
+  bool done = false;
+};
+
+// Cuts one partition's sorted postings into encoded blocks. A block holds whole groups
+// (postings sharing a stored key) unless one group exceeds the block size: that group
+// then fills blocks of its own, each starting with its key, so that every block holding
+// a key starts with it or is the one block whose range covers it.
+class BlockCutter {
  public:
-  SegmentWriter(store::Database& db, int64_t segment_id, const PositionIndexOptions& options,
-                PostingBlockSizes& section_totals)
-      : insert_(db.prepare(sql::kInsertBlock)),
-        segment_id_(segment_id),
-        key_bits_(options.key_bits),
+  BlockCutter(const PositionIndexOptions& options, EncodedPartition& out)
+      : key_bits_(options.key_bits),
         limit_(std::max<uint32_t>(1, options.block_postings)),
         encoder_(options.key_bits, options.compression_level),
-        section_totals_(section_totals) {
-    pending_.reserve(limit_ + 1);
+        out_(out) {
+    pending_.reserve(std::min<size_t>(limit_ + 1, 1 << 16));
   }
 
   void add(const Posting& posting) {
     uint64_t stored_key = mask_key(posting.key, key_bits_);
-    if (postings_ == 0 || stored_key != current_key_) {
+    if (out_.postings == 0 || stored_key != current_key_) {
       group_start_ = pending_.size();
       current_key_ = stored_key;
-      ++groups_;
+      ++out_.groups;
     }
-    ++postings_;
+    ++out_.postings;
     pending_.push_back(posting);
     if (pending_.size() > limit_) {
       // Close the block before the current group; a group alone over the limit is split.
@@ -50,45 +67,29 @@ class SegmentWriter {
   void finish() {
     if (!pending_.empty()) emit(pending_);
     pending_.clear();
+    out_.done = true;
   }
-
-  uint64_t postings() const { return postings_; }
-  uint64_t groups() const { return groups_; }
-  uint64_t blocks() const { return blocks_; }
-  uint64_t bytes() const { return bytes_; }
 
  private:
   void emit(std::span<const Posting> block) {
     PostingBlockSizes sizes;
     std::span<const uint8_t> bytes = encoder_.encode(block, &sizes);
-    insert_.bind_int64(1, segment_id_);
-    insert_.bind_int64(2, sql::to_sql_key(mask_key(block.front().key, key_bits_)));
-    insert_.bind_int64(3, sql::to_sql_key(mask_key(block.back().key, key_bits_)));
-    insert_.bind_int64(4, static_cast<int64_t>(block.size()));
-    insert_.bind_blob_static(5, bytes);
-    insert_.run();
-    ++blocks_;
-    bytes_ += bytes.size();
-    section_totals_.header += sizes.header;
+    out_.blocks.push_back({mask_key(block.front().key, key_bits_), mask_key(block.back().key, key_bits_),
+                           static_cast<uint32_t>(block.size()), {bytes.begin(), bytes.end()}});
+    out_.sections.header += sizes.header;
     for (size_t i = 0; i < sizes.stored.size(); ++i) {
-      section_totals_.stored[i] += sizes.stored[i];
-      section_totals_.raw[i] += sizes.raw[i];
+      out_.sections.stored[i] += sizes.stored[i];
+      out_.sections.raw[i] += sizes.raw[i];
     }
   }
 
-  store::Statement insert_;
-  int64_t segment_id_;
   int key_bits_;
   size_t limit_;
   PostingBlockEncoder encoder_;
-  PostingBlockSizes& section_totals_;
+  EncodedPartition& out_;
   std::vector<Posting> pending_;
   size_t group_start_ = 0;  // index in pending_ of the current group's first posting
   uint64_t current_key_ = 0;
-  uint64_t postings_ = 0;
-  uint64_t groups_ = 0;
-  uint64_t blocks_ = 0;
-  uint64_t bytes_ = 0;
 };
 
 SegmentStats read_segment_row(const store::Statement& row) {
@@ -133,6 +134,23 @@ void PositionIndexBuilder::add(const Posting& posting) {
   ++stats_.postings;
 }
 
+void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
+  if (written_) throw PositionIndexError("position index segment already written; create a new builder");
+  if (run.empty()) return;
+  uint32_t low = run.front().game_id, high = low;
+  for (const PostingSorter::Record& r : run) {
+    low = std::min<uint32_t>(low, r.game_id);
+    high = std::max<uint32_t>(high, r.game_id);
+  }
+  stats_.first_game_id = have_game_ ? std::min(stats_.first_game_id, low) : low;
+  stats_.last_game_id = have_game_ ? std::max(stats_.last_game_id, high) : high;
+  have_game_ = true;
+  last_game_id_ = high;
+  stats_.games += games;
+  stats_.postings += run.size();
+  sorter_.add_sorted_run(std::move(run));
+}
+
 void PositionIndexBuilder::add_game(uint32_t game_id, GameResult result, std::span<const uint64_t> keys,
                                     std::span<const uint16_t> moves) {
   if (keys.size() != moves.size() + 1)
@@ -152,17 +170,93 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
     if (exists.step())
       throw PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
   }
-  SegmentWriter writer(db, segment_id, options_, section_totals_);
-  sorter_.merge([&writer](std::span<const Posting> batch) {
-    for (const Posting& posting : batch) writer.add(posting);
+  // Partitions are merged and encoded on options_.threads threads; this thread inserts
+  // their blocks in key order as they complete. A partition starts only when it is
+  // fewer than a window ahead of the insertion, so encoded blocks waiting in memory
+  // stay bounded.
+  const unsigned threads = std::max(1u, options_.threads);
+  const unsigned window = 2 * threads + 1;
+  std::vector<EncodedPartition> partitions(kKeyPartitions);
+  std::vector<std::unique_ptr<BlockCutter>> cutters(kKeyPartitions);
+  std::mutex mutex;
+  std::condition_variable changed;
+  unsigned inserted = 0;
+  bool merge_over = false, stop = false;
+  std::exception_ptr merge_error;
+  PostingSorter::PartitionSink sink{
+      [&](unsigned p) {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return p < inserted + window || stop; });
+        if (stop) throw PositionIndexError("position index merge stopped");
+        lock.unlock();
+        cutters[p] = std::make_unique<BlockCutter>(options_, partitions[p]);
+      },
+      [&](unsigned p, std::span<const Posting> batch) {
+        for (const Posting& posting : batch) cutters[p]->add(posting);
+      },
+      [&](unsigned p) {
+        cutters[p]->finish();
+        cutters[p].reset();
+        std::lock_guard lock(mutex);
+        changed.notify_all();
+      }};
+  std::thread merger([&] {
+    try {
+      sorter_.merge_partitions(threads, sink);
+    } catch (...) {
+      merge_error = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    merge_over = true;
+    changed.notify_all();
   });
-  writer.finish();
-  if (writer.postings() != stats_.postings) throw PositionIndexError("position index merge lost postings");
+  uint64_t postings = 0, groups = 0;
+  try {
+    store::Statement insert = db.prepare(sql::kInsertBlock);
+    for (unsigned p = 0; p < kKeyPartitions; ++p) {
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return partitions[p].done || merge_over; });
+        if (!partitions[p].done) break;  // the merge failed
+      }
+      EncodedPartition& part = partitions[p];
+      for (const EncodedBlock& block : part.blocks) {
+        insert.bind_int64(1, segment_id);
+        insert.bind_int64(2, sql::to_sql_key(block.first_key));
+        insert.bind_int64(3, sql::to_sql_key(block.last_key));
+        insert.bind_int64(4, static_cast<int64_t>(block.postings));
+        insert.bind_blob_static(5, block.bytes);
+        insert.run();
+        ++stats_.blocks;
+        stats_.block_bytes += block.bytes.size();
+      }
+      postings += part.postings;
+      groups += part.groups;
+      section_totals_.header += part.sections.header;
+      for (size_t i = 0; i < part.sections.stored.size(); ++i) {
+        section_totals_.stored[i] += part.sections.stored[i];
+        section_totals_.raw[i] += part.sections.raw[i];
+      }
+      part.blocks = {};  // freed as soon as inserted
+      std::lock_guard lock(mutex);
+      inserted = p + 1;
+      changed.notify_all();
+    }
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+      changed.notify_all();
+    }
+    merger.join();
+    throw;
+  }
+  merger.join();
+  if (merge_error) std::rethrow_exception(merge_error);
+  if (postings != stats_.postings) throw PositionIndexError("position index merge lost postings");
 
   stats_.segment_id = segment_id;
-  stats_.distinct_keys = writer.groups();
-  stats_.blocks = writer.blocks();
-  stats_.block_bytes = writer.bytes();
+  stats_.distinct_keys = groups;
   store::Statement insert = db.prepare(sql::kInsertSegment);
   insert.bind_int64(1, segment_id);
   insert.bind_int64(2, kPostingBlockFormat);

@@ -57,6 +57,9 @@ struct PositionIndexOptions {
   // more postings than this gets blocks of its own.
   uint32_t block_postings = 16384;
   int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
+  // Threads that merge and encode key partitions in write_segment (the caller's thread
+  // inserts the blocks).
+  unsigned threads = 1;
 };
 
 // Builds one segment. Owns its temporary run files (removed by write_segment or the
@@ -74,6 +77,10 @@ class PositionIndexBuilder {
   // order gives the same segment. Throws PositionIndexError when a run cannot be
   // spilled (disk full) or after write_segment().
   void add(const Posting& posting);
+  // Adds a run of postings sorted by sort_posting_records (a chunk's, sorted by the worker
+  // that made it). games is how many distinct games the run holds; first and last
+  // game ids are read from the run.
+  void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games);
   // Adds a whole game: keys[i] is the key after i plies (keys[0] the start position),
   // moves[i] the move played from it; keys.size() must be moves.size() + 1.
   void add_game(uint32_t game_id, GameResult result, std::span<const uint64_t> keys,

@@ -27,6 +27,12 @@ inline bool posting_less(const Posting& a, const Posting& b) {
   return std::tie(a.key, a.game_id, a.ply) < std::tie(b.key, b.game_id, b.ply);
 }
 
+// The key space is cut into partitions by the key's top bits, so that sorted postings
+// can be merged and encoded one partition per thread; no block spans two partitions.
+inline constexpr unsigned kKeyPartitionBits = 6;
+inline constexpr unsigned kKeyPartitions = 1u << kKeyPartitionBits;
+inline unsigned key_partition(uint64_t key) { return unsigned(key >> (64 - kKeyPartitionBits)); }
+
 // A corrupt block, a failed temp-file write (disk full) or a misuse of the builder.
 // what() is one line naming what failed, ready for main to print.
 class PositionIndexError : public std::runtime_error {

@@ -18,40 +18,47 @@ namespace {
 constexpr size_t kMaxRecordBytes = 21;          // 10 + 5 + 3 + 3 varint bytes
 constexpr size_t kWriteBufferBytes = 1 << 20;
 
-std::atomic<uint64_t> run_counter{0};
-
 std::string describe_errno(int error) { return error ? std::strerror(error) : "unexpected end of file"; }
 
 [[noreturn]] void fail_write(const std::filesystem::path& path, int error) {
   throw PositionIndexError("cannot write position index run file '" + path.string() + "': " + describe_errno(error));
 }
 
-// Opens a new file that did not exist before ("x": O_EXCL), so two builders (or two
-// processes) sharing a temp directory never write to the same file.
+// Creates a new file with an unpredictable name (mkstemps: O_EXCL, random suffix), so two
+// builders or processes sharing a temp directory never collide and another local user
+// cannot make creation fail by guessing names. The pid in the name lets a later import
+// sweep the files of a process that died (sweep_stale_run_files).
 std::FILE* create_unique_file(const std::filesystem::path& directory, std::filesystem::path& path) {
-  for (int attempt = 0;; ++attempt) {
-    path = directory / ("pgnbase-postings-" + std::to_string(::getpid()) + "-" +
-                        std::to_string(run_counter.fetch_add(1)) + ".run");
-    std::FILE* file = std::fopen(path.c_str(), "wbx");
-    if (file) return file;
-    if (errno != EEXIST || attempt == 100) {
-      int error = errno;
-      throw PositionIndexError("cannot create position index run file '" + path.string() + "': " +
-                               describe_errno(error));
-    }
+  std::string name = (directory / ("pgnbase-postings-" + std::to_string(::getpid()) + "-XXXXXX.run")).string();
+  int fd = ::mkstemps(name.data(), 4);
+  if (fd < 0) {
+    int error = errno;
+    throw PositionIndexError("cannot create position index run file in '" + directory.string() + "': " +
+                             describe_errno(error));
   }
+  path = name;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) {
+    int error = errno;
+    ::close(fd);
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    throw PositionIndexError("cannot open position index run file '" + path.string() + "': " + describe_errno(error));
+  }
+  return file;
 }
 
 }  // namespace
 
 PostingRunFile::PostingRunFile(PostingRunFile&& other) noexcept
-    : path_(std::exchange(other.path_, {})), postings_(other.postings_) {}
+    : path_(std::exchange(other.path_, {})), postings_(other.postings_), partitions_(std::move(other.partitions_)) {}
 
 PostingRunFile& PostingRunFile::operator=(PostingRunFile&& other) noexcept {
   if (this != &other) {
     remove();
     path_ = std::exchange(other.path_, {});
     postings_ = other.postings_;
+    partitions_ = std::move(other.partitions_);
   }
   return *this;
 }
@@ -87,6 +94,15 @@ uint8_t* PostingRunWriter::encode(uint8_t* out, const Posting& posting) const {
   return put_varint(out, (uint32_t{posting.next_move} << 2) | (static_cast<uint32_t>(posting.result) & 3));
 }
 
+void PostingRunWriter::start_partition(unsigned partition) {
+  const uint64_t here = bytes_flushed_ + static_cast<uint64_t>(out_ - buffer_.data());
+  for (; next_partition_ <= partition; ++next_partition_) {
+    partitions_.offsets.push_back(here);
+    partitions_.firsts.push_back(postings_);
+  }
+  previous_ = Posting{};
+}
+
 void PostingRunWriter::fail(int error) {
   if (file_) std::fclose(file_);
   file_ = nullptr;
@@ -98,11 +114,13 @@ void PostingRunWriter::fail(int error) {
 void PostingRunWriter::flush() {
   size_t size = static_cast<size_t>(out_ - buffer_.data());
   if (std::fwrite(buffer_.data(), 1, size, file_) != size) fail(errno);
+  bytes_flushed_ += size;
   out_ = buffer_.data();
 }
 
 PostingRunFile PostingRunWriter::finish() {
   flush();
+  start_partition(kKeyPartitions);  // the end of the last partition
   std::FILE* file = std::exchange(file_, nullptr);
   if (std::fclose(file) != 0) {
     int error = errno;
@@ -110,7 +128,7 @@ PostingRunFile PostingRunWriter::finish() {
     std::filesystem::remove(path_, ignored);
     fail_write(path_, error);
   }
-  return PostingRunFile(path_, postings_);
+  return PostingRunFile(path_, postings_, std::move(partitions_));
 }
 
 PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const Posting> sorted) {
@@ -123,6 +141,19 @@ PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_byte
     : path_(run.path()), remaining_(run.postings()), buffer_(std::max(buffer_bytes, 4 * kMaxRecordBytes)) {
   file_ = std::fopen(path_.c_str(), "rb");
   if (!file_) fail("cannot open");
+  restarts_ = run.partitions().firsts;
+}
+
+PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_bytes, unsigned partition)
+    : PostingRunReader(run, buffer_bytes) {
+  const PostingRunFile::Partitions& parts = run.partitions();
+  if (partition >= kKeyPartitions || parts.offsets.size() != kKeyPartitions + 1) {
+    errno = 0;
+    fail("no partition table for");
+  }
+  remaining_ = parts.firsts[partition + 1] - parts.firsts[partition];
+  restarts_.clear();  // one partition: its deltas start at zero
+  if (std::fseek(file_, static_cast<long>(parts.offsets[partition]), SEEK_SET) != 0) fail("cannot seek in");
 }
 
 PostingRunReader::~PostingRunReader() {
@@ -137,7 +168,10 @@ PostingRunReader::PostingRunReader(PostingRunReader&& other) noexcept
       begin_(other.begin_),
       end_(other.end_),
       at_eof_(other.at_eof_),
-      previous_(other.previous_) {}
+      previous_(other.previous_),
+      read_(other.read_),
+      restarts_(std::move(other.restarts_)),
+      next_restart_(other.next_restart_) {}
 
 void PostingRunReader::fail(const char* what) const {
   int error = errno;
@@ -161,6 +195,9 @@ void PostingRunReader::refill() {
 
 bool PostingRunReader::next(Posting& out) {
   if (remaining_ == 0) return false;
+  while (next_restart_ < restarts_.size() && restarts_[next_restart_] <= read_) {
+    if (restarts_[next_restart_++] == read_) previous_ = Posting{};
+  }
   if (end_ - begin_ < kMaxRecordBytes && !at_eof_) refill();
   const uint8_t* p = buffer_.data() + begin_;
   const uint8_t* end = buffer_.data() + end_;
@@ -178,6 +215,7 @@ bool PostingRunReader::next(Posting& out) {
   out.result = static_cast<GameResult>(move_and_result & 3);
   previous_ = out;
   --remaining_;
+  ++read_;
   return true;
 }
 

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <queue>
+#include <thread>
 #include <utility>
 
 namespace pgnbase::indexer {
@@ -31,7 +35,7 @@ bool record_less(const Record& a, const Record& b) {
 // `shift`, recursing into each bucket on the next 8 bits, and a comparison sort once
 // a bucket is small (keys are hashes, so two levels usually suffice) or the key bits
 // are used up (many postings of one key).
-void sort_records(Record* records, size_t n, int shift = 56) {
+void sort_records(Record* records, size_t n, int shift) {
   if (n < 64 || shift < 0) {
     std::sort(records, records + n, record_less);
     return;
@@ -92,22 +96,52 @@ class BatchEmitter {
   std::vector<Posting> batch_;
 };
 
+// A sorted range of records in memory, the part of one run in one partition.
+struct RecordRange {
+  const Record* begin;
+  const Record* end;
+};
+
+// The records of `partition` in a sorted run (all of them for kKeyPartitions).
+RecordRange partition_range(const Record* begin, const Record* end, unsigned partition) {
+  if (partition >= kKeyPartitions) return {begin, end};
+  auto partition_of = [](const Record& r) { return key_partition(r.key); };
+  const Record* lo = std::partition_point(begin, end, [&](const Record& r) { return partition_of(r) < partition; });
+  const Record* hi = std::partition_point(lo, end, [&](const Record& r) { return partition_of(r) <= partition; });
+  return {lo, hi};
+}
+
 }  // namespace
+
+void sort_posting_records(Record* records, size_t n) { sort_records(records, n, 56); }
 
 PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir)
     : memory_budget_bytes_(memory_budget_bytes),
       temp_dir_(std::move(temp_dir)),
       run_capacity_(std::max<size_t>(1, memory_budget_bytes / kBytesPerBufferedPosting)) {}
 
-void PostingSorter::sort_buffer() { sort_records(buffer_.data(), size_); }
+void PostingSorter::sort_buffer() { sort_posting_records(buffer_.data(), size_); }
+
+void PostingSorter::add_sorted_run(std::vector<Record> run) {
+  if (run.empty()) return;
+  total_ += run.size();
+  held_ += run.size();
+  memory_runs_.push_back(std::move(run));
+  if ((held_ + size_) * kBytesPerBufferedPosting > memory_budget_bytes_) spill();
+}
 
 void PostingSorter::spill() {
+  if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
-  PostingRunWriter writer(temp_dir_, size_);
-  for (size_t i = 0; i < size_; ++i) writer.add(to_posting(buffer_[i]));
+  PostingRunWriter writer(temp_dir_, size_ + held_);
+  merge_partition(kKeyPartitions, {}, 0, [&writer](std::span<const Posting> batch) {
+    for (const Posting& posting : batch) writer.add(posting);
+  });
   runs_.push_back(writer.finish());
   ++runs_spilled_;
   size_ = 0;
+  memory_runs_.clear();
+  held_ = 0;
 }
 
 std::vector<std::filesystem::path> PostingSorter::run_paths() const {
@@ -121,69 +155,78 @@ size_t PostingSorter::reader_buffer_bytes(size_t runs) const {
   return std::clamp(share, kMinReaderBuffer, kMaxReaderBuffer);
 }
 
-void PostingSorter::merge(const std::function<void(std::span<const Posting>)>& sink) {
-  // Whatever happens below, the sorter ends empty and its files are gone.
-  std::vector<PostingRunFile> runs = std::move(runs_);
-  runs_.clear();
-  ScopeExit reset{[this] {
-    buffer_.release();
-    size_ = 0;
-    total_ = 0;
-  }};
+void PostingSorter::cascade() {
+  // Merge the oldest runs into one until the rest fit in one merge with the memory runs.
+  while (runs_.size() + 1 > kMaxMergeFanIn) {
+    std::vector<PostingRunFile> group;
+    for (size_t i = 0; i < kMaxMergeFanIn; ++i) group.push_back(std::move(runs_[i]));
+    runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeFanIn);
+    std::vector<PostingRunReader> readers;
+    for (const PostingRunFile& run : group) readers.emplace_back(run, reader_buffer_bytes(group.size()));
+    PostingRunWriter writer(temp_dir_);
+    // A heap over the group's readers only (the memory runs join the final merge).
+    struct Head {
+      Posting posting;
+      size_t source;
+    };
+    auto later = [](const Head& a, const Head& b) {
+      if (posting_less(a.posting, b.posting)) return false;
+      if (posting_less(b.posting, a.posting)) return true;
+      return a.source > b.source;
+    };
+    std::priority_queue<Head, std::vector<Head>, decltype(later)> heap(later);
+    Posting posting;
+    for (size_t i = 0; i < readers.size(); ++i)
+      if (readers[i].next(posting)) heap.push({posting, i});
+    while (!heap.empty()) {
+      Head head = heap.top();
+      heap.pop();
+      writer.add(head.posting);
+      if (readers[head.source].next(posting)) heap.push({posting, head.source});
+    }
+    runs_.push_back(writer.finish());
+    ++runs_spilled_;
+  }
+}
 
-  sort_buffer();
-  if (runs.empty()) {
-    BatchEmitter emitter(sink);
-    for (size_t i = 0; i < size_; ++i) emitter.add(to_posting(buffer_[i]));
+void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
+                                    const std::function<void(std::span<const Posting>)>& sink) const {
+  // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
+  // older source first, so the output is deterministic.
+  std::vector<PostingRunReader> readers;
+  readers.reserve(runs.size());
+  for (const PostingRunFile& run : runs) readers.emplace_back(run, buffer_bytes, partition);
+  std::vector<RecordRange> ranges;
+  for (const std::vector<Record>& run : memory_runs_)
+    ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
+  if (size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
+
+  BatchEmitter emitter(sink);
+  if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
+    for (const Record* r = ranges[0].begin; r != ranges[0].end; ++r) emitter.add(to_posting(*r));
     emitter.flush();
     return;
   }
-  // Cascade: merge the oldest runs into one until the rest fit in one merge with the buffer.
-  while (runs.size() + 1 > kMaxMergeFanIn) {
-    std::vector<PostingRunFile> group;
-    for (size_t i = 0; i < kMaxMergeFanIn; ++i) group.push_back(std::move(runs[i]));
-    runs.erase(runs.begin(), runs.begin() + kMaxMergeFanIn);
-    PostingRunWriter writer(temp_dir_);
-    merge_runs(std::move(group), false, [&writer](std::span<const Posting> batch) {
-      for (const Posting& posting : batch) writer.add(posting);
-    });
-    runs.push_back(writer.finish());
-    ++runs_spilled_;
-  }
-  merge_runs(std::move(runs), true, sink);
-}
-
-void PostingSorter::merge_runs(std::vector<PostingRunFile> runs, bool with_buffer,
-                               const std::function<void(std::span<const Posting>)>& sink) {
-  std::vector<PostingRunReader> readers;
-  readers.reserve(runs.size());
-  size_t buffer_bytes = reader_buffer_bytes(runs.size());
-  for (const PostingRunFile& run : runs) readers.emplace_back(run, buffer_bytes);
-
   struct Head {
     Posting posting;
-    size_t source;  // index into readers, or readers.size() for the in-memory buffer
+    size_t source;  // readers first, then ranges
   };
-  // A min-heap on (posting, source): ties keep the older run first, so output is deterministic.
   auto later = [](const Head& a, const Head& b) {
     if (posting_less(a.posting, b.posting)) return false;
     if (posting_less(b.posting, a.posting)) return true;
     return a.source > b.source;
   };
   std::priority_queue<Head, std::vector<Head>, decltype(later)> heap(later);
-  size_t buffer_position = 0;
   auto advance = [&](size_t source) {
     Posting posting;
     if (source < readers.size()) {
       if (readers[source].next(posting)) heap.push({posting, source});
-    } else if (buffer_position < size_) {
-      heap.push({to_posting(buffer_[buffer_position++]), source});
+    } else {
+      RecordRange& range = ranges[source - readers.size()];
+      if (range.begin != range.end) heap.push({to_posting(*range.begin++), source});
     }
   };
-  for (size_t source = 0; source < readers.size(); ++source) advance(source);
-  if (with_buffer) advance(readers.size());
-
-  BatchEmitter emitter(sink);
+  for (size_t source = 0; source < readers.size() + ranges.size(); ++source) advance(source);
   while (!heap.empty()) {
     Head head = heap.top();
     heap.pop();
@@ -191,6 +234,52 @@ void PostingSorter::merge_runs(std::vector<PostingRunFile> runs, bool with_buffe
     advance(head.source);
   }
   emitter.flush();
+}
+
+void PostingSorter::merge(const std::function<void(std::span<const Posting>)>& sink) {
+  merge_partitions(1, {[](unsigned) {}, [&sink](unsigned, std::span<const Posting> batch) { sink(batch); },
+                       [](unsigned) {}});
+}
+
+void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink) {
+  // Whatever happens below, the sorter ends empty and its files are gone.
+  ScopeExit reset{[this] {
+    runs_.clear();
+    memory_runs_.clear();
+    held_ = 0;
+    buffer_.release();
+    size_ = 0;
+    total_ = 0;
+  }};
+  sort_buffer();
+  cascade();
+  const size_t buffer_bytes = reader_buffer_bytes(runs_.size() * std::max(1u, threads));
+  std::atomic<unsigned> next_partition{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    try {
+      for (unsigned p; !failed && (p = next_partition++) < kKeyPartitions;) {
+        sink.begin(p);
+        merge_partition(p, runs_, buffer_bytes, [&](std::span<const Posting> batch) { sink.add(p, batch); });
+        sink.end(p);
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // Fewer threads than asked (none could start): the others and this one do the work.
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace pgnbase::indexer

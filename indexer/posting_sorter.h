@@ -1,19 +1,23 @@
-// External sort of postings: in-memory runs bounded by a memory budget, sorted runs
-// spilled to temporary files when the budget is full, and a k-way merge at the end.
+// External sort of postings: sorted runs in memory, spilled to temporary files when a
+// memory budget is full, and a k-way merge at the end.
 //
-// A run is sorted in place: an American flag sort (in-place MSD radix,
-// https://en.wikipedia.org/wiki/American_flag_sort) on the key's top bits, which
-// splits the run into buckets of about 16 postings (keys are hashes, so buckets are
-// even), then a comparison sort of each bucket. Any add order gives the same result.
+// Runs come two ways. The import's workers each sort the postings of their chunk
+// (sort_posting_records, an American flag sort: in-place MSD radix on the key's top
+// bits, https://en.wikipedia.org/wiki/American_flag_sort, then a comparison sort of
+// the small buckets) and hand the sorted run over with add_sorted_run(), so the single
+// writer thread sorts nothing. add() fills a buffer of its own that is sorted when it
+// is spilled or merged (tests and small callers). Any add order gives the same result.
 //
-// Memory: a buffered posting costs 17 bytes, so a run holds budget / 17 postings,
-// in one huge-page array reserved up front and committed as it fills
-// (indexer/huge_page_array.h). The merge reads every run through a buffer of
-// budget / 8 / runs, between 4 KiB and 1 MiB. At most kMaxMergeFanIn runs are merged at once; more are first merged into
+// Memory: a posting in memory costs 17 bytes; when the runs held exceed the budget
+// they are merged into one run file (indexer/posting_run_file.h). The final merge
+// works one key partition at a time (position_posting.h: no key spans two partitions),
+// so merge_partitions() merges and consumes partitions on several threads at once.
+// Each file run is read through a buffer of budget / 8 / runs, between 4 KiB and 1 MiB.
+// At most kMaxMergeFanIn file runs are merged at once; more are first merged into
 // larger runs (one extra pass over the data).
 //
-// Thread safety: one thread at a time. Temporary files are removed by merge() or,
-// at the latest, by the destructor.
+// Thread safety: one thread at a time, except inside merge_partitions (see there).
+// Temporary files are removed by the merge or, at the latest, by the destructor.
 #pragma once
 
 #include <cstddef>
@@ -49,17 +53,34 @@ class PostingSorter {
   PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir);
 
   void add(const Posting& posting) {
-    if (size_ == run_capacity_) spill();
+    if (size_ == run_capacity_ || (size_ + 1 + held_) * kBytesPerBufferedPosting > memory_budget_bytes_) spill();
     if (!buffer_.data()) buffer_ = HugePageArray<Record>(run_capacity_);
-    buffer_[size_++] = Record{posting.key, posting.game_id, posting.ply, posting.next_move,
-                              static_cast<uint8_t>(posting.result)};
+    buffer_[size_++] = to_record(posting);
     ++total_;
   }
+  // Takes a run already sorted by sort_posting_records (e.g. one chunk's postings,
+  // sorted by the worker that made them).
+  void add_sorted_run(std::vector<Record> run);
 
   // Calls sink with every posting in posting_less order, in batches of consecutive
   // postings, then removes the temporary files. The sorter is empty afterwards and
   // may be reused. A throwing sink leaves the sorter empty too (files removed).
   void merge(const std::function<void(std::span<const Posting>)>& sink);
+  // The same, one key partition at a time, on `threads` threads: for each partition p,
+  // in ascending order of start, one thread calls begin(p) (which may wait), add(p, batch)
+  // for its postings in order, then end(p). Different partitions run on different
+  // threads at once. The first exception of a callback or a reader stops the merge and
+  // is rethrown here.
+  struct PartitionSink {
+    std::function<void(unsigned)> begin;
+    std::function<void(unsigned, std::span<const Posting>)> add;
+    std::function<void(unsigned)> end;
+  };
+  void merge_partitions(unsigned threads, const PartitionSink& sink);
+
+  static Record to_record(const Posting& p) {
+    return Record{p.key, p.game_id, p.ply, p.next_move, static_cast<uint8_t>(p.result)};
+  }
 
   uint64_t size() const { return total_; }
   // Runs written to temporary files so far (cascade merges included).
@@ -70,8 +91,11 @@ class PostingSorter {
  private:
   void sort_buffer();
   void spill();
-  void merge_runs(std::vector<PostingRunFile> runs, bool with_buffer,
-                  const std::function<void(std::span<const Posting>)>& sink);
+  void cascade();
+  // Merges partition p (or every partition: kKeyPartitions) of the file runs, the memory
+  // runs and the buffer.
+  void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
+                       const std::function<void(std::span<const Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
   size_t memory_budget_bytes_;
@@ -79,9 +103,14 @@ class PostingSorter {
   size_t run_capacity_;            // postings per in-memory run
   HugePageArray<Record> buffer_;   // reserved on first add, released by merge()
   size_t size_ = 0;                // postings in buffer_
+  std::vector<std::vector<Record>> memory_runs_;  // sorted runs from add_sorted_run
+  size_t held_ = 0;                // postings in memory_runs_
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
   size_t runs_spilled_ = 0;
 };
+
+// Sorts records by (key, game_id, ply), in place.
+void sort_posting_records(PostingSorter::Record* records, size_t n);
 
 }  // namespace pgnbase::indexer

@@ -78,7 +78,7 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) must end in a clear "disk I/O error", not a silent kill.
   std::signal(SIGXFSZ, SIG_IGN);
-  std::string output, rejects_path, memory = "512M", piece_letters = "auto", temp_dir;
+  std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> inputs;
   po::options_description visible("pgn-index -o DB FILE...  (FILE: .pgn, .pgn.zst or - for stdin)\nOptions");
@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   writer_options.position_memory_bytes = *memory_bytes;
+  writer_options.threads = std::max(1u, threads);
   writer_options.temp_dir = temp_dir;
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);

@@ -1,4 +1,5 @@
 #include "indexer/position_index.h"
+#include "indexer/position_index_sql.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -447,10 +448,18 @@ TEST_F(PositionIndexTest, AddGameIndexesEveryPlyOfRealGames) {
 TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
   store::Database db = open_database();
   write(db, 1, make_games(1, 200, 41), options(size_t{64} << 20, 4096));
-  std::vector<std::string> blobs = block_blobs(db);
-  ASSERT_FALSE(blobs.empty());
-  std::string original = blobs[0];
-  store::Statement update = db.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = 1");
+  // The block holding the start position (blocks are cut at key partitions, so it is
+  // not necessarily the first).
+  store::Statement find = db.prepare(
+      "SELECT block_id, data FROM position_blocks WHERE first_key <= ?1 ORDER BY first_key DESC LIMIT 1");
+  find.bind_int64(1, position_index_sql::to_sql_key(kStartPositionKey));
+  ASSERT_TRUE(find.step());
+  const int64_t block_id = find.column_int64(0);
+  std::span<const std::byte> blob = find.column_blob(1);
+  std::string original(reinterpret_cast<const char*>(blob.data()), blob.size());
+  find.reset();
+  store::Statement update = db.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = ?2");
+  update.bind_int64(2, block_id);
   PositionIndexReader reader(db);
   std::mt19937 random(1);
   int thrown = 0;
