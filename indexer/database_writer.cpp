@@ -99,6 +99,8 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
       .memory_budget_bytes = options_.position_memory_bytes,
       .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
+      .key_bits = 0,
+      .lean = true,
       .threads = std::max(1u, options_.threads)});
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "

@@ -1,6 +1,7 @@
 #include "indexer/position_index.h"
 
 #include <algorithm>
+#include <bit>
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -41,7 +42,7 @@ class BlockCutter {
   BlockCutter(const PositionIndexOptions& options, EncodedPartition& out)
       : key_bits_(options.key_bits),
         limit_(std::max<uint32_t>(1, options.block_postings)),
-        encoder_(options.key_bits, options.compression_level),
+        encoder_(options.key_bits, options.compression_level, options.lean),
         out_(out) {
     pending_.reserve(std::min<size_t>(limit_ + 1, 1 << 16));
   }
@@ -114,8 +115,8 @@ PositionIndexBuilder::PositionIndexBuilder(size_t memory_budget_bytes, std::file
 
 PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
     : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir) {
-  if (options_.key_bits < 1 || options_.key_bits > 64)
-    throw PositionIndexError("position index key_bits must be between 1 and 64");
+  if (options_.key_bits < 0 || options_.key_bits > 64)
+    throw PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
   stats_.key_bits = options_.key_bits;
 }
 
@@ -170,6 +171,9 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
     if (exists.step())
       throw PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
   }
+  if (options_.key_bits == 0)
+    options_.key_bits = std::clamp(static_cast<int>(std::bit_width(stats_.postings)) + 12, 24, 64);
+  stats_.key_bits = options_.key_bits;
   // Partitions are merged and encoded on options_.threads threads; this thread inserts
   // their blocks in key order as they complete. A partition starts only when it is
   // fewer than a window ahead of the insertion, so encoded blocks waiting in memory

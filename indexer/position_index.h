@@ -30,7 +30,12 @@ namespace pgnbase::indexer {
 // One segment's row of position_segments.
 struct SegmentStats {
   int64_t segment_id = 0;
-  int key_bits = 64;            // 64: exact keys; fewer: fingerprints (see PositionIndexOptions)
+  // 0 (auto) picks per segment bit_width(postings) + 12 bits, at least 24: a lookup then
+  // meets another key's postings in fewer than 1 of 4,000 segments.
+  int key_bits = 64;
+  // Leave out what a lookup can learn by replaying the game: plies, and the next move
+  // and result of keys that occur once in a block (see posting_block_codec.h).
+  bool lean = false;            // 64: exact keys; fewer: fingerprints (see PositionIndexOptions)
   uint64_t postings = 0;
   uint64_t distinct_keys = 0;   // distinct stored keys
   uint64_t games = 0;           // distinct game ids (counted in add order)
@@ -52,7 +57,12 @@ struct PositionIndexOptions {
   // key's top bits): smaller, but a lookup then also returns the postings of every
   // other key with the same top bits, about distinct_keys / 2^key_bits of them per
   // segment, which the caller must weed out (replay the game and compare the key).
+  // 0 (auto) picks per segment bit_width(postings) + 12 bits, at least 24: a lookup then
+  // meets another key's postings in fewer than 1 of 4,000 segments.
   int key_bits = 64;
+  // Leave out what a lookup can learn by replaying the game: plies, and the next move
+  // and result of keys that occur once in a block (see posting_block_codec.h).
+  bool lean = false;
   // A block holds about this many postings: whole keys only, except that a key with
   // more postings than this gets blocks of its own.
   uint32_t block_postings = 16384;

@@ -22,6 +22,12 @@ struct Posting {
   bool operator==(const Posting&) const = default;
 };
 
+// A lean segment (PositionIndexOptions::lean) does not store the ply of a posting, nor
+// the next move and result of a key that occurs only once in its block: such postings
+// come back with these markers, and the reader replays the game to learn them.
+inline constexpr uint16_t kUnknownPly = 0xFFFF;
+inline constexpr uint16_t kUnknownNextMove = 0xFFFF;  // bit 15 set: never a MoveCode
+
 // The index's order: by key, then game id, then ply. Blocks, runs and merges all use it.
 inline bool posting_less(const Posting& a, const Posting& b) {
   return std::tie(a.key, a.game_id, a.ply) < std::tie(b.key, b.game_id, b.ply);

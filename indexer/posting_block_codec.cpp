@@ -91,8 +91,8 @@ struct PostingBlockDecoder::ZstdContext {
   ~ZstdContext() { ZSTD_freeDCtx(context); }
 };
 
-PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level)
-    : key_bits_(key_bits), compression_level_(compression_level), zstd_(std::make_unique<ZstdContext>()) {
+PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level, bool lean)
+    : key_bits_(key_bits), compression_level_(compression_level), lean_(lean), zstd_(std::make_unique<ZstdContext>()) {
   if (key_bits < 1 || key_bits > 64) throw PositionIndexError("position index key_bits must be 1..64");
   if (!zstd_->context) throw PositionIndexError("cannot create a zstd compression context");
 }
@@ -146,7 +146,11 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
   first_games.clear();
   uint64_t previous_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
   uint32_t group_size = 0;
-  auto end_group = [&] { put_varint(sections_[kGroupSizes], group_size - 1); };
+  group_sizes_.clear();
+  auto end_group = [&] {
+    put_varint(sections_[kGroupSizes], group_size - 1);
+    group_sizes_.push_back(group_size);
+  };
   for (size_t i = 0; i < masked_.size(); ++i) {
     const Posting& posting = masked_[i];
     uint64_t fingerprint = fingerprint_of(posting.key, key_bits_);
@@ -163,7 +167,7 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
     }
     ++group_size;
     previous_fingerprint = fingerprint;
-    put_varint(sections_[kPlies], posting.ply);
+    if (!lean_) put_varint(sections_[kPlies], posting.ply);
   }
   end_group();
 
@@ -183,20 +187,26 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
   }
   auto& move_from = sections_[kMoveFrom];
   auto& move_distance = sections_[kMoveDistance];
-  move_from.resize(masked_.size());
-  move_distance.resize(masked_.size());
   auto& results = sections_[kResults];
-  results.assign((masked_.size() + 3) / 4, 0);
-  for (size_t i = 0; i < masked_.size(); ++i) {
-    MovePlanes planes = split_move(masked_[i].next_move, masked_[i].ply);
-    move_from[i] = planes.a;
-    move_distance[i] = planes.b;
-    results[i / 4] |= static_cast<uint8_t>((static_cast<unsigned>(masked_[i].result) & 3) << (2 * (i % 4)));
+  size_t entry = 0, posting_index = 0;
+  for (uint32_t size : group_sizes_) {
+    const bool stored = !lean_ || size >= 2;
+    for (uint32_t j = 0; j < size; ++j, ++posting_index) {
+      if (!stored) continue;
+      const Posting& posting = masked_[posting_index];
+      MovePlanes planes = split_move(posting.next_move, lean_ ? 0 : posting.ply);
+      move_from.push_back(planes.a);
+      move_distance.push_back(planes.b);
+      if (entry % 4 == 0) results.push_back(0);
+      results.back() |= static_cast<uint8_t>((static_cast<unsigned>(posting.result) & 3) << (2 * (entry % 4)));
+      ++entry;
+    }
   }
 
   out_.clear();
   out_.push_back(kPostingBlockFormat);
   out_.push_back(static_cast<uint8_t>(key_bits_));
+  out_.push_back(lean_ ? 0 : kBlockStoresPlies | kBlockStoresAllMoves);
   put_varint(out_, masked_.size());
   put_varint(out_, first_games.size());
   put_u64(out_, fingerprint_of(masked_[0].key, key_bits_));
@@ -230,10 +240,17 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
     return value;
   };
   need(2);
-  if (p[0] != kPostingBlockFormat) fail("unknown format version");
+  const uint8_t format = p[0];
+  if (format != 1 && format != kPostingBlockFormat) fail("unknown format version");
   key_bits_ = p[1];
   if (key_bits_ < 1 || key_bits_ > 64) fail("key_bits out of range");
   p += 2;
+  flags_ = kBlockStoresPlies | kBlockStoresAllMoves;
+  if (format >= 2) {
+    need(1);
+    flags_ = *p++;
+    if (flags_ > 3) fail("unknown flags");
+  }
   uint64_t postings = varint();
   uint64_t groups = varint();
   if (postings == 0 || postings > (uint64_t{1} << 31) || groups == 0 || groups > postings) fail("bad counts");
@@ -286,6 +303,7 @@ std::span<const uint8_t> PostingBlockDecoder::section(int index) {
 PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
   uint64_t target = fingerprint_of(key, key_bits_);
   if (target < first_fingerprint_) return {};
+  uint64_t first_move = 0;
   BitReader gaps(section(kFingerprintGaps));
   std::span<const uint8_t> sizes = section(kGroupSizes);
   const uint8_t* p = sizes.data();
@@ -298,9 +316,11 @@ PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
     uint64_t size = size_minus_one + 1;
     if (first_posting + size > postings_) fail("group sizes exceed the posting count");
     if (fingerprint == target)
-      return {group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(size)};
+      return {group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
+              static_cast<uint32_t>(size)};
     if (fingerprint > target) return {};
     first_posting += size;
+    if (group_has_moves(size)) first_move += size;
     if (group + 1 < groups_) {
       uint64_t gap = gaps.read_rice(rice_k_);
       if (gaps.failed()) fail("truncated fingerprint gaps");
@@ -316,7 +336,7 @@ size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
   Location location = locate(key);
   if (location.size == 0) return 0;
   std::pair<uint64_t, uint32_t> group{key, location.size};
-  decode_range(location.group, {&group, 1}, location.first_posting, out);
+  decode_range(location.group, {&group, 1}, location.first_posting, location.first_move, out);
   return location.size;
 }
 
@@ -345,11 +365,12 @@ void PostingBlockDecoder::decode_all(std::vector<Posting>& out) {
     }
   }
   if (total != postings_) fail("group sizes do not add up to the posting count");
-  decode_range(0, groups, 0, out);
+  decode_range(0, groups, 0, 0, out);
 }
 
 void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std::pair<uint64_t, uint32_t>> groups,
-                                       uint32_t first_posting, std::vector<Posting>& out) {
+                                       uint32_t first_posting, uint32_t first_move, std::vector<Posting>& out) {
+  const bool plies_stored = flags_ & kBlockStoresPlies;
   BitReader first_games(section(kFirstGames));
   first_games.seek(static_cast<size_t>(first_group) * static_cast<size_t>(game_bits_));
   std::span<const uint8_t> game_gaps = section(kGameGaps);
@@ -360,28 +381,37 @@ void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std
   std::span<const uint8_t> plies = section(kPlies);
   const uint8_t* ply = plies.data();
   const uint8_t* ply_end = ply + plies.size();
-  if (!skip_varints(ply, ply_end, first_posting) && first_posting > 0) fail("truncated plies");
+  if (plies_stored && !skip_varints(ply, ply_end, first_posting) && first_posting > 0) fail("truncated plies");
+  if (!plies_stored && !plies.empty()) fail("plies stored in a block that says none are");
   std::span<const uint8_t> move_from = section(kMoveFrom);
   std::span<const uint8_t> move_distance = section(kMoveDistance);
   std::span<const uint8_t> results = section(kResults);
-  if (move_from.size() != postings_ || move_distance.size() != postings_) fail("move sections have the wrong size");
-  if (results.size() != (size_t{postings_} + 3) / 4) fail("result section has the wrong size");
+  if (move_distance.size() != move_from.size() || move_from.size() > postings_)
+    fail("move sections have the wrong size");
+  if (results.size() != (move_from.size() + 3) / 4) fail("result section has the wrong size");
 
-  size_t index = first_posting;
+  size_t move = first_move;
   for (const auto& [key, size] : groups) {
     uint64_t game = game_base_ + first_games.read(game_bits_);
-    for (uint32_t j = 0; j < size; ++j, ++index) {
-      uint64_t value;
+    const bool has_moves = group_has_moves(size);
+    for (uint32_t j = 0; j < size; ++j) {
+      uint64_t value = kUnknownPly;
       if (j > 0) {
         if (!get_varint(gap, gap_end, value)) fail("truncated game gaps");
         game += value;
+        value = kUnknownPly;
       }
-      if (!get_varint(ply, ply_end, value)) fail("truncated plies");
+      if (plies_stored && !get_varint(ply, ply_end, value)) fail("truncated plies");
       if (game > UINT32_MAX || value > UINT16_MAX) fail("value out of range");
       auto ply_value = static_cast<uint16_t>(value);
-      out.push_back(Posting{key, static_cast<uint32_t>(game), ply_value,
-                            join_move(move_from[index], move_distance[index], ply_value),
-                            static_cast<GameResult>((results[index / 4] >> (2 * (index % 4))) & 3)});
+      Posting posting{key, static_cast<uint32_t>(game), ply_value, kUnknownNextMove, GameResult::Unknown};
+      if (has_moves) {
+        if (move >= move_from.size()) fail("move sections too short");
+        posting.next_move = join_move(move_from[move], move_distance[move], plies_stored ? ply_value : 0);
+        posting.result = static_cast<GameResult>((results[move / 4] >> (2 * (move % 4))) & 3);
+        ++move;
+      }
+      out.push_back(posting);
     }
   }
   if (first_games.failed()) fail("truncated first games");

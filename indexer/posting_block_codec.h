@@ -7,8 +7,11 @@
 // A group is the run of postings that share a fingerprint.
 //
 // Header (all integers little-endian; varint = LEB128, indexer/varint.h):
-// | u8     | format version (1)                                            |
+// | u8     | format version (2; 1 is read too: it has no flags byte and    |
+// |        | stores everything)                                            |
 // | u8     | key_bits, 1..64                                               |
+// | u8     | flags: bit 0 plies stored, bit 1 moves and results stored for |
+// |        | every posting (else only for groups of 2 or more postings)    |
 // | varint | P, postings in the block (>= 1)                               |
 // | varint | G, groups (distinct fingerprints) in the block (1..P)         |
 // | u64    | fingerprint of the first group                                |
@@ -21,11 +24,14 @@
 // | 1 group sizes      | G varints: size - 1                                          |
 // | 2 first games      | G fields of game_bits bits: first game id - game_base          |
 // | 3 game gaps        | P-G varints: game id - previous game id in the group (>= 0)   |
-// | 4 plies            | P varints                                                    |
-// | 5 move from        | P bytes: from' | promotion bits 0-1 << 6                      |
-// | 6 move distance    | P bytes: (to' - from') mod 64 | promotion bit 2 << 6 | bit 15 << 7 |
-// |                    | (from', to': the move's squares, mirrored a1<->a8 at odd plies) |
-// | 7 results          | 2 bits per posting (GameResult), four to a byte, first lowest |
+// | 4 plies            | P varints (empty unless flag bit 0)                           |
+// | 5 move from        | M bytes: from' | promotion bits 0-1 << 6                      |
+// | 6 move distance    | M bytes: (to' - from') mod 64 | promotion bit 2 << 6 | bit 15 << 7 |
+// |                    | (from', to': the move's squares, mirrored a1<->a8 at odd plies  |
+// |                    | when plies are stored)                                          |
+// | 7 results          | 2 bits per posting of the M (GameResult), four to a byte       |
+// M is P with flag bit 1, else the postings of groups of two or more; the others come
+// back with kUnknownNextMove (and kUnknownPly without flag bit 0).
 // Bit streams are least significant bit first; a section is stored zstd-compressed
 // only when that makes it smaller.
 #pragma once
@@ -42,7 +48,8 @@
 
 namespace pgnbase::indexer {
 
-constexpr int kPostingBlockFormat = 1;
+constexpr int kPostingBlockFormat = 2;
+constexpr uint8_t kBlockStoresPlies = 1, kBlockStoresAllMoves = 2;
 constexpr int kPostingBlockSections = 8;
 
 // The key with all but its top key_bits bits cleared: what a block stores of it.
@@ -65,7 +72,8 @@ struct PostingBlockSizes {
 // Encodes blocks. Keeps zstd state and scratch between calls; one thread at a time.
 class PostingBlockEncoder {
  public:
-  PostingBlockEncoder(int key_bits, int compression_level);
+  // lean: no plies, and moves and results only for groups of two or more postings.
+  PostingBlockEncoder(int key_bits, int compression_level, bool lean = false);
   ~PostingBlockEncoder();
   PostingBlockEncoder(const PostingBlockEncoder&) = delete;
   PostingBlockEncoder& operator=(const PostingBlockEncoder&) = delete;
@@ -81,11 +89,13 @@ class PostingBlockEncoder {
 
   int key_bits_;
   int compression_level_;
+  bool lean_;
   struct ZstdContext;
   std::unique_ptr<ZstdContext> zstd_;
   std::vector<Posting> masked_;
   std::vector<uint64_t> gaps_;        // fingerprint gaps of the block being encoded
   std::vector<uint32_t> first_games_; // first game id of each group
+  std::vector<uint32_t> group_sizes_;
   std::array<std::vector<uint8_t>, kPostingBlockSections> sections_;
   std::vector<uint8_t> compressed_;
   std::vector<uint8_t> out_;
@@ -121,15 +131,18 @@ class PostingBlockDecoder {
   struct Location {
     uint32_t group = 0;
     uint32_t first_posting = 0;
-    uint32_t size = 0;  // 0: absent
+    uint32_t first_move = 0;  // index of the group's first entry in the move sections
+    uint32_t size = 0;        // 0: absent
   };
+  // Whether the move sections hold an entry for a group of this size.
+  bool group_has_moves(uint64_t size) const { return (flags_ & kBlockStoresAllMoves) || size >= 2; }
   Location locate(uint64_t key);
   std::span<const uint8_t> section(int index);
   [[noreturn]] void fail(const char* what) const;
   // Decodes consecutive groups, given as (key to report, size), starting at first_group
-  // whose first posting is first_posting.
+  // whose first posting is first_posting and first move entry first_move.
   void decode_range(uint32_t first_group, std::span<const std::pair<uint64_t, uint32_t>> groups,
-                    uint32_t first_posting, std::vector<Posting>& out);
+                    uint32_t first_posting, uint32_t first_move, std::vector<Posting>& out);
 
   struct SectionRef {
     uint8_t codec = 0;
@@ -143,6 +156,8 @@ class PostingBlockDecoder {
   uint32_t postings_ = 0;
   uint32_t groups_ = 0;
   int key_bits_ = 64;
+  uint8_t flags_ = kBlockStoresPlies | kBlockStoresAllMoves;
+  uint32_t moves_ = 0;  // entries in the move sections
   uint64_t first_fingerprint_ = 0;
   int rice_k_ = 0;
   uint64_t game_base_ = 0;

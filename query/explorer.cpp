@@ -8,10 +8,12 @@
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "core/san.h"
+#include "indexer/blob_codec.h"
 #include "indexer/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
+#include "query/position_search.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -98,6 +100,49 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
   return info;
 }
 
+// For games whose postings carry no next move (a lean segment stores none for a key that
+// occurs once in a block): replays each game and adds an entry per distinct move played
+// where it reaches the position, with the game's result. A game that never reaches it
+// (a fingerprint shared with another position) adds nothing.
+template <typename MoveIndex>
+void add_replayed_entries(store::Database& db, const Board& position, std::vector<uint32_t>& ids,
+                          MoveIndex& move_index, std::vector<Entry>& entries) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  store::Statement moves = db.prepare(game_moves_by_id_sql(db));
+  store::Statement result = db.prepare(sql::kGameResultById);
+  std::vector<MoveCode> codes;
+  Board board;
+  UndoInfo undo;
+  for (uint32_t id : ids) {
+    moves.reset();
+    moves.bind_int64(1, id);
+    if (!moves.step()) continue;
+    const std::span<const std::byte> blob = moves.column_blob(0);
+    std::optional<std::string_view> start_fen;
+    if (!moves.column_is_null(2)) start_fen = moves.column_text(2);
+    if (!indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) ||
+        !set_start_position(int(moves.column_int64(1)), start_fen, board))
+      continue;
+    result.reset();
+    result.bind_int64(1, id);
+    const uint8_t game_result = result.step() ? uint8_t(result.column_int64(0) & 3) : 0;
+    const size_t game_start = entries.size();
+    for (size_t ply = 0;; ++ply) {
+      if (same_position(board, position)) {
+        const int32_t index = ply < codes.size() ? move_index(codes[ply]) : kEnded;
+        bool seen = index == kNotHere;
+        for (size_t i = game_start; i < entries.size() && !seen; ++i) seen = entries[i].move == uint16_t(index);
+        if (!seen) entries.push_back({id, uint16_t(index), game_result});
+      }
+      if (ply == codes.size()) break;
+      Move m;
+      if (!move_from_code(board, codes[ply], m)) break;
+      play(board, m, undo);
+    }
+  }
+}
+
 std::string percent(uint64_t part, uint64_t whole) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
@@ -143,12 +188,17 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
 
   // Collect one entry per (game, distinct move), in posting order.
   std::vector<Entry> entries;
+  std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   indexer::PositionIndexReader reader(db);
   entries.reserve(size_t(reader.count(position.key())));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
     for (const indexer::Posting& p : postings) {
+      if (p.next_move == indexer::kUnknownNextMove) {
+        if (replay_ids.empty() || replay_ids.back() != p.game_id) replay_ids.push_back(p.game_id);
+        continue;
+      }
       const int32_t index = move_index(p.next_move);
       if (index == kNotHere) continue;
       if (p.game_id != current_game || entries.empty()) {
@@ -162,6 +212,12 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       entries.push_back({p.game_id, uint16_t(index), uint8_t(p.result)});
     }
   });
+
+  if (!replay_ids.empty()) {
+    add_replayed_entries(db, position, replay_ids, move_index, entries);
+    auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
+    std::stable_sort(entries.begin(), entries.end(), by_game);
+  }
 
   const bool need_games = options.ratings || options.filter.has_header_filters();
   std::vector<uint32_t> ids;

@@ -83,6 +83,7 @@ inline constexpr std::string_view kGameMovesById =
 inline constexpr std::string_view kGameMovesByIdFromReplayIndex =
     "SELECT moves, variant, start_fen, time_control FROM games INDEXED BY games_replay WHERE id = ?1";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
+inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
 // Every rating with its game id, read from the rating indexes alone (no table pages).
 inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";
 inline constexpr std::string_view kBlackElos = "SELECT id, black_elo FROM games WHERE black_elo IS NOT NULL";

@@ -1,5 +1,7 @@
 #include "query/position_search.h"
 
+#include <algorithm>
+
 #include "indexer/position_index_reader.h"
 #include "query/game_row.h"
 
@@ -38,14 +40,28 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
   Board board = start;
   size_t ply = 0;
   UndoInfo undo;
-  for (const indexer::Posting& p : candidate_postings) {
-    const size_t target = p.ply;
-    if (target > codes.size()) break;
+  auto advance_to = [&](size_t target) {
     for (; ply < target; ++ply) {
       Move m;
       if (!move_from_code(board, codes[ply], m)) return false;
       play(board, m, undo);
     }
+    return true;
+  };
+  const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
+                                        [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
+  if (!plies_known) {
+    // A lean segment does not store plies: look at every position of the game.
+    for (size_t target = 0; target <= codes.size(); ++target) {
+      if (!advance_to(target)) return false;
+      if (same_position(board, position)) confirmed_plies.push_back(uint32_t(target));
+    }
+    return true;
+  }
+  for (const indexer::Posting& p : candidate_postings) {
+    const size_t target = p.ply;
+    if (target > codes.size()) break;
+    if (!advance_to(target)) return false;
     if (same_position(board, position)) confirmed_plies.push_back(uint32_t(target));
   }
   return true;

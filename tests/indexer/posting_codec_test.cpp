@@ -51,6 +51,55 @@ TEST(VarintTest, RoundTripsAndRejectsTruncation) {
   EXPECT_FALSE(get_varint(p, overlong.data() + overlong.size(), ignored));
 }
 
+// A lean block keeps keys and game ids of every posting, the next move and result only
+// of keys with two or more postings in the block, and no plies.
+TEST(PostingBlockTest, LeanBlocksKeepMovesOfRepeatedKeysOnly) {
+  for (int key_bits : {64, 30}) {
+    // Random 64-bit keys, a quarter of them repeated in another game.
+    std::vector<Posting> postings = random_sorted_postings(2000, 17, 0);
+    for (size_t i = 0; i < 2000; i += 4) {
+      Posting again = postings[i];
+      again.game_id ^= 0x5A5A;
+      postings.push_back(again);
+    }
+    std::sort(postings.begin(), postings.end(), posting_less);
+    PostingBlockEncoder encoder(key_bits, 1, true);
+    std::span<const uint8_t> bytes = encoder.encode(postings);
+    std::vector<uint8_t> block(bytes.begin(), bytes.end());
+    PostingBlockDecoder decoder;
+    decoder.open(block);
+    size_t with_moves = 0;
+    for (size_t i = 0; i < postings.size();) {
+      size_t j = i;
+      while (j < postings.size() && mask_key(postings[j].key, key_bits) == mask_key(postings[i].key, key_bits)) ++j;
+      std::vector<Posting> found;
+      ASSERT_EQ(decoder.find(postings[i].key, found), j - i);
+      std::vector<Posting> expected(postings.begin() + static_cast<std::ptrdiff_t>(i),
+                                    postings.begin() + static_cast<std::ptrdiff_t>(j));
+      std::sort(expected.begin(), expected.end(), [](const Posting& a, const Posting& b) {
+        return std::tie(a.game_id, a.ply) < std::tie(b.game_id, b.ply);
+      });
+      for (size_t k = 0; k < found.size(); ++k) {
+        EXPECT_EQ(found[k].game_id, expected[k].game_id);
+        EXPECT_EQ(found[k].ply, kUnknownPly);
+        if (j - i >= 2) {
+          EXPECT_EQ(found[k].next_move, expected[k].next_move);
+          EXPECT_EQ(found[k].result, expected[k].result);
+          ++with_moves;
+        } else {
+          EXPECT_EQ(found[k].next_move, kUnknownNextMove);
+        }
+      }
+      i = j;
+    }
+    EXPECT_GT(with_moves, 0u);
+    EXPECT_LT(with_moves, postings.size());
+    // Smaller than the full block of the same postings.
+    PostingBlockEncoder full(key_bits, 1);
+    EXPECT_LT(block.size(), full.encode(postings).size());
+  }
+}
+
 TEST(BitStreamTest, FixedWidthAndRiceCodesRoundTrip) {
   std::mt19937_64 random(2);
   std::vector<std::pair<uint64_t, int>> fields;

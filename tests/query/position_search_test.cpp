@@ -40,7 +40,9 @@ Occurrences search_plies(store::Database& db, const Board& position, size_t poin
   GameSearch search(db, options);
   Occurrences out;
   while (search.next()) out[search.row().id].assign(search.plies().begin(), search.plies().end());
-  EXPECT_EQ(search.refuted_games(), 0u);
+  // Lean segments store key fingerprints: about 1 lookup in 4,000 meets a game of
+  // another position, which the replay refutes (and the results above leave out).
+  EXPECT_LE(search.refuted_games(), 2u);
   return out;
 }
 
