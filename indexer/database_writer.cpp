@@ -42,6 +42,8 @@ void check_schema_version(store::Database& db) {
   if (version > kSchemaVersion)
     throw SchemaError(db.path() + ": written by a newer pgnbase (schema version " + std::string(text) +
                       ", this build reads up to " + std::to_string(kSchemaVersion) + ")");
+  if (version < kOldestReadableSchemaVersion)
+    throw SchemaError(older_schema_message(db.path(), std::string(text)));
 }
 
 }  // namespace
@@ -105,9 +107,10 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
       "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening, time_control, plies, "
-      "variant, start_fen, language, moves, tags, annotations, dedupe_key) VALUES "
+      "variant, start_fen, language, moves, tags, dedupe_key) VALUES "
       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-      "?24, ?25, ?26, ?27, ?28)");
+      "?24, ?25, ?26, ?27)");
+  insert_annotations_ = db_.prepare("INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)");
   insert_reject_ = db_.prepare(
       "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -180,9 +183,13 @@ int64_t DatabaseWriter::add_game(GameRecord& game) {
   // Static binding: the strings outlive run(), and SQLite then copies nothing extra.
   s.bind_blob_static(25, bytes_of(game.moves_blob));
   if (!other_tags.empty()) s.bind_blob_static(26, bytes_of(other_tags));
-  if (!game.annotations_blob.empty()) s.bind_blob_static(27, bytes_of(game.annotations_blob));
-  s.bind_int64(28, game.dedupe_key);
+  s.bind_int64(27, game.dedupe_key);
   s.run();
+  if (!game.annotations_blob.empty()) {
+    insert_annotations_.bind_int64(1, id);
+    insert_annotations_.bind_blob_static(2, bytes_of(game.annotations_blob));
+    insert_annotations_.run();
+  }
   if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
 
   // One posting per position: the move played from it next (0 after the last move).
@@ -259,6 +266,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   s.bind_int64(8, int64_t(summary_.duplicates));
   s.run();
   insert_game_ = {};
+  insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
   transaction_->commit();
@@ -269,6 +277,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
 void DatabaseWriter::abandon_source() {
   positions_.reset();
   insert_game_ = {};
+  insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
   transaction_.reset();  // rolls back

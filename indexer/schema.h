@@ -1,12 +1,21 @@
 // The database schema (documented column by column in docs/schema.md).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
+// The oldest version this build reads; an older file must be rebuilt (pgn-index).
+inline constexpr int kOldestReadableSchemaVersion = 2;
+
+// The one line for a database made by an older pgnbase: what to do about it.
+inline std::string older_schema_message(const std::string& path, const std::string& version) {
+  return path + ": made by an older pgnbase (schema version " + version + "; this build reads version " +
+         std::to_string(kSchemaVersion) + "): rebuild it from its PGN files with pgn-index -o NEW.db FILE...";
+}
 
 inline constexpr std::string_view kSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS meta (
@@ -57,8 +66,13 @@ CREATE TABLE IF NOT EXISTS games (
   language     TEXT NOT NULL DEFAULT 'en',
   moves        BLOB NOT NULL,
   tags         BLOB,
-  annotations  BLOB,
   dedupe_key   INTEGER NOT NULL DEFAULT 0
+);
+-- Comments, NAGs and variations live apart: they are most of a commented game's bytes,
+-- and without them a games row is small, so replaying many games reads few pages.
+CREATE TABLE IF NOT EXISTS game_annotations (
+  id          INTEGER PRIMARY KEY REFERENCES games(id),
+  annotations BLOB NOT NULL
 );
 -- With the date, a player's games come sorted by date from the index alone.
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
@@ -67,11 +81,7 @@ CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
 CREATE INDEX IF NOT EXISTS games_date ON games(date_key);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
-CREATE INDEX IF NOT EXISTS games_result ON games(result);
 CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
--- What replaying a game needs, packed densely: confirming the candidates of a common
--- position reads thousands of games, and their rows are mostly tags and annotations.
-CREATE INDEX IF NOT EXISTS games_replay ON games(id, variant, start_fen, time_control, moves);
 CREATE TABLE IF NOT EXISTS rejects (
   id          INTEGER PRIMARY KEY,
   source_id   INTEGER NOT NULL REFERENCES sources(id),
@@ -93,9 +103,7 @@ DROP INDEX IF EXISTS games_eco;
 DROP INDEX IF EXISTS games_date;
 DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
-DROP INDEX IF EXISTS games_result;
 DROP INDEX IF EXISTS games_event;
-DROP INDEX IF EXISTS games_replay;
 )sql";
 
 }  // namespace pgnbase::indexer

@@ -19,7 +19,7 @@ namespace {
 
 // 20190500 -> "2019.05.??".
 std::string date_of_key(int64_t key) {
-  char buffer[32];
+  char buffer[64];
   const int64_t year = key / 10000, month = key / 100 % 100, day = key % 100;
   std::string m = month ? (month < 10 ? "0" : "") + std::to_string(month) : "??";
   std::string d = day ? (day < 10 ? "0" : "") + std::to_string(day) : "??";
@@ -91,6 +91,8 @@ store::Database open_database(const std::string& path) {
     if (v > indexer::kSchemaVersion)
       throw std::runtime_error("'" + path + "' was written by a newer pgnbase (schema version " + std::string(text) +
                                ", this build reads up to " + std::to_string(indexer::kSchemaVersion) + ")");
+    if (v < indexer::kOldestReadableSchemaVersion)
+      throw std::runtime_error(indexer::older_schema_message("'" + path + "'", std::string(text)));
   }
   return db;
 }

@@ -7,8 +7,8 @@ namespace {
 constexpr std::string_view kGameColumns =
     "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
     "g.white_elo, g.black_elo, g.eco, g.eco_source, g.opening, g.time_control, g.plies, g.variant, g.start_fen, "
-    "g.language, g.moves, g.tags, g.annotations, g.source_id, g.game_number "
-    "FROM games g "
+    "g.language, g.moves, g.tags, ga.annotations, g.source_id, g.game_number "
+    "FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id "
     "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id";
 
@@ -112,9 +112,6 @@ SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColum
   return q;
 }
 
-std::string_view game_moves_by_id_sql(store::Database& db) {
-  store::Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_replay'");
-  return s.step() ? sql::kGameMovesByIdFromReplayIndex : sql::kGameMovesById;
-}
+std::string_view game_moves_by_id_sql(store::Database&) { return sql::kGameMovesById; }
 
 }  // namespace pgnbase::query

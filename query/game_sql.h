@@ -66,7 +66,7 @@ struct GameKeyColumns {
 };
 SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColumns columns = {});
 
-// sql::kGameMovesById, from the games_replay index when the database has it.
+// The statement that reads what replaying a game needs (sql::kGameMovesById).
 std::string_view game_moves_by_id_sql(store::Database& db);
 
 namespace sql {
@@ -76,12 +76,10 @@ inline constexpr std::string_view kHasGamesTable =
 inline constexpr std::string_view kSchemaVersion = "SELECT value FROM meta WHERE key = 'schema_version'";
 
 inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
-// What confirming a position candidate needs of game ?1, and nothing more; the second
-// form reads it from the games_replay index (indexer/schema.h) instead of the row.
+// What confirming a position candidate needs of game ?1, and nothing more (the row is
+// small: annotations live in game_annotations).
 inline constexpr std::string_view kGameMovesById =
     "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
-inline constexpr std::string_view kGameMovesByIdFromReplayIndex =
-    "SELECT moves, variant, start_fen, time_control FROM games INDEXED BY games_replay WHERE id = ?1";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
 inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
 // Every rating with its game id, read from the rating indexes alone (no table pages).
@@ -93,7 +91,8 @@ inline constexpr std::string_view kPlayerCount =
 inline constexpr std::string_view kDateRange =
     "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), (SELECT max(date_key) FROM games)";
 inline constexpr std::string_view kPlyTotals =
-    "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), total(length(annotations)), "
+    "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), "
+    "(SELECT total(length(annotations)) FROM game_annotations), "
     "sum(variant = 1), sum(start_fen IS NOT NULL), sum(eco_source = 1), sum(eco_source = 2) FROM games";
 inline constexpr std::string_view kLanguageCounts = "SELECT language, count(*) FROM games GROUP BY language ORDER BY 2 DESC";
 inline constexpr std::string_view kSources =

@@ -22,6 +22,7 @@
 #include "core/board.h"
 #include "indexer/position_index_reader.h"
 #include "indexer/store/database.h"
+#include "query/game_search.h"
 
 namespace pgnbase {
 namespace {
@@ -225,7 +226,7 @@ TEST_F(HostileInput, TenMegabyteComment) {
   expect_clean_success(o);
   expect_bounded_memory(o);
   EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM games WHERE annotations IS NOT NULL"), 1);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM game_annotations"), 1);
 }
 
 TEST_F(HostileInput, HundredThousandNestedVariations) {
@@ -244,24 +245,32 @@ TEST_F(HostileInput, HundredThousandNestedVariations) {
   EXPECT_EQ(count("SELECT rejected FROM sources ORDER BY id DESC LIMIT 1"), 1);
 }
 
-TEST_F(HostileInput, TenThousandMovesInOneGame) {
-  // Knights shuffling out and back: legal, and the start position recurs every 4 plies.
+TEST_F(HostileInput, SeventyThousandPliesInOneGame) {
+  // Knights shuffling out and back: legal, and the start position recurs every 4 plies,
+  // past ply 65,535 (a 16-bit ply would wrap or saturate there).
+  constexpr int kRounds = 17500;
   std::string text = "[Event \"Long\"]\n\n";
-  for (int i = 0; i < 2500; ++i) {
+  for (int i = 0; i < kRounds; ++i) {
     text += std::to_string(2 * i + 1) + ". Nf3 Nf6 " + std::to_string(2 * i + 2) + ". Ng1 Ng8 ";
     if (i % 8 == 7) text += "\n";
   }
   text += "1/2-1/2\n";
   Outcome o = index({write_file("long.pgn", text)});
   expect_clean_success(o);
-  EXPECT_EQ(count("SELECT plies FROM games"), 10000);
+  EXPECT_EQ(count("SELECT plies FROM games"), 4 * kRounds);
   EXPECT_EQ(count("SELECT LENGTH(moves) >= 1 FROM games"), 1);
-  // Every start-position posting carries its true ply (0, 4, ... 10000): no wrap-around.
   store::Database db(db_, store::Database::Mode::ReadOnly);
   indexer::PositionIndexReader reader(db);
-  std::vector<indexer::Posting> postings = reader.lookup(Board().key());
-  ASSERT_EQ(postings.size(), 2501u);
-  for (size_t i = 0; i < postings.size(); ++i) EXPECT_EQ(postings[i].ply, 4 * i) << i;
+  EXPECT_EQ(reader.lookup(Board().key()).size(), size_t{kRounds} + 1);
+  // The search finds every occurrence at its true ply (0, 4, ... 70,000).
+  query::SearchOptions options;
+  options.filter.position = Board();
+  query::GameSearch search(db, options);
+  ASSERT_TRUE(search.next());
+  const std::span<const uint32_t> plies = search.plies();
+  ASSERT_EQ(plies.size(), size_t{kRounds} + 1);
+  for (size_t i = 0; i < plies.size(); ++i) ASSERT_EQ(plies[i], 4 * i) << i;
+  EXPECT_FALSE(search.next());
 }
 
 TEST_F(HostileInput, NulBytesInsideAGame) {
@@ -335,6 +344,21 @@ TEST_F(HostileInput, DatabaseFromANewerSchema) {
   expect_one_line_error(o, "999");
   EXPECT_NE(o.output.find("newer"), std::string::npos) << o;
   EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+// A database of schema version 1 (before format 2) gets one line saying how to rebuild
+// it, from both programs, and is left unchanged.
+TEST_F(HostileInput, DatabaseFromAnOlderSchema) {
+  expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  {
+    store::Database db(db_, store::Database::Mode::ReadWrite);
+    db.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+  }
+  Outcome o = index({write_file("b.pgn", "[Event \"B\"]\n\n1. d4 d5 *\n")});
+  expect_one_line_error(o, "older pgnbase");
+  EXPECT_NE(o.output.find("rebuild"), std::string::npos) << o;
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+  EXPECT_EQ(count("SELECT value FROM meta WHERE key = 'schema_version'"), 1);
 }
 
 }  // namespace

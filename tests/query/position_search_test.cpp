@@ -221,28 +221,6 @@ TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
   }
 }
 
-// A database made before the games_replay index existed answers the same, from the rows.
-TEST_F(PositionSearchDatabase, SameAnswersWithoutTheReplayIndex) {
-  const std::string old_path = dir_->file("without-replay-index.db");
-  fs::copy_file(db_path_, old_path);
-  {
-    store::Database rw(old_path, store::Database::Mode::ReadWrite);
-    rw.exec("DROP INDEX games_replay");
-  }
-  store::Database db(db_path_, store::Database::Mode::ReadOnly);
-  store::Database old_db(old_path, store::Database::Mode::ReadOnly);
-  EXPECT_EQ(game_moves_by_id_sql(db), sql::kGameMovesByIdFromReplayIndex);
-  EXPECT_EQ(game_moves_by_id_sql(old_db), sql::kGameMovesById);
-  size_t found = 0;
-  for (const Board& position : sample_positions(97)) {
-    const Occurrences expected = (*by_key_)[position.key()];
-    ASSERT_EQ(search_plies(old_db, position), expected) << write_fen(position);
-    ASSERT_EQ(search_plies(db, position), expected) << write_fen(position);
-    found += expected.size();
-  }
-  EXPECT_GT(found, 1000u);
-}
-
 TEST(SamePosition, IgnoresCountersAndUncapturableEnPassant) {
   Board a = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
   Board b = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 7 30");
