@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end import benchmark: pgn-index on the real bench files, and on the largest of
-# them concatenated 10 times (is peak memory flat?), side by side in the same run with
-# pgn-extract doing comparable work (parse every game, check every move, write it out
-# again). Prints one table row per run; paste the output into bench/README.md.
+# End-to-end import benchmark: pgn-index on the real bench files, on a master-style file
+# made from them (Seven Tag Roster, no comments, NAGs or variations: pgn-extract -7 -C -N
+# -V), and on the largest file concatenated 10 times (is peak memory flat?), each beside
+# pgn-extract -r (parse and check every move, single-threaded) in the same run. Prints
+# one table row per run, with the ratio pgn-extract seconds / pgn-index seconds; paste
+# the output into bench/README.md.
 #
 #   bash bench/import_bench.sh [BUILD_DIR] [THREADS...]     (default: build, "1 2 $(nproc)")
 set -euo pipefail
@@ -12,48 +14,33 @@ shift || true
 threads=("$@")
 [ ${#threads[@]} -gt 0 ] || threads=(1 2 "$(nproc)")
 data=../shared/data/bench
-files=("$data/lichess-api-exports-2018-2022.pgn.zst" "$data/tcec-seasons-01-15.pgn.zst")
+extract=/usr/games/pgn-extract
+[ -x "$extract" ] || { echo "import_bench: needs pgn-extract (apt-get install pgn-extract)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-printf '%-42s %-26s %8s %9s %9s %10s %9s %10s\n' file tool seconds "MB/s" games/s "peak MiB" "DB MiB" "DB B/game"
-largest=$(for f in "${files[@]}"; do echo "$(zstd -dc "$f" | wc -c) $f"; done | sort -n | tail -n 1 | cut -d' ' -f2)
-for f in "${files[@]}" x10; do
-  if [ "$f" = x10 ]; then
-    # The largest file ten times over, plain text only.
-    name="$(basename "$largest") x10"
-    for _ in $(seq 10); do zstd -dc "$largest"; done >"$work/plain.pgn"
-    mb=$(wc -c <"$work/plain.pgn" | awk '{print $1 / 1e6}')
-  else
-    name=$(basename "$f")
-    zstd -dc "$f" >"$work/plain.pgn"
-    mb=$(wc -c <"$work/plain.pgn" | awk '{print $1 / 1e6}')
-  fi
+zstd -dc "$data/lichess-api-exports-2018-2022.pgn.zst" >"$work/lichess.pgn"
+zstd -dc "$data/tcec-seasons-01-15.pgn.zst" >"$work/tcec.pgn"
+cat "$work/lichess.pgn" "$work/tcec.pgn" | "$extract" -7 -C -N -V -s -o "$work/master.pgn" 2>/dev/null
+for _ in $(seq 10); do cat "$work/tcec.pgn"; done >"$work/tcec-x10.pgn"
+
+printf '%-16s %-22s %8s %8s %9s %9s %8s %7s %9s %8s\n' file tool seconds "MB/s" games/s "peak MiB" "DB MiB" "DB %PGN" "B/posit." "vs p-e"
+for name in master lichess tcec tcec-x10; do
+  file="$work/$name.pgn"
+  bytes=$(stat -c %s "$file")
+  /usr/bin/time -f '%e %M' -o "$work/time" "$extract" -r "$file" >/dev/null 2>&1 || true
+  read -r extract_secs extract_kb <"$work/time"
+  awk -v n="$name" -v s="$extract_secs" -v b="$bytes" -v kb="$extract_kb" \
+    'BEGIN { printf "%-16s %-22s %8.2f %8.1f %9s %9.0f %8s %7s %9s %8s\n", n, "pgn-extract -r", s, b / 1e6 / s, "", kb / 1024, "", "", "", "" }'
   for t in "${threads[@]}"; do
-    [ "$f" = x10 ] && continue
     rm -f "$work/db"*
-    /usr/bin/time -f '%e %M' -o "$work/time" "$build/tools/pgn-index" -q -j "$t" -o "$work/db" "$f"
+    /usr/bin/time -f '%e %M' -o "$work/time" "$build/tools/pgn-index" -q -j "$t" -o "$work/db" "$file"
     read -r secs kb <"$work/time"
-    games=$(sqlite3 "$work/db" 'SELECT imported FROM sources')
-    found=$(sqlite3 "$work/db" 'SELECT games_found FROM sources')
-    bytes=$(stat -c %s "$work/db")
-    awk -v n="$name" -v t="pgn-index -j $t (.zst)" -v s="$secs" -v mb="$mb" -v g="$found" -v kb="$kb" -v b="$bytes" -v imp="$games" \
-      'BEGIN { printf "%-42s %-26s %8.2f %9.1f %9.0f %10.0f %9.1f %10.0f\n", n, t, s, mb / s, g / s, kb / 1024, b / 1048576, b / imp }'
+    read -r found positions <<<"$(sqlite3 -separator ' ' "$work/db" 'SELECT SUM(games_found), (SELECT SUM(postings) FROM position_segments) FROM sources')"
+    index_bytes=$(sqlite3 "$work/db" "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'position_blocks%'")
+    db_bytes=$(stat -c %s "$work/db")
+    awk -v n="$name" -v t="pgn-index -j $t" -v s="$secs" -v b="$bytes" -v g="$found" -v kb="$kb" -v d="$db_bytes" \
+      -v p="$positions" -v ib="$index_bytes" -v es="$extract_secs" \
+      'BEGIN { printf "%-16s %-22s %8.2f %8.1f %9.0f %9.0f %8.1f %6.0f%% %9.2f %7.2fx\n", n, t, s, b / 1e6 / s, g / s, kb / 1024, d / 1048576, 100 * d / b, ib / p, es / s }'
   done
-  # The same text already decompressed, memory-mapped (all threads).
-  rm -f "$work/db"*
-  /usr/bin/time -f '%e %M' -o "$work/time" "$build/tools/pgn-index" -q -o "$work/db" "$work/plain.pgn"
-  read -r secs kb <"$work/time"
-  found=$(sqlite3 "$work/db" 'SELECT games_found FROM sources')
-  bytes=$(stat -c %s "$work/db")
-  awk -v n="$name" -v t="pgn-index -j $(nproc) (plain)" -v s="$secs" -v mb="$mb" -v g="$found" -v kb="$kb" -v b="$bytes" \
-    'BEGIN { printf "%-42s %-26s %8.2f %9.1f %9.0f %10.0f %9.1f %10s\n", n, t, s, mb / s, g / s, kb / 1024, b / 1048576, "" }'
-  if command -v /usr/games/pgn-extract >/dev/null; then
-    # pgn-extract: parse, verify every move by replay, write all games back out (single-threaded).
-    /usr/bin/time -f '%e %M' -o "$work/time" /usr/games/pgn-extract -s -o "$work/out.pgn" "$work/plain.pgn" 2>/dev/null || true
-    read -r secs kb <"$work/time"
-    out_games=$(grep -c '^\[Event ' "$work/out.pgn" || true)
-    awk -v n="$name" -v t="pgn-extract -s (plain)" -v s="$secs" -v mb="$mb" -v g="$out_games" -v kb="$kb" \
-      'BEGIN { printf "%-42s %-26s %8.2f %9.1f %9.0f %10.0f %9s %10s\n", n, t, s, mb / s, g / s, kb / 1024, "", "" }'
-  fi
 done
