@@ -30,7 +30,7 @@ struct EncodedPartition {
   std::vector<EncodedBlock> blocks;
   uint64_t postings = 0, groups = 0;
   PostingBlockSizes sections;
-  bool done = false;
+  bool done = false;  // set under the builder's mutex once the blocks are complete
 };
 
 // Cuts one partition's sorted postings into encoded blocks. A block holds whole groups
@@ -68,7 +68,6 @@ class BlockCutter {
   void finish() {
     if (!pending_.empty()) emit(pending_);
     pending_.clear();
-    out_.done = true;
   }
 
  private:
@@ -202,6 +201,7 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
         cutters[p]->finish();
         cutters[p].reset();
         std::lock_guard lock(mutex);
+        partitions[p].done = true;
         changed.notify_all();
       }};
   std::thread merger([&] {
