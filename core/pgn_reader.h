@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/assessment.h"
+
 namespace pgnbase {
 
 enum class PgnErrorCode : uint8_t {
@@ -80,7 +82,8 @@ struct PgnVisitorBase {
 
 // Reads games from one byte range. Tolerates a UTF-8 BOM, LF/CRLF/CR line ends,
 // Latin-1 bytes, '%' escape lines, ';' and '{}' comments, variations nested to any
-// depth (no recursion), missing results. A malformed game ends with an error and the
+// depth (no recursion), missing results, assessment symbols written as text ("+=", "±",
+// "N": core/assessment.h), reported as their NAGs. A malformed game ends with an error and the
 // reader carries on at the next line starting with '[' + letter. It never reads
 // outside its range and allocates nothing.
 // The text must stay alive while the reader and every view it handed out are in use.
@@ -131,6 +134,8 @@ class PgnReader {
   void read_movetext(W& visitor, GameState& game);
   template <class W>
   const char* read_move(W& visitor, const char* p) const;
+  template <class W>
+  const char* read_assessment(W& visitor, const char* p) const;
   template <class W>
   const char* read_trailing_comments(W& visitor, GameState& game, const char* p) const;
 
@@ -253,6 +258,16 @@ inline size_t en_passant_mark_length(const char* p, const char* end) {
   if (starts_with(p, end, "e.p.") && ends_token(p + 4, end)) return 4;
   if (starts_with(p, end, "ep") && ends_token(p + 2, end)) return 2;
   return 0;
+}
+
+// Length of an assessment written as a word standing alone at p ("N" novelty, "RR",
+// "inf"), else 0; "Nf3" and "Rf1" are moves.
+inline size_t assessment_word_length(const char* p, const char* end) {
+  size_t length = 0;
+  if (*p == 'N') length = 1;
+  else if (starts_with(p, end, "RR")) length = 2;
+  else if (starts_with(p, end, "inf")) length = 3;
+  return length > 0 && ends_token(p + length, end) ? length : 0;
 }
 
 // A promotion written with brackets glued to the square, as in e8(Q).
@@ -410,7 +425,8 @@ const char* PgnReader::read_trailing_comments(W& visitor, GameState& game, const
 }
 
 // Reports the move token at p (first byte a letter, digit, '-' or non-ASCII) and
-// returns its end. A glued en-passant mark (exd6ep, exd6e.p.) is dropped.
+// returns its end. A glued en-passant mark (exd6ep, exd6e.p.) is dropped; a glued
+// assessment symbol (Nd5±, Qh5+-) is reported as its NAG after the move.
 template <class W>
 const char* PgnReader::read_move(W& visitor, const char* p) const {
   using namespace pgn_detail;
@@ -423,7 +439,21 @@ const char* PgnReader::read_move(W& visitor, const char* p) const {
     move.remove_suffix(1);
     q += 3;
   }
+  int nag = 0;
+  if (may_end_with_assessment(move)) move.remove_suffix(glued_assessment_length(move, nag));
   visitor.move(move);
+  if (nag != 0) visitor.nag(nag);
+  return q;
+}
+
+// Reports the token at p as its NAG when it is an assessment symbol standing alone
+// ("+=", "-+", "±", "=/∞") and returns its end; nullptr when it is something else.
+template <class W>
+const char* PgnReader::read_assessment(W& visitor, const char* p) const {
+  const char* q = pgn_detail::scan_move(p, begin_, end_);
+  const int nag = assessment_nag(std::string_view(p, static_cast<size_t>(q - p)));
+  if (nag == 0) return nullptr;
+  visitor.nag(nag);
   return q;
 }
 
@@ -452,9 +482,15 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
     p = skip_whitespace(p, end_);
     if (p == end_) return finish(p);
     const char c = *p;
-    if (is_letter(c)) {  // the common case first: a move, or a lone en-passant mark
-      const size_t mark = c == 'e' ? en_passant_mark_length(p, end_) : 0;
-      p = mark > 0 ? p + mark : read_move(visitor, p);
+    if (is_letter(c)) {  // the common case first: a move, a lone en-passant mark, or "N"
+      if (const size_t mark = c == 'e' ? en_passant_mark_length(p, end_) : 0) {
+        p += mark;
+      } else if (const size_t word = assessment_word_length(p, end_)) {
+        visitor.nag(assessment_nag(std::string_view(p, word)));
+        p += word;
+      } else {
+        p = read_move(visitor, p);
+      }
       game.last_token_end = p;
       continue;
     }
@@ -520,7 +556,18 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
         if (!at_column_zero(p)) return fail_and_resync(game, PgnErrorCode::UnexpectedToken, p);
         p = find_line_end(p, end_);
         continue;
+      case '+':
+      case '=': {  // an assessment such as "+=" or "=", never the start of a move
+        const char* q = read_assessment(visitor, p);
+        if (q == nullptr) return fail_and_resync(game, PgnErrorCode::UnexpectedToken, p);
+        p = q;
+        break;
+      }
       case '-':
+        if (const char* q = read_assessment(visitor, p)) {  // "-+", "-/+"
+          p = q;
+          break;
+        }
         p = read_move(visitor, p);  // null move "--", or a bad token for the SAN parser
         break;
       default: {
@@ -541,6 +588,10 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
         } else if (c & 0x80) {
           if (starts_with(p, end_, kEllipsis)) {
             p += kEllipsisSize;
+            break;
+          }
+          if (const char* q = read_assessment(visitor, p)) {  // "±", "∞", "□" ...
+            p = q;
             break;
           }
           p = read_move(visitor, p);  // figurines

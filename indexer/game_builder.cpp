@@ -69,7 +69,8 @@ int64_t dedupe_key_of(const GameRecord& game) {
 
 std::optional<Variant> variant_from_tag(std::string_view value) {
   std::string v = lowercase_trimmed(value);
-  if (v.empty() || v == "standard" || v == "normal" || v == "from position" || v == "chess")
+  // "Regular" is how some programs name standard chess.
+  if (v.empty() || v == "standard" || v == "normal" || v == "regular" || v == "from position" || v == "chess")
     return Variant::Standard;
   if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
       v == "fischer random chess" || v == "fischerrandom" || v == "960")

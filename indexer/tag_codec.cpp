@@ -1,6 +1,7 @@
 #include "indexer/tag_codec.h"
 
 #include "indexer/annotations.h"
+#include "indexer/date_key.h"
 
 namespace pgnbase::indexer {
 
@@ -31,19 +32,6 @@ std::optional<int64_t> canonical_rating(std::string_view text) {
   return number(text);
 }
 
-std::optional<int64_t> date_key_of(std::string_view date) {
-  // YYYY.MM.DD, any part may be question marks.
-  if (date.size() != 10 || date[4] != '.' || date[7] != '.') return std::nullopt;
-  std::string_view year = date.substr(0, 4), month = date.substr(5, 2), day = date.substr(8, 2);
-  if (!digits(year)) return std::nullopt;
-  int64_t key = number(year) * 10000;
-  if (digits(month)) key += number(month) * 100;
-  else if (month != "??") return std::nullopt;
-  if (digits(day)) key += number(day);
-  else if (day != "??") return std::nullopt;
-  return key;
-}
-
 void split_tags(const std::vector<Tag>& tags, HeaderColumns& h, std::string& blob) {
   std::vector<Tag> others;
   for (const Tag& t : tags) {
@@ -62,6 +50,13 @@ void split_tags(const std::vector<Tag>& tags, HeaderColumns& h, std::string& blo
     else if (n == "BlackElo" && !h.black_elo) taken = (h.black_elo = canonical_rating(t.value)).has_value();
     if (!taken) others.push_back(t);
   }
+  // lichess writes the day in UTCDate too, and some of its exports have no usable Date.
+  if (!h.date_key)
+    for (const Tag& t : tags)
+      if (t.name == "UTCDate") {
+        h.date_key = date_key_of(t.value);
+        break;
+      }
   blob.clear();
   encode_tags(others, blob);
 }

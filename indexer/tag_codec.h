@@ -26,7 +26,9 @@ struct TagView {
 
 struct HeaderColumns {
   std::optional<std::string> event, site, date, round, white, black, result, eco, time_control;
-  std::optional<int64_t> date_key;  // YYYYMMDD, unknown month/day as 00
+  // Date as YYYYMMDD, unknown month/day as 00 (indexer/date_key.h); from UTCDate when
+  // Date is absent or its year unknown.
+  std::optional<int64_t> date_key;
   std::optional<int64_t> white_elo, black_elo;
 };
 
@@ -35,9 +37,6 @@ void split_tags(const std::vector<Tag>& tags, HeaderColumns& columns, std::strin
 void encode_tags(const std::vector<Tag>& tags, std::string& out);
 // Reads a tags payload (stored unframed); false when it is corrupt.
 bool decode_tags(std::string_view payload, std::vector<TagView>& out);
-
-// "2019.??.??" -> 20190000; nullopt when the year is unknown or the text is no date.
-std::optional<int64_t> date_key_of(std::string_view date);
 
 // A plain decimal rating written without sign or leading zeros.
 std::optional<int64_t> canonical_rating(std::string_view text);

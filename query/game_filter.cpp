@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "indexer/date_key.h"
+
 namespace pgnbase::query {
 
 namespace {
@@ -86,6 +88,16 @@ bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std:
   if (!ok) {
     error = "bad date " + quoted(text) + ": expected YYYY, YYYY.MM or YYYY.MM.DD";
     return false;
+  }
+  // A bound that takes in a whole month or year is written as the month's or year's key,
+  // so that a game dated only "1959.05" or "1959" can lie inside it (see game_sql.cpp).
+  if (!known[1]) parts[2] = upper ? 99 : 0;  // a day without its month says nothing
+  if (upper) {
+    if (known[1] && known[2] && parts[2] >= indexer::days_in_month(parts[0], parts[1])) parts[2] = 99;
+    if (parts[1] == 12 && parts[2] == 99) parts[1] = 99;
+  } else {
+    if (parts[2] == 1) parts[2] = 0;
+    if (parts[1] == 1 && parts[2] == 0) parts[1] = 0;
   }
   date_key = parts[0] * 10000 + parts[1] * 100 + parts[2];
   return true;

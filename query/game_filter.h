@@ -34,7 +34,7 @@ struct GameFilter {
   std::optional<EcoRange> eco;
   std::optional<NamePattern> white, black, player, event, site;
   std::optional<int64_t> min_elo, max_elo;           // both players
-  std::optional<int64_t> date_from_key, date_to_key; // games.date_key bounds, inclusive
+  std::optional<int64_t> date_from_key, date_to_key; // from parse_date_bound, inclusive
   std::optional<int> result;                         // games.result: 0 unknown ... 3 Black won
   std::optional<TimeControlMatcher> time_control;
   std::optional<int64_t> min_plies, max_plies;
@@ -48,7 +48,10 @@ struct GameFilter {
 bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error);
 // Partial dates: "2019", "2019.05", "2019.05.17" (also with '-' or '/', and "??" parts).
 // A lower bound fills the unknown parts with 00, an upper bound with 99, so
-// --date-from 2019.05 --date-to 2019.05 selects May 2019.
+// --date-from 2019.05 --date-to 2019.05 selects May 2019. A bound that covers whole months
+// is written as their key: "2019.05.01" (lower) is 20190500, "2019.01.01" 20190000,
+// "2019.05.31" (upper) 20190599, "2019.12.31" 20199999, so that games dated only
+// "2019.05" or "2019" lie inside them (the rule is in game_sql.cpp).
 bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error);
 // "1-0", "0-1", "1/2-1/2" (or "draw", "½-½"), "*" -> games.result codes 1, 3, 2, 0.
 bool parse_result(std::string_view text, int& result, std::string& error);

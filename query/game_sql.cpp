@@ -12,6 +12,10 @@ constexpr std::string_view kGameColumns =
     "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id";
 
+// A game's date_key with its unknown parts as 99: "1959" 19599999, "1959.05" 19590599.
+constexpr std::string_view kLastPossibleDay =
+    "(g.date_key + CASE WHEN g.date_key % 10000 = 0 THEN 9999 WHEN g.date_key % 100 = 0 THEN 99 ELSE 0 END)";
+
 // "<column> IN (names matching the pattern)": the small names table is searched first.
 std::string name_condition(std::string_view column, const std::string& placeholder) {
   return std::string(column) + " IN (SELECT id FROM names WHERE name LIKE " + placeholder + " ESCAPE '\\')";
@@ -40,8 +44,14 @@ void append_conditions(const GameFilter& f, SqlQuery& q, bool where_started) {
     std::string p = q.add(*f.max_elo);
     terms.push_back("g.white_elo <= " + p + " AND g.black_elo <= " + p);
   }
+  // A game matches a date range when every day it may have been played lies inside: its
+  // date_key (unknown parts 00) is its first possible day, kLastPossibleDay its last.
+  // The plain date_key <= bound lets the date index answer the range.
   if (f.date_from_key) terms.push_back("g.date_key >= " + q.add(*f.date_from_key));
-  if (f.date_to_key) terms.push_back("g.date_key <= " + q.add(*f.date_to_key));
+  if (f.date_to_key) {
+    std::string p = q.add(*f.date_to_key);
+    terms.push_back("g.date_key <= " + p + " AND " + std::string(kLastPossibleDay) + " <= " + p);
+  }
   if (f.result) terms.push_back("g.result = " + q.add(int64_t(*f.result)));
   if (f.min_plies) terms.push_back("g.plies >= " + q.add(*f.min_plies));
   if (f.max_plies) terms.push_back("g.plies <= " + q.add(*f.max_plies));

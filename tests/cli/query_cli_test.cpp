@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -442,6 +443,36 @@ TEST_F(QueryCli, UsageErrorsExitTwoAndHelpExitsZero) {
     EXPECT_NE(r.out.find("--"), std::string::npos) << command;
   }
   EXPECT_EQ(query({"--help"}).code, 0);
+}
+
+// A hand-annotated game that writes its assessments as text (+=, ±, N) and a year-only
+// date: imported, found by its year, exported with NAGs, and read back the same.
+TEST_F(QueryCli, HandMadeTextAssessmentsExportAsNagsAndYearOnlyDateIsFound) {
+  const std::string pgn = (*dir_ / "assessed.pgn").string(), db = (*dir_ / "assessed.db").string();
+  std::ofstream(pgn) << "[Event \"Training\"]\n[Date \"1959\"]\n[Variant \"Regular\"]\n[Result \"1-0\"]\n\n"
+                        "1. e4 c5 2. Nf3 d6 += 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Bg5 N e6 7. f4 \xC2\xB1 "
+                        "(7. Qd2 =) 7... Be7 +/- 1-0\n";
+  Ran i = run(*dir_, kIndexBinary, {"-q", "-o", db, pgn});
+  ASSERT_EQ(i.code, 0) << i;
+  Ran count = query({"search", db, "--date-from", "1959", "--date-to", "1959", "--count"});
+  ASSERT_EQ(count.code, 0) << count;
+  EXPECT_EQ(count.out, "1\n");
+  Ran exported = query({"export", db, "-o", "-"});
+  ASSERT_EQ(exported.code, 0) << exported;
+  EXPECT_NE(exported.out.find("[Date \"1959\"]"), std::string::npos) << exported.out;
+  std::string movetext = exported.out.substr(exported.out.find("\n\n") + 2);
+  std::replace(movetext.begin(), movetext.end(), '\n', ' ');  // lines wrap at 80 columns
+  EXPECT_NE(movetext.find("2. Nf3 d6 $14 3. d4"), std::string::npos) << movetext;
+  EXPECT_NE(movetext.find("6. Bg5 $146 6... e6 7. f4 $16 (7. Qd2 $10) 7... Be7 $16 1-0"), std::string::npos)
+      << movetext;
+  const std::string again = (*dir_ / "assessed-again.db").string(), exported_pgn = (*dir_ / "assessed-out.pgn").string();
+  std::ofstream(exported_pgn) << exported.out;
+  ASSERT_EQ(run(*dir_, kIndexBinary, {"-q", "-o", again, exported_pgn}).code, 0);
+  const auto before = read_games(db, false), after = read_games(again, true, &before);
+  ASSERT_EQ(before.size(), 1u);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(before.at(1).annotations, after.at(1).annotations);
+  EXPECT_EQ(before.at(1).columns, after.at(1).columns);
 }
 
 TEST_F(QueryCli, EmptyDatabaseAnswersEveryCommand) {

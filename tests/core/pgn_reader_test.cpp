@@ -352,6 +352,35 @@ TEST(PgnReader, HandMadeStandaloneAndGluedAnnotationsAreNags) {
             "e4 $1 e5 $2 Nf3 $5 Nc6 $6 Bb5 $3 a6 $4 Qh7+ $1 $5 $14 $0 result:*");
 }
 
+// NOTATION.md's position assessments, as hand-annotated and ChessBase-exported files
+// write them: standing alone after a move or in a variation, each one its NAG.
+TEST(PgnReader, HandMadeAssessmentSymbolsStandingAloneAreNags) {
+  EXPECT_EQ(movetext_of("1. e4 += e5 +/= 2. Nf3 =+ Nc6 =/+ 3. Bb5 +/- a6 -/+ 4. Ba4 +- Nf6 -+ 5. O-O = Be7 inf "
+                        "6. Re1 =/inf b5 N 7. Bb3 RR d6 *"),
+            "e4 $14 e5 $14 Nf3 $15 Nc6 $15 Bb5 $16 a6 $17 Ba4 $18 Nf6 $19 O-O $10 Be7 $13 Re1 $44 b5 $146 "
+            "Bb3 $145 d6 result:*");
+}
+
+TEST(PgnReader, HandMadeUnicodeAssessmentSymbolsAreNags) {
+  EXPECT_EQ(movetext_of("e4 \xE2\xA9\xB2 e5 \xE2\xA9\xB1 Nf3 \xC2\xB1 Nc6 \xE2\x88\x93 Bb5 +\xE2\x88\x92 "
+                        "a6 \xE2\x88\x92+ Ba4 \xE2\x88\x9E Nf6 =/\xE2\x88\x9E O-O \xE2\x96\xA1 Be7 \xCE\x94 "
+                        "Re1 \xE2\x88\x86 b5 \xE2\x8C\x93 Bb3 \xB1 *"),
+            "e4 $14 e5 $15 Nf3 $16 Nc6 $17 Bb5 $18 a6 $19 Ba4 $13 Nf6 $44 O-O $8 Be7 $140 Re1 $140 b5 $142 "
+            "Bb3 $16 result:*");
+}
+
+TEST(PgnReader, HandMadeAssessmentGluedToAMoveFollowsIt) {
+  EXPECT_EQ(movetext_of("Nd5\xC2\xB1 Nf6\xE2\xA9\xB1 Qh5+- Kd7-+ Qxf7+-+ Ke8+= Qe6= e1=Q+/= Nf3!+= *"),
+            "Nd5 $16 Nf6 $15 Qh5 $18 Kd7 $19 Qxf7+ $19 Ke8 $14 Qe6 $10 e1=Q $14 Nf3 $1 $14 result:*");
+}
+
+TEST(PgnReader, HandMadeAssessmentsLeaveMovesPromotionsAndResultsAlone) {
+  EXPECT_EQ(movetext_of("Nf3 N Nc6 Nxe5 e8=Q e8N exd8=N+ Rxe8+ +- O-O-O -- Sg1-f3 0-0-0 N 1/2-1/2"),
+            "Nf3 $146 Nc6 Nxe5 e8=Q e8N exd8=N+ Rxe8+ $18 O-O-O -- Sg1-f3 0-0-0 $146 result:1/2-1/2");
+  EXPECT_EQ(movetext_of("e4 (e3 =) (d4 +=)(c4 N) e5 (=) *"), "e4 ( e3 $10 ) ( d4 $14 ) ( c4 $146 ) e5 (=) result:*");
+  EXPECT_EQ(movetext_of("Qh7+ -+ 0-1"), "Qh7+ $19 result:0-1");
+}
+
 TEST(PgnReader, HandMadeUnusualMoveTokensStayWhole) {
   EXPECT_EQ(movetext_of("\xE2\x99\x98" "f3 L\xC3\x97" "e5 Td3: Dh7\xE2\x80\xA0 Dh7\xE2\x80\xA1 e8(Q) e8=Q e8/Q -- Sg1-f3 "
                         "P@e4 Z0 d7d8q *"),
@@ -408,6 +437,8 @@ TEST(PgnReader, HandMadeUnterminatedCommentAtEndOfRangeIsGameError) {
 TEST(PgnReader, HandMadeUnknownAnnotationIsGameError) {
   EXPECT_EQ(events_of("e4 !!! *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '!!!'>");
   EXPECT_EQ(events_of("e4 $ *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '$'>");
+  EXPECT_EQ(events_of("e4 + *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '+'>");
+  EXPECT_EQ(events_of("e4 =x *"), "<game 0 1> | e4 </game UnexpectedToken line 1 '=x'>");
 }
 
 TEST(PgnReader, HandMadeErrorGameTextRunsToTheResynchronisation) {
@@ -528,7 +559,7 @@ TEST(PgnReader, HandMadeTokenSoupsReadAloneAsInPlace) {
       "[Event \"x\"]\n", "[A \"\"q\"\"]", "[B \"a\\\"b\"]\r\n", "1.", "12...", "e4", "Nf3!?", "exd6", "e.p.",
       "e8(Q)", "0-0", "--", "{c}", "{", "}", "(", ")", "(=)", ";c\n", "\n", "\r\n", "\r", " ", " ", " ", "$5",
       "!", "?!", "1-0", "0-1", "1/2-1/2", "*", "\xC2\xBD-\xC2\xBD", "\xE2\x80\xA6", "\n%x\n", "\xEF\xBB\xBF",
-      "\"", "\\", "[", "]", "[%clk]", "\xE2\x99\x98" "f3", "\xFF"};
+      "\"", "\\", "[", "]", "[%clk]", "\xE2\x99\x98" "f3", "\xFF", "+=", "-+", "=", "N", "\xC2\xB1", "\xB1"};
   uint32_t seed = 12345;
   auto next_random = [&seed] {
     seed = seed * 1103515245u + 12345u;

@@ -126,7 +126,7 @@ TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
   EXPECT_EQ(ids(from("2019")), (Ids{1, 2, 3, 6, 7, 8}));
   EXPECT_EQ(ids(from("2019.05")), (Ids{1, 3, 6, 7, 8}));
   EXPECT_EQ(ids(to("2019")), (Ids{1, 2, 5}));
-  EXPECT_EQ(ids(to("2019.04")), (Ids{2, 5}));
+  EXPECT_EQ(ids(to("2019.04")), (Ids{5}));  // game 2, of "2019.??.??", may be after April
   EXPECT_EQ(ids(to("2019.??.??")), (Ids{1, 2, 5}));
   GameFilter june = from("2021.06.01");
   june.date_to_key = to("2021.06.07").date_to_key;
@@ -350,6 +350,23 @@ TEST(GameFilterParse, DateBounds) {
   ASSERT_TRUE(parse_date_bound("2019-05-17", false, key, error));
   EXPECT_EQ(key, 20190517);
   ASSERT_TRUE(parse_date_bound("2019.??.??", false, key, error));
+  EXPECT_EQ(key, 20190000);
+  // Bounds that cover whole months are their month's or year's key.
+  ASSERT_TRUE(parse_date_bound("2019.05.01", false, key, error));
+  EXPECT_EQ(key, 20190500);
+  ASSERT_TRUE(parse_date_bound("2019.01.01", false, key, error));
+  EXPECT_EQ(key, 20190000);
+  ASSERT_TRUE(parse_date_bound("2019.05.31", true, key, error));
+  EXPECT_EQ(key, 20190599);
+  ASSERT_TRUE(parse_date_bound("2019.02.28", true, key, error));
+  EXPECT_EQ(key, 20190299);
+  ASSERT_TRUE(parse_date_bound("2020.02.28", true, key, error));
+  EXPECT_EQ(key, 20200228);  // a leap year
+  ASSERT_TRUE(parse_date_bound("2019.12.31", true, key, error));
+  EXPECT_EQ(key, 20199999);
+  ASSERT_TRUE(parse_date_bound("2019.12", true, key, error));
+  EXPECT_EQ(key, 20199999);
+  ASSERT_TRUE(parse_date_bound("2019.??.17", false, key, error));
   EXPECT_EQ(key, 20190000);
   for (std::string_view bad : {"", "19", "2019.5", "2019.13", "2019.05.32", "2019.05.17.1", "????", "2019."})
     EXPECT_FALSE(parse_date_bound(bad, false, key, error)) << bad;
