@@ -129,6 +129,10 @@ int64_t DatabaseWriter::intern(const std::string& name) {
 }
 
 int64_t DatabaseWriter::add_game(GameRecord& game) {
+  // Postings hold 32-bit game ids: refuse a game past that instead of wrapping.
+  if (next_game_id_ > int64_t{UINT32_MAX})
+    throw store::StoreError(store::StoreErrorKind::Other, 0,
+                            db_.path() + ": more than 4,294,967,295 games; the position index holds 32-bit game ids");
   const int64_t id = next_game_id_++;
   ++summary_.games_found;
   ++summary_.imported;

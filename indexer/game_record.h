@@ -31,7 +31,6 @@ struct GameRecord {
   GameResult result = GameResult::Unknown;
   std::vector<MoveCode> codes;
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
-  size_t positions = 0;       // keys.size() before the worker moved the keys into postings
   std::string annotations;    // encoded (see annotations.h); empty when none or not kept
   std::string eco, opening;   // computed classification ("" when none)
   // The stored blobs (blob_codec.h), made by the worker so the single writer only binds

@@ -46,7 +46,6 @@ void collect_postings(std::vector<GameRecord>& games, std::vector<PostingSorter:
       out.push_back({game.keys[ply], uint32_t(i), uint16_t(std::min<size_t>(ply, 0xFFFF)), next,
                      uint8_t(game.result)});
     }
-    game.positions = game.keys.size();
     game.keys = {};
   }
   sort_posting_records(out.data(), out.size());
