@@ -82,10 +82,10 @@ struct PgnVisitorBase {
 
 // Reads games from one byte range. Tolerates a UTF-8 BOM, LF/CRLF/CR line ends,
 // Latin-1 bytes, '%' escape lines, ';' and '{}' comments, variations nested to any
-// depth (no recursion), missing results, assessment symbols written as text ("+=", "±",
-// "N": core/assessment.h), reported as their NAGs. A malformed game ends with an error and the
-// reader carries on at the next line starting with '[' + letter. It never reads
-// outside its range and allocates nothing.
+// depth (no recursion), missing results, and assessments written as text ("+=", "±",
+// "N": core/assessment.h), which it reports as their NAGs. A malformed game ends with an
+// error and the reader carries on at the next line starting with '[' + letter. It never
+// reads outside its range and allocates nothing.
 // The text must stay alive while the reader and every view it handed out are in use.
 // Not thread-safe; use one reader per range.
 class PgnReader {
@@ -135,6 +135,8 @@ class PgnReader {
   template <class W>
   const char* read_move(W& visitor, const char* p) const;
   template <class W>
+  const char* read_marked_move(W& visitor, std::string_view move) const;
+  template <class W>
   const char* read_assessment(W& visitor, const char* p) const;
   template <class W>
   const char* read_trailing_comments(W& visitor, GameState& game, const char* p) const;
@@ -153,7 +155,12 @@ void unescape_tag_value(std::string_view raw, std::string& out);
 
 namespace pgn_detail {
 
-enum : uint8_t { kSpace = 1, kMoveChar = 2, kLetter = 4, kDigit = 8, kNameChar = 16 };
+// kMarkStart: first letter of a mark that is no move ("e.p.", "N", "RR", "inf");
+// kMarkEnd: last byte of a mark glued to a move (en passant "ep" and "e" of "e.p.", an
+// assessment "+=", "-+", "±"). Both keep the common move token on its fast path.
+enum : uint8_t {
+  kSpace = 1, kMoveChar = 2, kLetter = 4, kDigit = 8, kNameChar = 16, kMarkStart = 32, kMarkEnd = 64
+};
 
 constexpr std::array<uint8_t, 256> make_char_classes() {
   std::array<uint8_t, 256> classes{};
@@ -165,7 +172,9 @@ constexpr std::array<uint8_t, 256> make_char_classes() {
   // Check, mate, capture, promotion, long-form and drop marks; UTF-8 and Latin-1 bytes
   // (figurines, '×', '†', '‡').
   for (int c : {'+', '#', '=', '-', '/', ':', '@'}) classes[c] |= kMoveChar;
-  for (int c = 0x80; c < 0x100; ++c) classes[c] |= kMoveChar;
+  for (int c = 0x80; c < 0x100; ++c) classes[c] |= kMoveChar | kMarkEnd;
+  for (int c : {'e', 'N', 'R', 'i'}) classes[c] |= kMarkStart;
+  for (int c : {'p', 'e', '+', '-', '='}) classes[c] |= kMarkEnd;
   return classes;
 }
 
@@ -264,9 +273,12 @@ inline size_t en_passant_mark_length(const char* p, const char* end) {
 // "inf"), else 0; "Nf3" and "Rf1" are moves.
 inline size_t assessment_word_length(const char* p, const char* end) {
   size_t length = 0;
-  if (*p == 'N') length = 1;
-  else if (starts_with(p, end, "RR")) length = 2;
-  else if (starts_with(p, end, "inf")) length = 3;
+  switch (*p) {
+    case 'N': length = 1; break;
+    case 'R': length = starts_with(p, end, "RR") ? 2 : 0; break;
+    case 'i': length = starts_with(p, end, "inf") ? 3 : 0; break;
+    default: return 0;
+  }
   return length > 0 && ends_token(p + length, end) ? length : 0;
 }
 
@@ -425,13 +437,24 @@ const char* PgnReader::read_trailing_comments(W& visitor, GameState& game, const
 }
 
 // Reports the move token at p (first byte a letter, digit, '-' or non-ASCII) and
-// returns its end. A glued en-passant mark (exd6ep, exd6e.p.) is dropped; a glued
-// assessment symbol (Nd5±, Qh5+-) is reported as its NAG after the move.
+// returns its end.
 template <class W>
 const char* PgnReader::read_move(W& visitor, const char* p) const {
   using namespace pgn_detail;
   const char* q = scan_move(p, begin_, end_);
-  std::string_view move(p, static_cast<size_t>(q - p));
+  const std::string_view move(p, static_cast<size_t>(q - p));
+  if (has_class(move.back(), kMarkEnd)) return read_marked_move(visitor, move);
+  visitor.move(move);
+  return q;
+}
+
+// Reports a move token that may end with a mark and returns its end: a glued en-passant
+// mark (exd6ep, exd6e.p.) is dropped, a glued assessment (Nd5±, Qh5+-) reported as its
+// NAG after the move. Kept out of line so that the common token's path stays short.
+template <class W>
+[[gnu::noinline]] const char* PgnReader::read_marked_move(W& visitor, std::string_view move) const {
+  using namespace pgn_detail;
+  const char* q = move.data() + move.size();
   if (move.size() >= 4 && move.ends_with("ep") && is_digit(move[move.size() - 3])) {
     move.remove_suffix(2);
   } else if (move.size() >= 3 && move.back() == 'e' && is_digit(move[move.size() - 2]) &&
@@ -483,7 +506,9 @@ void PgnReader::read_movetext(W& visitor, GameState& game) {
     if (p == end_) return finish(p);
     const char c = *p;
     if (is_letter(c)) {  // the common case first: a move, a lone en-passant mark, or "N"
-      if (const size_t mark = c == 'e' ? en_passant_mark_length(p, end_) : 0) {
+      if (!has_class(c, kMarkStart)) {
+        p = read_move(visitor, p);
+      } else if (const size_t mark = c == 'e' ? en_passant_mark_length(p, end_) : 0) {
         p += mark;
       } else if (const size_t word = assessment_word_length(p, end_)) {
         visitor.nag(assessment_nag(std::string_view(p, word)));

@@ -66,7 +66,8 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("player", po::value(&f.player), "either player (as --white)")
       ("min-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.min_elo = v; }), "both players rated at least this")
       ("max-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.max_elo = v; }), "both players rated at most this")
-      ("date-from", po::value(&f.date_from), "played on or after: 2019, 2019.05 or 2019.05.17")
+      ("date-from", po::value(&f.date_from), "played on or after: 2019, 2019.05 or 2019.05.17 (a game dated "
+                                             "\"2019\" or \"2019.05\" must lie wholly inside the range)")
       ("date-to", po::value(&f.date_to), "played on or before (partial dates include the whole year/month)")
       ("result", po::value(&f.result), "1-0, 0-1, 1/2-1/2 or *")
       ("event", po::value(&f.event), "Event tag (as --white)")
