@@ -22,6 +22,7 @@
 #include "core/board.h"
 #include "indexer/position_index_reader.h"
 #include "indexer/store/database.h"
+#include "tests/archive_test_support.h"
 
 namespace pgnbase {
 namespace {
@@ -292,6 +293,44 @@ TEST_F(HostileInput, ZstdHoldingNonPgn) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
   EXPECT_EQ(count("SELECT games_found - imported - rejected FROM sources"), 0);
 }
+
+TEST_F(HostileInput, TruncatedGzipIsAnErrorAndLeavesNothing) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += kGoodGame;
+  const std::string compressed = test::compress_stream(text, test::StreamFormat::Gzip);
+  expect_clean_success(index({write_file("before.pgn", "[Event \"Before\"]\n\n1. d4 d5 *\n")}));
+  Outcome o = index({write_file("cut.pgn.gz", compressed.substr(0, compressed.size() / 2))});
+  expect_one_line_error(o, "cut.pgn.gz': truncated gzip data");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);  // the earlier file only
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
+}
+
+
+TEST_F(HostileInput, ZipMembersAreImportedOneSourceEach) {
+  const std::string zip = write_file("twic1500.zip", test::make_zip({{"twic1500.pgn", kGoodGame + kGoodGame},
+                                                                     {"readme.txt", "TWIC 1500"},
+                                                                     {"extra/more.PGN", "[Event \"B\"]\n\n1. d4 d5 *\n"}}));
+  Outcome o = index({zip});
+  expect_clean_success(o);
+  const std::vector<std::string> lines = o.lines();
+  ASSERT_EQ(lines.size(), 4u) << o;  // a summary and a positions line per member
+  EXPECT_EQ(lines[0].rfind(zip + ":twic1500.pgn: 2 games found, 2 imported, 0 rejected", 0), 0u) << o;
+  EXPECT_EQ(lines[2].rfind(zip + ":extra/more.PGN: 1 games found, 1 imported, 0 rejected", 0), 0u) << o;
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":twic1500.pgn'"), 1);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":extra/more.PGN'"), 1);
+  // One member on its own, by its source path: already there.
+  Outcome again = index({zip + ":extra/more.PGN"});
+  expect_clean_success(again);
+  EXPECT_NE(again.output.find("already in the database (source 2)"), std::string::npos) << again;
+}
+
+
+TEST_F(HostileInput, ZipWithoutPgnIsAnError) {
+  const std::string zip = write_file("photos.zip", test::make_zip({{"board.png", "\x89PNG\r\n"}}));
+  expect_one_line_error(index({zip}), "photos.zip': the zip archive holds no .pgn file");
+  EXPECT_FALSE(fs::exists(db_));
+}
+
 
 TEST_F(HostileInput, ReadOnlyDatabase) {
   if (geteuid() == 0) GTEST_SKIP() << "running as root: chmod does not stop root from writing";
