@@ -22,6 +22,10 @@ namespace {
 
 std::string system_message(int error) { return std::strerror(error); }
 
+[[noreturn]] void refuse_non_pgn(const std::string& name, std::string_view looks_like) {
+  throw InputError(name + ": not a PGN file (looks like " + std::string(looks_like) + ")");
+}
+
 // path opened read-only; nullopt with errno set when it cannot be.
 std::optional<int> open_descriptor(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -53,8 +57,10 @@ struct InputSource::State {
   size_t mapped_read_position = 0;
   bool mapped = false;
 
-  // Everything else.
+  // Everything else: the decoder, and its first bytes read ahead for the text test.
   std::unique_ptr<StreamDecoder> decoder;
+  std::string head;
+  size_t head_position = 0;
 
   std::atomic<uint64_t> consumed{0};
   std::atomic<uint64_t> produced{0};
@@ -69,6 +75,7 @@ struct InputSource::State {
       ::munmap(const_cast<void*>(p), size);
     });
     mapped_text = {static_cast<const char*>(address), static_cast<size_t>(size)};
+    if (auto looks_like = describe_non_pgn(mapped_text.substr(0, kSniffBytes))) refuse_non_pgn(name, *looks_like);
   }
 
   // Streams input (a pipe, or a compressed file) through the decoder its magic names.
@@ -94,10 +101,22 @@ struct InputSource::State {
         throw InputError("cannot read '" + name + "' as one input: it is a zip archive, whose members are read "
                          "one by one as '" + name + ":MEMBER'");
     }
+    read_head();
+  }
+
+  // Reads the first kSniffBytes ahead and refuses them when they are not PGN text.
+  void read_head() {
+    head.resize(kSniffBytes);
+    head.resize(decoder->read(head.data(), head.size()));
+    consumed.store(decoder->bytes_consumed(), std::memory_order_relaxed);
+    if (auto looks_like = describe_non_pgn(head)) refuse_non_pgn(name, *looks_like);
   }
 
   size_t read_stream(char* destination, size_t capacity) {
-    size_t done = decoder->read(destination, capacity);
+    size_t done = std::min(capacity, head.size() - head_position);
+    if (done > 0) std::memcpy(destination, head.data() + head_position, done);
+    head_position += done;
+    if (done < capacity) done += decoder->read(destination + done, capacity - done);
     consumed.store(decoder->bytes_consumed(), std::memory_order_relaxed);
     return done;
   }
@@ -134,6 +153,7 @@ struct InputSource::State {
       if (!zip) continue;
       compression = Compression::Zip;
       decoder = make_zip_member_decoder(std::move(*zip), path.substr(colon + 1));
+      read_head();
       return true;
     }
     return false;
@@ -198,7 +218,7 @@ std::vector<std::string> list_sources(const std::string& path) {
   if (path == "-") return {path};
   std::optional<RawInput> zip = open_zip_file(path, path);
   if (!zip) {
-    InputSource::open(path);  // throws when path cannot be read
+    InputSource::open(path);  // throws when path cannot be read or is not PGN
     return {path};
   }
   std::vector<std::string> sources;

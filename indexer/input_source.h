@@ -10,11 +10,15 @@
 // source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"), and open()
 // reads such a path as that member (a real file of that name wins).
 //
+// open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
+// not PGN text (the test is in input_format.h).
+//
 // Errors: every failure (missing file, a directory, no permission, a read error,
-// corrupt or truncated compressed data) throws InputError,
+// corrupt or truncated compressed data, input that is not PGN) throws InputError,
 // whose what() is one line naming the input:
 // "cannot open 'games.pgn': No such file or directory",
-// "cannot decompress 'games.pgn.zst': truncated zstd data (input ends inside a frame)".
+// "cannot decompress 'games.pgn.zst': truncated zstd data (input ends inside a frame)",
+// "games.db: not a PGN file (looks like an SQLite database)".
 //
 // Thread safety: one thread reads; bytes_consumed() may be polled from any thread
 // (e.g. a progress display).
@@ -90,9 +94,9 @@ class InputSource {
 
 // The sources that one command-line input stands for: the input itself, or for a zip
 // archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
-// case), in archive order. Opens each one, so that an input that cannot be read throws
-// InputError here, before anything is imported; "-" is returned as it is (standard
-// input can be read only once). A zip without a .pgn member is an error.
+// case), in archive order. Opens each one, so that an input that cannot be read or is
+// not PGN throws InputError here, before anything is imported; "-" is returned as it
+// is (standard input can be read only once). A zip without a .pgn member is an error.
 std::vector<std::string> list_sources(const std::string& path);
 
 }  // namespace pgnbase::indexer

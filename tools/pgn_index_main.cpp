@@ -145,8 +145,8 @@ int main(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
 
-  // Every input is opened before anything is written, so a missing or unreadable file
-  // stops the run with no database (or rejects file) created.
+  // Every input is opened and checked before anything is written, so a missing or
+  // non-PGN file stops the run with no database (or rejects file) created.
   std::vector<std::string> sources;
   try {
     for (const std::string& input : inputs) {

@@ -1,5 +1,5 @@
-// InputSource over gzip, bzip2, xz and zip input. Runs on files of this repository only
-// (tools/sample, tests/data/archives).
+// InputSource over gzip, bzip2, xz and zip input, and its refusal of input that is not
+// PGN. Runs on files of this repository only (tools/sample, tests/data/archives).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -239,6 +239,25 @@ TEST_F(CompressedInputTest, ListSourcesOfAPlainFileIsTheFile) {
             "cannot open '" + (dir_ / "none.pgn").string() + "': No such file or directory");
 }
 
+TEST_F(CompressedInputTest, NonPgnInputIsRefusedAtOpen) {
+  const std::string sqlite = write("games.db", "SQLite format 3\0"s + std::string(4080, '\0'));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(sqlite); }),
+            sqlite + ": not a PGN file (looks like an SQLite database)");
+  const std::string noise = write("noise.pgn", random_bytes(1 << 20, 3));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(noise); }), noise + ": not a PGN file (looks like binary data)");
+  EXPECT_EQ(input_error_of([&] { list_sources(noise); }), noise + ": not a PGN file (looks like binary data)");
+  // Inside compression the uncompressed bytes are tested.
+  const std::string png = write("image.pgn.gz", test::compress_stream("\x89PNG\r\n\x1A\n" + random_bytes(5000, 4),
+                                                                      StreamFormat::Gzip));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(png); }), png + ": not a PGN file (looks like a PNG image)");
+  const std::string zip = write("mixed.zip", test::make_zip({{"good.pgn", sample_text().substr(0, 10'000)},
+                                                             {"bad.pgn", random_bytes(10'000, 5)}}));
+  EXPECT_EQ(input_error_of([&] { list_sources(zip); }), zip + ":bad.pgn: not a PGN file (looks like binary data)");
+  // Compressed twice is named, not read.
+  const std::string twice = write("twice.pgn.gz", test::compress_stream(test::compress_stream(sample_text().substr(0, 5000), StreamFormat::Gzip), StreamFormat::Gzip));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(twice); }), twice + ": not a PGN file (looks like gzip-compressed data)");
+}
+
 // Runs body with standard input replaced by a pipe that a thread fills with bytes.
 template <typename Body>
 void with_stdin_pipe(const std::string& bytes, Body&& body) {
@@ -280,6 +299,12 @@ TEST_F(CompressedInputTest, ZipOnStdinIsRefused) {
   with_stdin_pipe(test::make_zip({{"a.pgn", "[Event \"x\"]\n\n*\n"}}), [] {
     EXPECT_EQ(input_error_of([] { InputSource::open("-"); }),
               "cannot read '<stdin>': a zip archive is read from a file, not from a pipe");
+  });
+}
+
+TEST_F(CompressedInputTest, BinaryStdinIsRefused) {
+  with_stdin_pipe(random_bytes(100'000, 6), [] {
+    EXPECT_EQ(input_error_of([] { InputSource::open("-"); }), "<stdin>: not a PGN file (looks like binary data)");
   });
 }
 

@@ -185,8 +185,8 @@ TEST_F(InputSourceTest, TruncatedZstdIsAnError) {
 TEST_F(InputSourceTest, ZstdMagicAloneIsTruncated) {
   fs::path path = dir_ / "magic-only.zst";
   write_file(path, "\x28\xB5\x2F\xFD");
-  InputSource source = InputSource::open(path.string());
-  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("truncated"), std::string::npos);
+  // open() reads the first 64 KiB ahead, so a short input fails there.
+  EXPECT_NE(input_error_of([&] { InputSource::open(path.string()); }).find("truncated"), std::string::npos);
 }
 
 TEST_F(InputSourceTest, CorruptZstdIsAnError) {
@@ -202,8 +202,7 @@ TEST_F(InputSourceTest, CorruptZstdIsAnError) {
 TEST_F(InputSourceTest, GarbageAfterLastFrameIsAnError) {
   fs::path path = dir_ / "trailing.zst";
   write_file(path, compress("[Event \"x\"]\n\n*\n") + "this is not zstd");
-  InputSource source = InputSource::open(path.string());
-  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("corrupt zstd data"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { InputSource::open(path.string()); }).find("corrupt zstd data"), std::string::npos);
 }
 
 TEST_F(InputSourceTest, MissingFileIsAnError) {
