@@ -1,6 +1,7 @@
 #include "indexer/zstd_decoder.h"
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <string>
 #include <utility>
@@ -20,8 +21,7 @@ class ZstdDecoder final : public StreamDecoder {
   explicit ZstdDecoder(RawInput input) : input_(std::move(input)), compressed_(kCompressedReadSize) {
     decoder_ = ZSTD_createDCtx();
     if (!decoder_) fail("out of memory for the zstd decoder");
-    // Accept frames written with `zstd --long=31`; memory is only used if a frame asks.
-    ZSTD_DCtx_setParameter(decoder_, ZSTD_d_windowLogMax, 31);
+    ZSTD_DCtx_setParameter(decoder_, ZSTD_d_windowLogMax, kZstdWindowLogMax);
   }
   ~ZstdDecoder() override { ZSTD_freeDCtx(decoder_); }
 
@@ -49,6 +49,9 @@ class ZstdDecoder final : public StreamDecoder {
   }
 
   [[noreturn]] void fail_with(size_t error) const {
+    if (ZSTD_getErrorCode(error) == ZSTD_error_frameParameter_windowTooLarge)
+      fail("a zstd frame asks for a window over " + std::to_string((size_t{1} << kZstdWindowLogMax) >> 20) +
+           " MiB, more than pgnbase accepts (written with zstd --long=28 or more?)");
     fail(std::string("corrupt zstd data (") + ZSTD_getErrorName(error) + ")");
   }
 

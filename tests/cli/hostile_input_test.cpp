@@ -347,6 +347,17 @@ TEST_F(HostileInput, CompressedNonPgnIsRefused) {
   EXPECT_FALSE(fs::exists(db_));
 }
 
+TEST_F(HostileInput, ZstdWindowOverTheLimitIsAnError) {
+  // A frame header asking for a 2 GiB window (zstd --long=31), one raw block of a game.
+  std::string frame = "\x28\xB5\x2F\xFD\x00\xA8"s;
+  const uint32_t block = uint32_t(kGoodGame.size()) << 3 | 1;
+  frame += {char(block & 0xFF), char(block >> 8 & 0xFF), char(block >> 16 & 0xFF)};
+  const std::string file = write_file("long31.pgn.zst", frame + kGoodGame);
+  Outcome o = index({file});
+  expect_one_line_error(o, "a zstd frame asks for a window over 128 MiB");
+  EXPECT_LT(o.max_rss_kb / 1024, kSanitized ? 1024 : 256) << "the window was not allocated";
+}
+
 TEST_F(HostileInput, TruncatedGzipIsAnErrorAndLeavesNothing) {
   std::string text;
   for (int i = 0; i < 20000; ++i) text += kGoodGame;
