@@ -4,42 +4,44 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <vector>
+
+#include "indexer/archive_decoder.h"
+#include "indexer/gzip_decoder.h"
+#include "indexer/raw_input.h"
+#include "indexer/stream_decoder.h"
+#include "indexer/zstd_decoder.h"
 
 namespace pgnbase::indexer {
 
 namespace {
 
-constexpr std::array<unsigned char, 4> kZstdMagic = {0x28, 0xB5, 0x2F, 0xFD};
-// Compressed bytes read per system call when streaming zstd.
-constexpr size_t kCompressedReadSize = size_t{1} << 20;
-
 std::string system_message(int error) { return std::strerror(error); }
 
-// Reads until capacity bytes or end of file; retries interrupted and short reads.
-size_t read_fully(int fd, char* destination, size_t capacity, const std::string& name) {
-  size_t done = 0;
-  while (done < capacity) {
-    ssize_t got = ::read(fd, destination + done, capacity - done);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError("cannot read '" + name + "': " + system_message(errno));
-    }
-    done += static_cast<size_t>(got);
-  }
-  return done;
+[[noreturn]] void refuse_non_pgn(const std::string& name, std::string_view looks_like) {
+  throw InputError(name + ": not a PGN file (looks like " + std::string(looks_like) + ")");
 }
 
-bool has_zstd_magic(const char* bytes, size_t size) {
-  return size >= kZstdMagic.size() && std::memcmp(bytes, kZstdMagic.data(), kZstdMagic.size()) == 0;
+// path opened read-only; nullopt with errno set when it cannot be.
+std::optional<int> open_descriptor(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  return fd;
+}
+
+// The regular file at path as a RawInput named name, when its content is a zip archive.
+std::optional<RawInput> open_zip_file(const std::string& path, const std::string& name) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+  std::optional<int> fd = open_descriptor(path);
+  if (!fd) return std::nullopt;
+  RawInput input(name, *fd, true, true);
+  if (detect_compression(input.peek(kMagicBytes)) != Compression::Zip) return std::nullopt;
+  return input;
 }
 
 }  // namespace
@@ -47,8 +49,6 @@ bool has_zstd_magic(const char* bytes, size_t size) {
 struct InputSource::State {
   std::string name;
   Compression compression = Compression::None;
-  int fd = -1;
-  bool owns_fd = false;
   std::optional<uint64_t> size_on_disk;
 
   // Mapped plain file.
@@ -57,31 +57,15 @@ struct InputSource::State {
   size_t mapped_read_position = 0;
   bool mapped = false;
 
-  // Streams: bytes read ahead to sniff the format, handed out (plain) or fed to zstd first.
-  std::string sniffed;
-  size_t sniffed_position = 0;
-  uint64_t file_bytes_read = 0;
-
-  // zstd stream.
-  ZSTD_DCtx* decoder = nullptr;
-  std::vector<char> compressed;
-  ZSTD_inBuffer compressed_window{nullptr, 0, 0};
-  bool compressed_at_end = false;
-  bool frame_open = true;  // the magic promised a frame
+  // Everything else: the decoder, and its first bytes read ahead for the text test.
+  std::unique_ptr<StreamDecoder> decoder;
+  std::string head;
+  size_t head_position = 0;
 
   std::atomic<uint64_t> consumed{0};
   std::atomic<uint64_t> produced{0};
 
-  ~State() {
-    ZSTD_freeDCtx(decoder);
-    if (owns_fd && fd >= 0) ::close(fd);
-  }
-
-  [[noreturn]] void fail_decompress(const std::string& why) const {
-    throw InputError("cannot decompress '" + name + "': " + why);
-  }
-
-  void map_whole_file(uint64_t size) {
+  void map_whole_file(int fd, uint64_t size) {
     mapped = true;
     if (size == 0) return;  // mmap refuses length 0; an empty view is the right answer
     void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -91,53 +75,50 @@ struct InputSource::State {
       ::munmap(const_cast<void*>(p), size);
     });
     mapped_text = {static_cast<const char*>(address), static_cast<size_t>(size)};
+    if (auto looks_like = describe_non_pgn(mapped_text.substr(0, kSniffBytes))) refuse_non_pgn(name, *looks_like);
   }
 
-  void start_decoder() {
-    decoder = ZSTD_createDCtx();
-    if (!decoder) fail_decompress("out of memory for the zstd decoder");
-    // Accept frames written with `zstd --long=31`; memory is only used if a frame asks.
-    ZSTD_DCtx_setParameter(decoder, ZSTD_d_windowLogMax, 31);
-    compressed.resize(kCompressedReadSize);
-    // Sniffed bytes are the first compressed bytes.
-    std::copy(sniffed.begin(), sniffed.end(), compressed.begin());
-    compressed_window = {compressed.data(), sniffed.size(), 0};
-    sniffed.clear();
-  }
-
-  void refill_compressed() {
-    size_t got = read_fully(fd, compressed.data(), compressed.size(), name);
-    file_bytes_read += got;
-    compressed_window = {compressed.data(), got, 0};
-    if (got < compressed.size()) compressed_at_end = true;
-  }
-
-  size_t read_zstd(char* destination, size_t capacity) {
-    ZSTD_outBuffer out{destination, capacity, 0};
-    while (out.pos < out.size) {
-      if (compressed_window.pos == compressed_window.size && !compressed_at_end) refill_compressed();
-      bool input_over = compressed_window.pos == compressed_window.size && compressed_at_end;
-      if (input_over && !frame_open) break;
-      size_t produced_before = out.pos;
-      size_t hint = ZSTD_decompressStream(decoder, &out, &compressed_window);
-      if (ZSTD_isError(hint)) fail_decompress(std::string("corrupt zstd data (") + ZSTD_getErrorName(hint) + ")");
-      frame_open = hint != 0;
-      consumed.store(file_bytes_read - (compressed_window.size - compressed_window.pos),
-                     std::memory_order_relaxed);
-      if (input_over && frame_open && out.pos == produced_before)
-        fail_decompress("truncated zstd data (input ends inside a frame)");
+  // Streams input (a pipe, or a compressed file) through the decoder its magic names.
+  void open_stream(RawInput input) {
+    compression = detect_compression(input.peek(kMagicBytes));
+    switch (compression) {
+      case Compression::None:
+        decoder = make_plain_decoder(std::move(input));
+        break;
+      case Compression::Zstd:
+        decoder = make_zstd_decoder(std::move(input));
+        break;
+      case Compression::Gzip:
+        decoder = make_gzip_decoder(std::move(input));
+        break;
+      case Compression::Bzip2:
+      case Compression::Xz:
+        decoder = make_archive_decoder(std::move(input), compression);
+        break;
+      case Compression::Zip:
+        if (!input.seekable())
+          throw InputError("cannot read '" + name + "': a zip archive is read from a file, not from a pipe");
+        throw InputError("cannot read '" + name + "' as one input: it is a zip archive, whose members are read "
+                         "one by one as '" + name + ":MEMBER'");
     }
-    return out.pos;
+    read_head();
   }
 
-  size_t read_plain_stream(char* destination, size_t capacity) {
-    size_t done = std::min(capacity, sniffed.size() - sniffed_position);
-    std::memcpy(destination, sniffed.data() + sniffed_position, done);
-    sniffed_position += done;
-    size_t got = read_fully(fd, destination + done, capacity - done, name);
-    file_bytes_read += got;
-    consumed.store(file_bytes_read, std::memory_order_relaxed);
-    return done + got;
+  // Reads the first kSniffBytes ahead and refuses them when they are not PGN text.
+  void read_head() {
+    head.resize(kSniffBytes);
+    head.resize(decoder->read(head.data(), head.size()));
+    consumed.store(decoder->bytes_consumed(), std::memory_order_relaxed);
+    if (auto looks_like = describe_non_pgn(head)) refuse_non_pgn(name, *looks_like);
+  }
+
+  size_t read_stream(char* destination, size_t capacity) {
+    size_t done = std::min(capacity, head.size() - head_position);
+    if (done > 0) std::memcpy(destination, head.data() + head_position, done);
+    head_position += done;
+    if (done < capacity) done += decoder->read(destination + done, capacity - done);
+    consumed.store(decoder->bytes_consumed(), std::memory_order_relaxed);
+    return done;
   }
 
   size_t read_mapped(char* destination, size_t capacity) {
@@ -163,50 +144,50 @@ struct InputSource::State {
     // touch faults them back in with the same bytes.
     ::madvise(const_cast<char*>(mapped_text.data()) + begin, end - begin, MADV_DONTNEED);
   }
+
+  // "ARCHIVE:MEMBER" where ARCHIVE is a zip file: reads that member. False when path
+  // has no such reading (then the path itself was simply not found).
+  bool open_zip_member(const std::string& path) {
+    for (size_t colon = path.find(':'); colon != std::string::npos; colon = path.find(':', colon + 1)) {
+      std::optional<RawInput> zip = open_zip_file(path.substr(0, colon), path);
+      if (!zip) continue;
+      compression = Compression::Zip;
+      decoder = make_zip_member_decoder(std::move(*zip), path.substr(colon + 1));
+      read_head();
+      return true;
+    }
+    return false;
+  }
 };
 
 InputSource InputSource::open(const std::string& path) {
   auto state = std::make_unique<State>();
-  bool from_stdin = path == "-";
-  state->name = from_stdin ? "<stdin>" : path;
-  if (from_stdin) {
-    state->fd = STDIN_FILENO;
-  } else {
-    state->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (state->fd < 0) throw InputError("cannot open '" + path + "': " + system_message(errno));
-    state->owns_fd = true;
+  if (path == "-") {
+    state->name = "<stdin>";
+    state->open_stream(RawInput(state->name, STDIN_FILENO, false, false));
+    return InputSource(std::move(state));
   }
-
+  state->name = path;
+  std::optional<int> fd = open_descriptor(path);
+  if (!fd) {
+    int error = errno;
+    if ((error == ENOENT || error == ENOTDIR) && state->open_zip_member(path)) return InputSource(std::move(state));
+    throw InputError("cannot open '" + path + "': " + system_message(error));
+  }
   struct stat info {};
-  if (::fstat(state->fd, &info) != 0)
-    throw InputError("cannot open '" + state->name + "': " + system_message(errno));
-  if (S_ISDIR(info.st_mode)) throw InputError("cannot read '" + state->name + "': it is a directory");
-  bool regular = S_ISREG(info.st_mode);
+  if (::fstat(*fd, &info) != 0) {
+    int error = errno;
+    ::close(*fd);
+    throw InputError("cannot open '" + path + "': " + system_message(error));
+  }
+  const bool regular = S_ISREG(info.st_mode);
+  RawInput input(path, *fd, true, regular);
+  if (S_ISDIR(info.st_mode)) throw InputError("cannot read '" + path + "': it is a directory");
   if (regular) state->size_on_disk = static_cast<uint64_t>(info.st_size);
-
-  // Sniff the first bytes: pread leaves a regular file's offset alone; a pipe
-  // cannot seek, so the bytes are kept and replayed.
-  char head[kZstdMagic.size()];
-  size_t head_size = 0;
-  if (regular && !from_stdin) {
-    ssize_t got = ::pread(state->fd, head, sizeof head, 0);
-    if (got < 0) throw InputError("cannot read '" + state->name + "': " + system_message(errno));
-    head_size = static_cast<size_t>(got);
-  } else {
-    head_size = read_fully(state->fd, head, sizeof head, state->name);
-    state->sniffed.assign(head, head_size);
-    state->file_bytes_read = head_size;
-  }
-
-  if (has_zstd_magic(head, head_size)) {
-    state->compression = Compression::Zstd;
-    state->start_decoder();
-  } else if (regular && !from_stdin) {
-    state->map_whole_file(static_cast<uint64_t>(info.st_size));
-    ::close(state->fd);
-    state->fd = -1;
-    state->owns_fd = false;
-  }
+  if (regular && detect_compression(input.peek(kMagicBytes)) == Compression::None)
+    state->map_whole_file(input.descriptor(), static_cast<uint64_t>(info.st_size));  // outlives the descriptor
+  else
+    state->open_stream(std::move(input));  // compressed, or a FIFO or device read like a pipe
   return InputSource(std::move(state));
 }
 
@@ -228,15 +209,25 @@ uint64_t InputSource::bytes_consumed() const { return state_->consumed.load(std:
 uint64_t InputSource::bytes_produced() const { return state_->produced.load(std::memory_order_relaxed); }
 
 size_t InputSource::read(char* destination, size_t capacity) {
-  size_t got = 0;
-  if (state_->mapped)
-    got = state_->read_mapped(destination, capacity);
-  else if (state_->compression == Compression::Zstd)
-    got = state_->read_zstd(destination, capacity);
-  else
-    got = state_->read_plain_stream(destination, capacity);
+  size_t got = state_->mapped ? state_->read_mapped(destination, capacity) : state_->read_stream(destination, capacity);
   state_->produced.fetch_add(got, std::memory_order_relaxed);
   return got;
+}
+
+std::vector<std::string> list_sources(const std::string& path) {
+  if (path == "-") return {path};
+  std::optional<RawInput> zip = open_zip_file(path, path);
+  if (!zip) {
+    InputSource::open(path);  // throws when path cannot be read or is not PGN
+    return {path};
+  }
+  std::vector<std::string> sources;
+  for (const std::string& member : list_pgn_members(std::move(*zip))) {
+    sources.push_back(path + ":" + member);
+    InputSource::open(sources.back());
+  }
+  if (sources.empty()) throw InputError("cannot read '" + path + "': the zip archive holds no .pgn file");
+  return sources;
 }
 
 }  // namespace pgnbase::indexer

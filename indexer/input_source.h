@@ -1,14 +1,24 @@
-// One PGN input: a file path or "-" for standard input, plain or zstd-compressed.
+// One PGN input: a file path, "ARCHIVE:MEMBER" for a member of a zip archive, or "-"
+// for standard input; plain, or compressed with zstd, gzip, bzip2 or xz.
 //
-// Compression is detected from the content (the zstd frame magic 28 B5 2F FD),
-// never from the file name. A plain regular file is memory-mapped (MADV_SEQUENTIAL)
-// and its bytes are handed out without a copy; a zstd file and standard input
-// (plain or zstd) are streamed through read() in large pieces.
+// Compression is detected from the content (magic bytes, input_format.h), never from
+// the file name. A plain regular file is memory-mapped (MADV_SEQUENTIAL) and its bytes
+// are handed out without a copy; everything else is streamed through read() in large
+// pieces, with memory bounded whatever the input's size.
+//
+// A zip archive is not one input: list_sources() turns it into one "ARCHIVE:MEMBER"
+// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"), and open()
+// reads such a path as that member (a real file of that name wins).
+//
+// open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
+// not PGN text (the test is in input_format.h).
 //
 // Errors: every failure (missing file, a directory, no permission, a read error,
-// truncated or corrupt zstd data) throws InputError, whose what() is one line
-// naming the input: "cannot open 'games.pgn': No such file or directory",
-// "'games.pgn.zst': truncated zstd data (input ends inside a frame)".
+// corrupt or truncated compressed data, input that is not PGN) throws InputError,
+// whose what() is one line naming the input:
+// "cannot open 'games.pgn': No such file or directory",
+// "cannot decompress 'games.pgn.zst': truncated zstd data (input ends inside a frame)",
+// "games.db: not a PGN file (looks like an SQLite database)".
 //
 // Thread safety: one thread reads; bytes_consumed() may be polled from any thread
 // (e.g. a progress display).
@@ -21,6 +31,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "indexer/input_format.h"
 
 namespace pgnbase::indexer {
 
@@ -29,11 +42,10 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Compression { None, Zstd };
-
 class InputSource {
  public:
-  // Opens path, or standard input when path is "-". Throws InputError.
+  // Opens path, a zip member's "ARCHIVE:MEMBER", or standard input when path is "-".
+  // Throws InputError, also for a whole zip archive (open its members instead).
   static InputSource open(const std::string& path);
 
   ~InputSource();
@@ -42,7 +54,7 @@ class InputSource {
   InputSource(const InputSource&) = delete;
   InputSource& operator=(const InputSource&) = delete;
 
-  // The path as given, or "<stdin>", for messages.
+  // The path as given (with ":MEMBER" for a zip member), or "<stdin>", for messages.
   const std::string& name() const;
   Compression compression() const;
 
@@ -63,10 +75,11 @@ class InputSource {
 
   // Copies up to capacity uncompressed bytes into destination and returns how
   // many; fewer than capacity only at end of input, 0 once it is over. Works for
-  // every kind (a mapped file is copied). Throws InputError on read or zstd errors.
+  // every kind (a mapped file is copied). Throws InputError on read or decompression errors.
   size_t read(char* destination, size_t capacity);
 
-  // Size of the file on disk (compressed size for zstd); nullopt for a pipe.
+  // Size of the file on disk (compressed size when compressed); nullopt for a pipe
+  // and for a zip member.
   std::optional<uint64_t> size_on_disk() const;
   // Bytes of the on-disk (compressed) input consumed so far, for progress.
   uint64_t bytes_consumed() const;
@@ -78,5 +91,12 @@ class InputSource {
   explicit InputSource(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
+
+// The sources that one command-line input stands for: the input itself, or for a zip
+// archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
+// case), in archive order. Opens each one, so that an input that cannot be read or is
+// not PGN throws InputError here, before anything is imported; "-" is returned as it
+// is (standard input can be read only once). A zip without a .pgn member is an error.
+std::vector<std::string> list_sources(const std::string& path);
 
 }  // namespace pgnbase::indexer

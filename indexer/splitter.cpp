@@ -24,11 +24,33 @@ bool is_blank(std::string_view line) {
   return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
+// True when text[i] ends a line: '\n', or a '\r' not followed by '\n' (old Mac files).
+// A '\r' at the very end counts; callers only ask where the next byte is loaded.
+bool ends_line(std::string_view text, size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+}
+
+// The last i in [low, high) where a line ends, or kNotFound. Byte by byte: two
+// memrchr calls (one per byte value) would each run to low in a file lacking one of them.
+size_t last_line_end(std::string_view text, size_t low, size_t high) {
+  for (size_t i = high; i > low;) {
+    --i;
+    if ((text[i] == '\n' || text[i] == '\r') && ends_line(text, i)) return i;
+  }
+  return kNotFound;
+}
+
+// The first i in [low, high) where a line ends, or kNotFound.
+size_t first_line_end(std::string_view text, size_t low, size_t high) {
+  for (size_t i = low; i < high; ++i)
+    if ((text[i] == '\n' || text[i] == '\r') && ends_line(text, i)) return i;
+  return kNotFound;
+}
+
 // Start of the line before the one starting at line_start (> 0).
 size_t previous_line_start(std::string_view text, size_t line_start) {
-  size_t newline = line_start - 1;
-  const void* hit = ::memrchr(text.data(), '\n', newline);
-  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) + 1 : 0;
+  size_t line_end = last_line_end(text, 0, line_start - 1);
+  return line_end == kNotFound ? 0 : line_end + 1;
 }
 
 // The line starting at start, without its '\n'; end_of_line is where that '\n' is.
@@ -44,13 +66,12 @@ bool is_either_boundary(std::string_view text, size_t position) {
 
 // The last line start p in (low, high] for which rule holds, or kNotFound.
 size_t last_boundary(std::string_view text, size_t low, size_t high, BoundaryRule rule) {
-  size_t end = high;  // newlines at [low, end) are candidates
+  size_t end = high;  // line ends at [low, end) are candidates
   while (end > low) {
-    const void* hit = ::memrchr(text.data() + low, '\n', end - low);
-    if (!hit) return kNotFound;
-    size_t newline = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
-    if (rule(text, newline + 1)) return newline + 1;
-    end = newline;
+    size_t line_end = last_line_end(text, low, end);
+    if (line_end == kNotFound) return kNotFound;
+    if (rule(text, line_end + 1)) return line_end + 1;
+    end = line_end;
   }
   return kNotFound;
 }
@@ -59,11 +80,10 @@ size_t last_boundary(std::string_view text, size_t low, size_t high, BoundaryRul
 size_t first_boundary(std::string_view text, size_t low, size_t high) {
   size_t from = low;
   while (from < high) {
-    const void* hit = std::memchr(text.data() + from, '\n', high - from);
-    if (!hit) return kNotFound;
-    size_t newline = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
-    if (is_either_boundary(text, newline + 1)) return newline + 1;
-    from = newline + 1;
+    size_t line_end = first_line_end(text, from, high);
+    if (line_end == kNotFound) return kNotFound;
+    if (is_either_boundary(text, line_end + 1)) return line_end + 1;
+    from = line_end + 1;
   }
   return kNotFound;
 }
@@ -79,18 +99,22 @@ size_t cut_within(std::string_view text, size_t target) {
 }  // namespace
 
 uint32_t count_lines(std::string_view text) {
-  // A fixed 64-byte inner loop is what GCC and Clang vectorize even at -O2
-  // (about 12 GB/s here, against 3.8 GB/s for an 8-byte SWAR loop).
+  // Each '\r', plus each '\n' not right after a '\r': a CRLF counts once. A fixed
+  // 64-byte inner loop is what GCC and Clang vectorize even at -O2 (on a 4 MiB chunk
+  // about 6 GB/s here, against 8 for counting '\n' alone: under 1 % of what a worker
+  // spends parsing the chunk).
   const unsigned char* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t size = text.size();
-  size_t i = 0;
-  uint64_t count = 0;
+  if (size == 0) return 0;
+  uint64_t count = bytes[0] == '\n' || bytes[0] == '\r';
+  size_t i = 1;
   for (; i + 64 <= size; i += 64) {
     uint32_t in_block = 0;
-    for (size_t k = 0; k < 64; ++k) in_block += bytes[i + k] == '\n';
+    for (size_t k = 0; k < 64; ++k)
+      in_block += (bytes[i + k] == '\r') | ((bytes[i + k] == '\n') & (bytes[i + k - 1] != '\r'));
     count += in_block;
   }
-  for (; i < size; ++i) count += bytes[i] == '\n';
+  for (; i < size; ++i) count += (bytes[i] == '\r') | ((bytes[i] == '\n') & (bytes[i - 1] != '\r'));
   return static_cast<uint32_t>(count);
 }
 

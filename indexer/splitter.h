@@ -1,7 +1,9 @@
 // Cuts one input into chunks of about N bytes that end on a PGN game boundary,
 // so workers can parse chunks independently and in parallel.
 //
-// The boundary rule, applied by scanning backward from the chunk's target end
+// A line ends at '\n', CRLF, or a '\r' alone (old Mac files), as PgnReader reads lines;
+// so a file with CR-only line ends is cut into chunks like its LF copy, at the same
+// offsets. The boundary rule, applied by scanning backward from the chunk's target end
 // (as simdjson's find_next_document_index does for JSON documents):
 //   1. strong: a line starting with '[' and an ASCII letter (a tag line, so not
 //      "[%clk"), whose previous line is blank (only spaces, tabs, CR), and whose
@@ -42,12 +44,14 @@ struct Chunk {
   std::shared_ptr<const void> owner;
 };
 
-// Counts '\n' bytes (so a reader can number lines per chunk and add them up later).
+// Counts line breaks as PgnReader does: each '\n', and each '\r' not followed by '\n'
+// (so a reader can number lines per chunk and add them up later).
 uint32_t count_lines(std::string_view text);
 
 // True when the line starting at text[position] begins a game under rule 1 or 2
-// above. position must be 0 < position < text.size() with text[position-1] == '\n';
-// text[0] must be the start of a line, and nothing before it is looked at.
+// above. position must be 0 < position < text.size() with a line ending at
+// text[position-1]; text[0] must be the start of a line, and nothing before it is
+// looked at.
 bool is_strong_game_boundary(std::string_view text, size_t position);
 bool is_weak_game_boundary(std::string_view text, size_t position);
 

@@ -8,6 +8,7 @@ packages=(
   g++ cmake make pkg-config           # the C++20 toolchain and build system
   libsqlite3-dev                      # the database file
   libzstd-dev zstd                    # .pgn.zst input, compressed move and index blocks
+  zlib1g-dev libarchive-dev           # .pgn.gz input (zlib); .pgn.bz2, .pgn.xz, .zip (libarchive)
   libboost-program-options-dev        # command-line parsing of pgn-index / pgn-query
   libgtest-dev                        # tests
   libbenchmark-dev                    # bench/

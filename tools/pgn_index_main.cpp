@@ -1,4 +1,4 @@
-// pgn-index: imports PGN archives (.pgn, .pgn.zst, stdin) into a pgnbase SQLite database.
+// pgn-index: imports PGN archives (.pgn, .pgn.zst/.gz/.bz2/.xz, .zip, stdin) into a pgnbase SQLite database.
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -81,7 +81,9 @@ int main(int argc, char** argv) {
   std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> inputs;
-  po::options_description visible("pgn-index -o DB FILE...  (FILE: .pgn, .pgn.zst or - for stdin)\nOptions");
+  po::options_description visible(
+      "pgn-index -o DB FILE...  (FILE: .pgn, plain or zstd/gzip/bzip2/xz-compressed, a .zip of .pgn files,\n"
+      "                          ZIP:MEMBER for one of them, or - for stdin)\nOptions");
   visible.add_options()
       ("help,h", "show this help")
       ("version", "print the version")
@@ -144,6 +146,19 @@ int main(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
 
+  // Every input is opened and checked before anything is written, so a missing or
+  // non-PGN file stops the run with no database (or rejects file) created.
+  std::vector<std::string> sources;
+  try {
+    for (const std::string& input : inputs) {
+      std::vector<std::string> listed = list_sources(input);
+      sources.insert(sources.end(), listed.begin(), listed.end());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pgn-index: %s\n", e.what());
+    return 1;
+  }
+
   std::ofstream rejects_file;
   if (!rejects_path.empty()) {
     rejects_file.open(rejects_path, std::ios::binary | std::ios::trunc);
@@ -155,11 +170,11 @@ int main(int argc, char** argv) {
   }
   try {
     DatabaseWriter writer(output, writer_options);
-    for (const std::string& input : inputs) {
-      std::string name = input == "-" ? "<stdin>" : input;
+    for (const std::string& source : sources) {
+      std::string name = source == "-" ? "<stdin>" : source;
       auto progress = [&](const ImportProgress& p) { print_progress(name, p); };
-      ImportOutcome outcome = show_progress ? import_file(input, writer, options, progress)
-                                            : import_file(input, writer, options);
+      ImportOutcome outcome = show_progress ? import_file(source, writer, options, progress)
+                                            : import_file(source, writer, options);
       if (show_progress) std::fprintf(stderr, "\r\033[K");
       if (quiet) continue;
       if (outcome.already_imported)

@@ -23,11 +23,13 @@
 #include "indexer/position_index_reader.h"
 #include "indexer/store/database.h"
 #include "query/game_search.h"
+#include "tests/archive_test_support.h"
 
 namespace pgnbase {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::string_literals;
 
 const std::string kIndexBinary = PGNBASE_BINARY_DIR "/tools/pgn-index";
 
@@ -193,15 +195,66 @@ TEST_F(HostileInput, MissingPathIsAnError) {
   expect_one_line_error(index({(dir_ / "nowhere.pgn").string()}), "nowhere.pgn");
 }
 
-TEST_F(HostileInput, BinaryGarbageIsRejectedOrSkipped) {
-  Outcome o = index({write_file("garbage.pgn", random_bytes(1 << 20, 5))});
+TEST_F(HostileInput, BinaryGarbageIsRefusedAndNothingIsWritten) {
+  const std::string garbage = write_file("garbage.pgn", random_bytes(1 << 20, 5));
+  Outcome o = index({garbage});
+  expect_one_line_error(o, garbage + ": not a PGN file (looks like binary data)");
+  EXPECT_FALSE(fs::exists(db_)) << "a refused run leaves no database behind";
+  // Checked before anything is imported: the good file named first is not imported either.
+  Outcome after_good = index({write_file("good.pgn", kGoodGame), garbage});
+  expect_one_line_error(after_good, "garbage.pgn: not a PGN file");
+  EXPECT_FALSE(fs::exists(db_));
+}
+
+TEST_F(HostileInput, GarbageAfterTheFirst64KiBIsLeftToTheReader) {
+  // The text test looks at the first 64 KiB: garbage later is the reader's business.
+  std::string text;
+  while (text.size() < (size_t{64} << 10)) text += kGoodGame;
+  Outcome o = index({write_file("game-then-garbage.pgn", text + random_bytes(1 << 16, 6) + "\n\n" + kGoodGame)});
   expect_clean_success(o);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), int64_t(text.size() / kGoodGame.size() + 1));
   EXPECT_EQ(count("SELECT games_found - imported - rejected FROM sources"), 0);
-  // A good game after the garbage is still found.
-  Outcome after = index({write_file("garbage-then-game.pgn", random_bytes(1 << 16, 6) + "\n\n" + kGoodGame)});
-  expect_clean_success(after);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+}
+
+TEST_F(HostileInput, FilesThatAreNotPgnAreNamed) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"SQLite format 3\0"s + random_bytes(4080, 8), "an SQLite database"},
+      {"\x89PNG\r\n\x1A\n"s + random_bytes(2000, 9), "a PNG image"},
+      {"\xFF\xD8\xFF\xE0"s + random_bytes(2000, 10), "a JPEG image"},
+      {"%PDF-1.4\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<< >>\nendobj\n"s, "a PDF document"},
+      {"\x7F" "ELF\x02\x01\x01"s + std::string(1000, '\0'), "an ELF executable"},
+  };
+  for (const auto& [bytes, looks_like] : cases) {
+    const std::string file = write_file("input.pgn", bytes);
+    expect_one_line_error(index({file}), file + ": not a PGN file (looks like " + looks_like + ")");
+    EXPECT_FALSE(fs::exists(db_)) << looks_like;
+  }
+  // An existing database is left as it was: no source row for the refused file.
+  expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  expect_one_line_error(index({db_}), db_ + ": not a PGN file (looks like an SQLite database)");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_F(HostileInput, BinaryOnStdinIsRefused) {
+  const std::string noise = write_file("noise.bin", random_bytes(1 << 16, 11));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(noise.c_str(), O_RDONLY);
+    dup2(fd, STDIN_FILENO);
+    int out = open((dir_ / "output.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    execl(kIndexBinary.c_str(), kIndexBinary.c_str(), "-o", db_.c_str(), "-", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  std::ifstream in(dir_ / "output.txt");
+  std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(output, "pgn-index: <stdin>: not a PGN file (looks like binary data)\n");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 0);  // standard input is read once: the database exists, empty
 }
 
 TEST_F(HostileInput, OnlyTags) {
@@ -295,11 +348,58 @@ TEST_F(HostileInput, TruncatedZstdIsAnErrorAndLeavesNothing) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
 }
 
-TEST_F(HostileInput, ZstdHoldingNonPgn) {
-  Outcome o = index({write_file("noise.pgn.zst", zstd_compress(random_bytes(1 << 20, 7)))});
+TEST_F(HostileInput, CompressedNonPgnIsRefused) {
+  const std::string zst = write_file("noise.pgn.zst", zstd_compress(random_bytes(1 << 20, 7)));
+  expect_one_line_error(index({zst}), zst + ": not a PGN file (looks like binary data)");
+  const std::string gz = write_file("noise.pgn.gz", test::compress_stream(random_bytes(1 << 20, 7), test::StreamFormat::Gzip));
+  expect_one_line_error(index({gz}), gz + ": not a PGN file (looks like binary data)");
+  EXPECT_FALSE(fs::exists(db_));
+}
+
+TEST_F(HostileInput, ZstdWindowOverTheLimitIsAnError) {
+  // A frame header asking for a 2 GiB window (zstd --long=31), one raw block of a game.
+  std::string frame = "\x28\xB5\x2F\xFD\x00\xA8"s;
+  const uint32_t block = uint32_t(kGoodGame.size()) << 3 | 1;
+  frame += {char(block & 0xFF), char(block >> 8 & 0xFF), char(block >> 16 & 0xFF)};
+  const std::string file = write_file("long31.pgn.zst", frame + kGoodGame);
+  Outcome o = index({file});
+  expect_one_line_error(o, "a zstd frame asks for a window over 128 MiB");
+  EXPECT_LT(o.max_rss_kb / 1024, kSanitized ? 1024 : 256) << "the window was not allocated";
+}
+
+TEST_F(HostileInput, TruncatedGzipIsAnErrorAndLeavesNothing) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += kGoodGame;
+  const std::string compressed = test::compress_stream(text, test::StreamFormat::Gzip);
+  expect_clean_success(index({write_file("before.pgn", "[Event \"Before\"]\n\n1. d4 d5 *\n")}));
+  Outcome o = index({write_file("cut.pgn.gz", compressed.substr(0, compressed.size() / 2))});
+  expect_one_line_error(o, "cut.pgn.gz': truncated gzip data");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);  // the earlier file only
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_F(HostileInput, ZipMembersAreImportedOneSourceEach) {
+  const std::string zip = write_file("twic1500.zip", test::make_zip({{"twic1500.pgn", kGoodGame + kGoodGame},
+                                                                     {"readme.txt", "TWIC 1500"},
+                                                                     {"extra/more.PGN", "[Event \"B\"]\n\n1. d4 d5 *\n"}}));
+  Outcome o = index({zip});
   expect_clean_success(o);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
-  EXPECT_EQ(count("SELECT games_found - imported - rejected FROM sources"), 0);
+  const std::vector<std::string> lines = o.lines();
+  ASSERT_EQ(lines.size(), 4u) << o;  // a summary and a positions line per member
+  EXPECT_EQ(lines[0].rfind(zip + ":twic1500.pgn: 2 games found, 2 imported, 0 rejected", 0), 0u) << o;
+  EXPECT_EQ(lines[2].rfind(zip + ":extra/more.PGN: 1 games found, 1 imported, 0 rejected", 0), 0u) << o;
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":twic1500.pgn'"), 1);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":extra/more.PGN'"), 1);
+  // One member on its own, by its source path: already there.
+  Outcome again = index({zip + ":extra/more.PGN"});
+  expect_clean_success(again);
+  EXPECT_NE(again.output.find("already in the database (source 2)"), std::string::npos) << again;
+}
+
+TEST_F(HostileInput, ZipWithoutPgnIsAnError) {
+  const std::string zip = write_file("photos.zip", test::make_zip({{"board.png", "\x89PNG\r\n"}}));
+  expect_one_line_error(index({zip}), "photos.zip': the zip archive holds no .pgn file");
+  EXPECT_FALSE(fs::exists(db_));
 }
 
 TEST_F(HostileInput, ReadOnlyDatabase) {

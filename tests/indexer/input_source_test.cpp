@@ -185,8 +185,8 @@ TEST_F(InputSourceTest, TruncatedZstdIsAnError) {
 TEST_F(InputSourceTest, ZstdMagicAloneIsTruncated) {
   fs::path path = dir_ / "magic-only.zst";
   write_file(path, "\x28\xB5\x2F\xFD");
-  InputSource source = InputSource::open(path.string());
-  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("truncated"), std::string::npos);
+  // open() reads the first 64 KiB ahead, so a short input fails there.
+  EXPECT_NE(input_error_of([&] { InputSource::open(path.string()); }).find("truncated"), std::string::npos);
 }
 
 TEST_F(InputSourceTest, CorruptZstdIsAnError) {
@@ -202,8 +202,34 @@ TEST_F(InputSourceTest, CorruptZstdIsAnError) {
 TEST_F(InputSourceTest, GarbageAfterLastFrameIsAnError) {
   fs::path path = dir_ / "trailing.zst";
   write_file(path, compress("[Event \"x\"]\n\n*\n") + "this is not zstd");
-  InputSource source = InputSource::open(path.string());
-  EXPECT_NE(input_error_of([&] { read_everything(source); }).find("corrupt zstd data"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { InputSource::open(path.string()); }).find("corrupt zstd data"), std::string::npos);
+}
+
+// One zstd frame of raw (stored) text whose header asks for a window of 2^window_log
+// bytes, with no content size: the decoder must reserve the whole window.
+std::string zstd_frame_with_window(int window_log, std::string_view text) {
+  std::string frame = "\x28\xB5\x2F\xFD";
+  frame += '\0';                             // descriptor: no content size, no checksum
+  frame += char((window_log - 10) << 3);      // window: exponent window_log - 10, mantissa 0
+  uint32_t block = uint32_t(text.size()) << 3 | 1;  // a raw block, the last one
+  frame += {char(block & 0xFF), char(block >> 8 & 0xFF), char(block >> 16 & 0xFF)};
+  return frame + std::string(text);
+}
+
+TEST_F(InputSourceTest, ZstdWindowOverTheLimitIsRefused) {
+  const std::string text = "[Event \"x\"]\n\n1. e4 *\n";
+  fs::path allowed = dir_ / "window27.pgn.zst";
+  write_file(allowed, zstd_frame_with_window(27, text));
+  InputSource source = InputSource::open(allowed.string());
+  EXPECT_EQ(read_everything(source), text);
+  for (int window_log : {28, 31}) {
+    fs::path path = dir_ / ("window" + std::to_string(window_log) + ".pgn.zst");
+    write_file(path, zstd_frame_with_window(window_log, text));
+    EXPECT_EQ(input_error_of([&] { InputSource::open(path.string()); }),
+              "cannot decompress '" + path.string() +
+                  "': a zstd frame asks for a window over 128 MiB, more than pgnbase accepts (written with zstd "
+                  "--long=28 or more?)");
+  }
 }
 
 TEST_F(InputSourceTest, MissingFileIsAnError) {

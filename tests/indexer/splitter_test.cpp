@@ -24,6 +24,7 @@ const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data
 const fs::path kVariantsZst = kDataDir / "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst";
 constexpr uint64_t kVariantsUncompressedBytes = 2'599'387;  // MANIFEST.tsv
 constexpr size_t kVariantsEventTags = 1068;                 // MANIFEST.tsv
+const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -160,17 +161,30 @@ class SplitterTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST(CountLinesTest, MatchesStdCountAtEveryLengthAndAlignment) {
+// Line breaks as PgnReader counts them: each '\n', and each '\r' not followed by '\n'.
+size_t count_line_breaks(std::string_view text) {
+  size_t count = 0;
+  for (size_t i = 0; i < text.size(); ++i)
+    count += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+  return count;
+}
+
+TEST(CountLinesTest, MatchesAByteLoopAtEveryLengthAndAlignment) {
   std::mt19937 random(12345);
   std::string bytes(300, '\0');
-  for (char& c : bytes) c = "ab\n\r[\xff\x0a\x8a"[random() % 8];
+  for (char& c : bytes) c = "ab\n\r[\xff\x0a\x8d"[random() % 8];
   for (size_t start = 0; start < 9; ++start)
     for (size_t length = 0; start + length <= bytes.size(); ++length) {
       std::string_view part = std::string_view(bytes).substr(start, length);
-      ASSERT_EQ(count_lines(part), std::count(part.begin(), part.end(), '\n')) << start << " " << length;
+      ASSERT_EQ(count_lines(part), count_line_breaks(part)) << start << " " << length;
     }
   EXPECT_EQ(count_lines(std::string(1000, '\n')), 1000u);
+  EXPECT_EQ(count_lines(std::string(1000, '\r')), 1000u);
+  std::string crlf;
+  for (int i = 0; i < 1000; ++i) crlf += "ab\r\n";
+  EXPECT_EQ(count_lines(crlf), 1000u);
   EXPECT_EQ(count_lines(std::string(1000, '\x8a')), 0u);  // 0x8a differs from '\n' only in the top bit
+  EXPECT_EQ(count_lines(std::string(1000, '\x8d')), 0u);  // and 0x8d from '\r'
 }
 
 TEST(CountLinesTest, CountsARealFile) {
@@ -351,6 +365,61 @@ TEST_F(SplitterTest, InputWithoutBoundariesIsOneChunk) {
     std::vector<Chunk> chunks = split_file(each, 100);
     ASSERT_EQ(chunks.size(), 1u);
     EXPECT_EQ(chunks[0].text, text);
+  }
+}
+
+// The first bytes of the bundled sample (in the repository: this always runs), cut at
+// a game start, with its '\n' line ends.
+std::string sample_games(size_t bytes) {
+  InputSource source = InputSource::open(kSample.string());
+  std::string text(bytes, '\0');
+  text.resize(source.read(text.data(), text.size()));
+  return text.substr(0, text.rfind("\n[Event ") + 1);
+}
+
+std::string with_line_ends(std::string text, std::string_view line_end) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out.append(line_end);
+    else out.push_back(c);
+  }
+  return out;
+}
+
+TEST_F(SplitterTest, CarriageReturnOnlyFileSplitsLikeItsLfCopy) {
+  const std::string lf = sample_games(1'000'000);
+  const std::string cr = with_line_ends(lf, "\r");
+  ASSERT_EQ(cr.size(), lf.size());
+  write_file(dir_ / "lf.pgn", lf);
+  write_file(dir_ / "cr.pgn", cr);
+  write_file(dir_ / "cr.pgn.zst", compress(cr));
+  for (size_t chunk_bytes : {size_t{1}, size_t{4096}, size_t{65536}, size_t{300'000}}) {
+    const std::string label = "chunk " + std::to_string(chunk_bytes);
+    const std::vector<Chunk> expected = split_file(dir_ / "lf.pgn", chunk_bytes);
+    const std::vector<Chunk> mapped = split_file(dir_ / "cr.pgn", chunk_bytes);
+    const std::vector<Chunk> streamed = split_file(dir_ / "cr.pgn.zst", chunk_bytes);
+    EXPECT_GT(mapped.size(), 3u) << label;  // it was one chunk, whatever its size
+    EXPECT_EQ(offsets_of(mapped), offsets_of(expected)) << label;
+    EXPECT_EQ(offsets_of(streamed), offsets_of(expected)) << label;
+    for (size_t i = 0; i < mapped.size() && i < expected.size(); ++i)
+      ASSERT_EQ(count_lines(mapped[i].text), count_lines(expected[i].text)) << label << " chunk " << i;
+  }
+  EXPECT_EQ(split_file(dir_ / "cr.pgn", 1).size(), count_event_lines(lf)) << "one game per chunk";
+}
+
+TEST_F(SplitterTest, CrlfFileSplitsIntoTheGamesOfItsLfCopy) {
+  const std::string lf = sample_games(300'000);
+  write_file(dir_ / "lf.pgn", lf);
+  write_file(dir_ / "crlf.pgn", with_line_ends(lf, "\r\n"));
+  const std::vector<Chunk> expected = split_file(dir_ / "lf.pgn", 1);
+  const std::vector<Chunk> crlf = split_file(dir_ / "crlf.pgn", 1);
+  ASSERT_EQ(crlf.size(), expected.size());
+  ASSERT_EQ(crlf.size(), count_event_lines(lf));
+  for (size_t i = 0; i < crlf.size(); ++i) {
+    std::string text(crlf[i].text);
+    std::erase(text, '\r');
+    ASSERT_EQ(text, expected[i].text) << "chunk " << i;
+    ASSERT_EQ(count_lines(crlf[i].text), count_lines(expected[i].text)) << "chunk " << i;
   }
 }
 

@@ -1,0 +1,191 @@
+#include "indexer/archive_decoder.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <utility>
+
+#include "indexer/input_source.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+constexpr size_t kReadBlockBytes = size_t{1} << 20;
+
+bool has_pgn_extension(std::string_view name) {
+  if (name.size() < 4) return false;
+  std::string_view tail = name.substr(name.size() - 4);
+  return std::equal(tail.begin(), tail.end(), ".pgn",
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+void refuse_pipe(const RawInput& input) {
+  if (!input.seekable())
+    throw InputError("cannot read '" + input.name() + "': a zip archive is read from a file, not from a pipe");
+}
+
+// One libarchive reader over a RawInput. libarchive is C, so no exception may cross it:
+// the callbacks catch them and return an error, and fail() rethrows the message.
+// Not movable: libarchive keeps a pointer to it.
+class ArchiveReader {
+ public:
+  ArchiveReader(RawInput input, Compression compression)
+      : input_(std::move(input)), compression_(compression), block_(kReadBlockBytes) {
+    if (!archive_) throw InputError("cannot decompress '" + input_.name() + "': out of memory");
+    archive* a = archive_.get();
+    if (compression == Compression::Zip) {
+      archive_read_support_format_zip(a);
+    } else {
+      if (compression == Compression::Gzip) archive_read_support_filter_gzip(a);
+      if (compression == Compression::Bzip2) archive_read_support_filter_bzip2(a);
+      if (compression == Compression::Xz) archive_read_support_filter_xz(a);
+      archive_read_support_format_raw(a);
+      archive_read_support_format_empty(a);  // a compressed empty file
+    }
+    archive_read_set_callback_data(a, this);
+    archive_read_set_read_callback(a, &ArchiveReader::read_block);
+    archive_read_set_skip_callback(a, &ArchiveReader::skip);
+    // With a seek callback the zip reader trusts the central directory, not local headers.
+    if (input_.seekable()) archive_read_set_seek_callback(a, &ArchiveReader::seek);
+    if (archive_read_open1(a) != ARCHIVE_OK) fail();
+  }
+  ArchiveReader(const ArchiveReader&) = delete;
+  ArchiveReader& operator=(const ArchiveReader&) = delete;
+
+  // The next entry, or nullptr at the end of the archive.
+  archive_entry* next_entry() {
+    archive_entry* entry = nullptr;
+    int result = archive_read_next_header(archive_.get(), &entry);
+    if (result == ARCHIVE_EOF) return nullptr;
+    if (result < ARCHIVE_WARN) fail();  // a warning: a name libarchive could not convert
+    return entry;
+  }
+
+  // Copies up to capacity bytes of the current entry; fewer only at its end.
+  size_t read_data(char* destination, size_t capacity) {
+    size_t done = 0;
+    while (done < capacity) {
+      la_ssize_t got = archive_read_data(archive_.get(), destination + done, capacity - done);
+      if (got < 0) fail();
+      if (got == 0) break;
+      done += static_cast<size_t>(got);
+    }
+    return done;
+  }
+
+  uint64_t bytes_consumed() const { return input_.bytes_read(); }
+
+ private:
+  [[noreturn]] void fail() const {
+    if (!callback_error_.empty()) throw InputError(callback_error_);
+    const char* why = archive_error_string(archive_.get());
+    throw InputError("cannot decompress '" + input_.name() + "': corrupt or truncated " +
+                     std::string(compression_name(compression_)) + " data (" + (why ? why : "no reason given") + ")");
+  }
+
+  void note_error(const std::exception& error) {
+    callback_error_ = error.what();
+    archive_set_error(archive_.get(), -1, "%s", error.what());
+  }
+
+  la_ssize_t on_read(const void** buffer) {
+    try {
+      *buffer = block_.data();
+      return static_cast<la_ssize_t>(input_.read(block_.data(), block_.size()));
+    } catch (const std::exception& error) {
+      note_error(error);
+      return -1;
+    }
+  }
+
+  la_int64_t on_seek(la_int64_t offset, int whence) {
+    try {
+      return input_.seek(offset, whence);
+    } catch (const std::exception& error) {
+      note_error(error);
+      return ARCHIVE_FATAL;
+    }
+  }
+
+  // Skipping is seeking forward; on a pipe libarchive reads the bytes instead.
+  la_int64_t on_skip(la_int64_t request) {
+    if (!input_.seekable() || request <= 0) return 0;
+    return on_seek(request, SEEK_CUR) < 0 ? 0 : request;
+  }
+
+  static la_ssize_t read_block(archive*, void* self, const void** buffer) {
+    return static_cast<ArchiveReader*>(self)->on_read(buffer);
+  }
+  static la_int64_t skip(archive*, void* self, la_int64_t request) {
+    return static_cast<ArchiveReader*>(self)->on_skip(request);
+  }
+  static la_int64_t seek(archive*, void* self, la_int64_t offset, int whence) {
+    return static_cast<ArchiveReader*>(self)->on_seek(offset, whence);
+  }
+
+  RawInput input_;
+  Compression compression_;
+  std::vector<char> block_;
+  std::unique_ptr<archive, int (*)(archive*)> archive_{archive_read_new(), archive_read_free};
+  std::string callback_error_;
+};
+
+class ArchiveDecoder final : public StreamDecoder {
+ public:
+  ArchiveDecoder(RawInput input, Compression compression) : reader_(std::move(input), compression) {}
+
+  // Moves to the single entry of a compressed stream; false when the stream is empty.
+  bool open_stream() { return has_entry_ = reader_.next_entry() != nullptr; }
+
+  // Moves to the regular-file member named member; false when there is none.
+  bool open_member(const std::string& member) {
+    while (archive_entry* entry = reader_.next_entry()) {
+      const char* path = archive_entry_pathname(entry);
+      if (path && member == path && archive_entry_filetype(entry) == AE_IFREG) return has_entry_ = true;
+    }
+    return false;
+  }
+
+  size_t read(char* destination, size_t capacity) override {
+    return has_entry_ ? reader_.read_data(destination, capacity) : 0;
+  }
+  uint64_t bytes_consumed() const override { return reader_.bytes_consumed(); }
+
+ private:
+  ArchiveReader reader_;
+  bool has_entry_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamDecoder> make_archive_decoder(RawInput input, Compression compression) {
+  auto decoder = std::make_unique<ArchiveDecoder>(std::move(input), compression);
+  decoder->open_stream();  // no entry: an empty stream, whose read() gives 0
+  return decoder;
+}
+
+std::unique_ptr<StreamDecoder> make_zip_member_decoder(RawInput input, const std::string& member) {
+  refuse_pipe(input);
+  std::string name = input.name();
+  auto decoder = std::make_unique<ArchiveDecoder>(std::move(input), Compression::Zip);
+  if (!decoder->open_member(member))
+    throw InputError("cannot open '" + name + "': the zip archive has no member '" + member + "'");
+  return decoder;
+}
+
+std::vector<std::string> list_pgn_members(RawInput input) {
+  refuse_pipe(input);
+  ArchiveReader reader(std::move(input), Compression::Zip);
+  std::vector<std::string> members;
+  while (archive_entry* entry = reader.next_entry()) {
+    const char* path = archive_entry_pathname(entry);
+    if (path && archive_entry_filetype(entry) == AE_IFREG && has_pgn_extension(path)) members.emplace_back(path);
+  }
+  return members;
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,312 @@
+// InputSource over gzip, bzip2, xz and zip input, and its refusal of input that is not
+// PGN. Runs on files of this repository only (tools/sample, tests/data/archives).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "indexer/input_source.h"
+#include "tests/archive_test_support.h"
+
+namespace pgnbase::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::string_literals;
+using test::StreamFormat;
+using test::ZipMember;
+
+const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
+const fs::path kArchives = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/archives";
+const fs::path kFideSample = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn";
+constexpr size_t kSampleBytes = 7'971'214;  // tools/sample/README.md
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_everything(InputSource& source, size_t piece = size_t{1} << 20) {
+  std::string all;
+  std::string buffer(piece, '\0');
+  while (size_t got = source.read(buffer.data(), buffer.size())) all.append(buffer, 0, got);
+  return all;
+}
+
+std::string read_everything(const fs::path& path, size_t piece = size_t{1} << 20) {
+  InputSource source = InputSource::open(path.string());
+  return read_everything(source, piece);
+}
+
+// The bundled sample's 2,000 games as plain text (decompressed once).
+const std::string& sample_text() {
+  static const std::string text = read_everything(kSample);
+  return text;
+}
+
+std::string random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string bytes(n, '\0');
+  for (char& c : bytes) c = char(rng() & 0xFF);
+  return bytes;
+}
+
+template <typename Function>
+std::string input_error_of(Function&& function) {
+  try {
+    function();
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return {};
+}
+
+class CompressedInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("pgnbase-compressed-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, std::string_view bytes) {
+    write_file(dir_ / name, bytes);
+    return (dir_ / name).string();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CompressedInputTest, SampleDecompressesToItsReadmeSize) { ASSERT_EQ(sample_text().size(), kSampleBytes); }
+
+TEST_F(CompressedInputTest, GzipBzip2AndXzStreamTheSameBytes) {
+  const std::string text = sample_text().substr(0, 3'000'000);
+  const std::pair<StreamFormat, Compression> formats[] = {
+      {StreamFormat::Gzip, Compression::Gzip}, {StreamFormat::Bzip2, Compression::Bzip2}, {StreamFormat::Xz, Compression::Xz}};
+  for (auto [format, compression] : formats) {
+    const std::string compressed = test::compress_stream(text, format);
+    // Named .pgn: the content decides, not the name.
+    const std::string path = write("games.pgn", compressed);
+    InputSource source = InputSource::open(path);
+    EXPECT_EQ(source.compression(), compression);
+    EXPECT_FALSE(source.is_mapped());
+    EXPECT_EQ(source.size_on_disk(), compressed.size());
+    EXPECT_TRUE(read_everything(source, 99'991) == text) << compression_name(compression);
+    EXPECT_EQ(source.bytes_produced(), text.size());
+    EXPECT_EQ(source.bytes_consumed(), compressed.size());
+    char byte;
+    EXPECT_EQ(source.read(&byte, 1), 0u);  // stays at end
+  }
+}
+
+TEST_F(CompressedInputTest, FilesWrittenByTheCommandLineToolsRead) {
+  const std::string expected = read_file(kFideSample);
+  ASSERT_EQ(expected.size(), 565u);
+  for (const char* name : {"fide-appendix-e-sample.pgn.gz", "fide-appendix-e-sample.pgn.bz2",
+                           "fide-appendix-e-sample.pgn.xz"})
+    EXPECT_EQ(read_everything(kArchives / name), expected) << name;
+}
+
+TEST_F(CompressedInputTest, ConcatenatedStreamsAreOneInput) {
+  // pigz, pbzip2 and `cat a.gz b.gz` write several streams one after the other.
+  const std::string first = sample_text().substr(0, 100'000), second = sample_text().substr(100'000, 50'000);
+  for (StreamFormat format : {StreamFormat::Gzip, StreamFormat::Bzip2, StreamFormat::Xz}) {
+    const std::string path =
+        write("two.pgn.z", test::compress_stream(first, format) + test::compress_stream(second, format));
+    EXPECT_TRUE(read_everything(path, 4096) == first + second) << int(format);
+  }
+}
+
+TEST_F(CompressedInputTest, EmptyCompressedFileIsEmptyInput) {
+  for (StreamFormat format : {StreamFormat::Gzip, StreamFormat::Bzip2, StreamFormat::Xz})
+    EXPECT_EQ(read_everything(write("empty.gz", test::compress_stream("", format))), "") << int(format);
+}
+
+TEST_F(CompressedInputTest, TruncatedOrCorruptStreamsAreErrors) {
+  const std::string text = sample_text().substr(0, 1'000'000);
+  struct Case {
+    StreamFormat format;
+    std::string truncated, corrupt;  // how each message starts after the file name
+  };
+  const Case cases[] = {
+      {StreamFormat::Gzip, "truncated gzip data (", "corrupt gzip data ("},
+      {StreamFormat::Bzip2, "corrupt or truncated bzip2 data (", "corrupt or truncated bzip2 data ("},
+      {StreamFormat::Xz, "corrupt or truncated xz data (", "corrupt or truncated xz data ("},
+  };
+  for (const Case& c : cases) {
+    const std::string compressed = test::compress_stream(text, c.format);
+    const std::string cut = write("cut.pgn.z", compressed.substr(0, compressed.size() / 2));
+    std::string message = input_error_of([&] { read_everything(cut); });
+    EXPECT_EQ(message.rfind("cannot decompress '" + cut + "': " + c.truncated, 0), 0u) << message;
+    // Damage in the middle: caught by the format's checksum if not before.
+    std::string damaged = compressed;
+    for (size_t i = damaged.size() / 2; i < damaged.size() / 2 + 64; ++i) damaged[i] ^= 0x5a;
+    const std::string bad = write("bad.pgn.z", damaged);
+    message = input_error_of([&] { read_everything(bad); });
+    EXPECT_EQ(message.rfind("cannot decompress '" + bad + "': " + c.corrupt, 0), 0u) << message;
+  }
+}
+
+TEST_F(CompressedInputTest, GzipChecksumCatchesDamageThatInflates) {
+  // One flipped bit in a stored (uncompressed) deflate block still inflates: only the
+  // CRC-32 in the gzip trailer tells. Deflate stores random bytes as they are.
+  // The random bytes come after the first 64 KiB, which the text test reads.
+  const std::string text = sample_text().substr(0, 70'000) + random_bytes(100'000, 7);
+  std::string compressed = test::compress_stream(text, StreamFormat::Gzip);
+  ASSERT_GT(compressed.size(), 100'000u) << "expected stored blocks";
+  compressed[compressed.size() - 1000] ^= 0x01;
+  const std::string path = write("flipped.pgn.gz", compressed);
+  EXPECT_EQ(input_error_of([&] { read_everything(path); }),
+            "cannot decompress '" + path + "': corrupt gzip data (incorrect data check)");
+}
+
+TEST_F(CompressedInputTest, GzipPaddingIsIgnoredAndGarbageIsAnError) {
+  const std::string text = sample_text().substr(0, 10'000);
+  const std::string gz = test::compress_stream(text, StreamFormat::Gzip);
+  EXPECT_EQ(read_everything(write("padded.pgn.gz", gz + std::string(512, '\0'))), text);
+  const std::string garbage = write("garbage.pgn.gz", gz + "not gzip");
+  EXPECT_EQ(input_error_of([&] { read_everything(garbage); }),
+            "cannot decompress '" + garbage +
+                "': bytes after the end of the gzip data that are not another gzip member");
+}
+
+TEST_F(CompressedInputTest, ZipMembersAreReadByArchiveColonMember) {
+  const std::string zip = write("twic.zip", test::make_zip({{"twic1500.pgn", sample_text().substr(0, 500'000)},
+                                                            {"notes/readme.txt", "not games"},
+                                                            {"more/", "", true},
+                                                            {"more/Second Game.PGN", read_file(kFideSample)}}));
+  EXPECT_EQ(list_sources(zip), (std::vector<std::string>{zip + ":twic1500.pgn", zip + ":more/Second Game.PGN"}));
+
+  InputSource member = InputSource::open(zip + ":twic1500.pgn");
+  EXPECT_EQ(member.name(), zip + ":twic1500.pgn");
+  EXPECT_EQ(member.compression(), Compression::Zip);
+  EXPECT_FALSE(member.is_mapped());
+  EXPECT_FALSE(member.size_on_disk().has_value());
+  EXPECT_TRUE(read_everything(member, 65'537) == sample_text().substr(0, 500'000));
+  EXPECT_EQ(read_everything(zip + ":more/Second Game.PGN"), read_file(kFideSample));
+
+  EXPECT_EQ(input_error_of([&] { InputSource::open(zip + ":missing.pgn"); }),
+            "cannot open '" + zip + ":missing.pgn': the zip archive has no member 'missing.pgn'");
+  EXPECT_EQ(input_error_of([&] { InputSource::open(zip + ":more/"); }),
+            "cannot open '" + zip + ":more/': the zip archive has no member 'more/'");
+  EXPECT_EQ(input_error_of([&] { InputSource::open(zip); }),
+            "cannot read '" + zip + "' as one input: it is a zip archive, whose members are read one by one as '" +
+                zip + ":MEMBER'");
+  // A real file whose name holds a colon is that file, not a member.
+  const std::string colon = write("twic.zip:twic1500.pgn", "[Event \"plain\"]\n\n*\n");
+  EXPECT_EQ(read_everything(colon), "[Event \"plain\"]\n\n*\n");
+}
+
+TEST_F(CompressedInputTest, InfoZipArchiveListsItsPgnMembers) {
+  const std::string zip = (kArchives / "fide-and-lichess.zip").string();
+  ASSERT_EQ(list_sources(zip),
+            (std::vector<std::string>{zip + ":fide-appendix-e-sample.pgn", zip + ":lichess/FIRST-10.PGN"}));
+  EXPECT_EQ(read_everything(zip + ":fide-appendix-e-sample.pgn"), read_file(kFideSample));
+  const std::string ten = read_everything(zip + ":lichess/FIRST-10.PGN");
+  EXPECT_EQ(ten.size(), 48'876u);
+  EXPECT_TRUE(sample_text().starts_with(ten));
+}
+
+TEST_F(CompressedInputTest, ZipWithoutPgnMembersIsAnError) {
+  const std::string zip = write("docs.zip", test::make_zip({{"readme.txt", "hello"}}));
+  EXPECT_EQ(input_error_of([&] { list_sources(zip); }),
+            "cannot read '" + zip + "': the zip archive holds no .pgn file");
+  const std::string empty = write("empty.zip", test::make_zip({}));
+  EXPECT_EQ(input_error_of([&] { list_sources(empty); }),
+            "cannot read '" + empty + "': the zip archive holds no .pgn file");
+}
+
+TEST_F(CompressedInputTest, ListSourcesOfAPlainFileIsTheFile) {
+  const std::string path = write("games.pgn", "[Event \"x\"]\n\n*\n");
+  EXPECT_EQ(list_sources(path), std::vector<std::string>{path});
+  EXPECT_EQ(list_sources("-"), std::vector<std::string>{"-"});
+  EXPECT_EQ(input_error_of([&] { list_sources((dir_ / "none.pgn").string()); }),
+            "cannot open '" + (dir_ / "none.pgn").string() + "': No such file or directory");
+}
+
+TEST_F(CompressedInputTest, NonPgnInputIsRefusedAtOpen) {
+  const std::string sqlite = write("games.db", "SQLite format 3\0"s + std::string(4080, '\0'));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(sqlite); }),
+            sqlite + ": not a PGN file (looks like an SQLite database)");
+  const std::string noise = write("noise.pgn", random_bytes(1 << 20, 3));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(noise); }), noise + ": not a PGN file (looks like binary data)");
+  EXPECT_EQ(input_error_of([&] { list_sources(noise); }), noise + ": not a PGN file (looks like binary data)");
+  // Inside compression the uncompressed bytes are tested.
+  const std::string png = write("image.pgn.gz", test::compress_stream("\x89PNG\r\n\x1A\n" + random_bytes(5000, 4),
+                                                                      StreamFormat::Gzip));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(png); }), png + ": not a PGN file (looks like a PNG image)");
+  const std::string zip = write("mixed.zip", test::make_zip({{"good.pgn", sample_text().substr(0, 10'000)},
+                                                             {"bad.pgn", random_bytes(10'000, 5)}}));
+  EXPECT_EQ(input_error_of([&] { list_sources(zip); }), zip + ":bad.pgn: not a PGN file (looks like binary data)");
+  // Compressed twice is named, not read.
+  const std::string twice = write("twice.pgn.gz", test::compress_stream(test::compress_stream(sample_text().substr(0, 5000), StreamFormat::Gzip), StreamFormat::Gzip));
+  EXPECT_EQ(input_error_of([&] { InputSource::open(twice); }), twice + ": not a PGN file (looks like gzip-compressed data)");
+}
+
+// Runs body with standard input replaced by a pipe that a thread fills with bytes.
+template <typename Body>
+void with_stdin_pipe(const std::string& bytes, Body&& body) {
+  int saved = ::dup(STDIN_FILENO);
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  ASSERT_GE(::dup2(ends[0], STDIN_FILENO), 0);
+  ::close(ends[0]);
+  std::thread writer([&] {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t wrote = ::write(ends[1], bytes.data() + done, bytes.size() - done);
+      if (wrote <= 0) break;
+      done += static_cast<size_t>(wrote);
+    }
+    ::close(ends[1]);
+  });
+  body();
+  auto previous = std::signal(SIGPIPE, SIG_IGN);
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  writer.join();
+  std::signal(SIGPIPE, previous);
+}
+
+TEST_F(CompressedInputTest, CompressedStdinIsStreamed) {
+  const std::string text = sample_text().substr(0, 2'000'000);
+  const std::string compressed = test::compress_stream(text, StreamFormat::Xz);
+  with_stdin_pipe(compressed, [&] {
+    InputSource source = InputSource::open("-");
+    EXPECT_EQ(source.compression(), Compression::Xz);
+    EXPECT_FALSE(source.size_on_disk().has_value());
+    EXPECT_TRUE(read_everything(source, 65536) == text);
+    EXPECT_EQ(source.bytes_consumed(), compressed.size());
+  });
+}
+
+TEST_F(CompressedInputTest, ZipOnStdinIsRefused) {
+  with_stdin_pipe(test::make_zip({{"a.pgn", "[Event \"x\"]\n\n*\n"}}), [] {
+    EXPECT_EQ(input_error_of([] { InputSource::open("-"); }),
+              "cannot read '<stdin>': a zip archive is read from a file, not from a pipe");
+  });
+}
+
+TEST_F(CompressedInputTest, BinaryStdinIsRefused) {
+  with_stdin_pipe(random_bytes(100'000, 6), [] {
+    EXPECT_EQ(input_error_of([] { InputSource::open("-"); }), "<stdin>: not a PGN file (looks like binary data)");
+  });
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer
