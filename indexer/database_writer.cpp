@@ -4,11 +4,11 @@
 #include <chrono>
 #include <ctime>
 
-#include "indexer/annotations.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/blob_codec.h"
 #include "indexer/position_index.h"
-#include "indexer/schema.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/schema.h"
+#include "indexer/store/tag_codec.h"
 
 namespace pgnbase::indexer {
 
@@ -128,7 +128,7 @@ int64_t DatabaseWriter::intern(const std::string& name) {
   return id;
 }
 
-int64_t DatabaseWriter::add_game(GameRecord& game) {
+int64_t DatabaseWriter::add_game(const GameRecord& game) {
   // Postings hold 32-bit game ids: refuse a game past that instead of wrapping.
   if (next_game_id_ > int64_t{UINT32_MAX})
     throw store::StoreError(store::StoreErrorKind::Other, 0,
@@ -138,10 +138,6 @@ int64_t DatabaseWriter::add_game(GameRecord& game) {
   ++summary_.imported;
   ++summary_.games_by_language[game.language];
 
-  if (!game.header_split) {
-    split_tags(game.tags, game.header, game.tags_blob);
-    game.header_split = true;
-  }
   const HeaderColumns& h = game.header;
   const std::string& other_tags = game.tags_blob;
 
@@ -179,9 +175,6 @@ int64_t DatabaseWriter::add_game(GameRecord& game) {
   s.bind_int64(22, int64_t(game.variant));
   if (!game.start_fen.empty()) s.bind_text(23, game.start_fen);
   s.bind_text(24, game.language);
-  if (game.moves_blob.empty()) encode_moves(game.codes, options_.zstd_level, game.moves_blob);
-  if (game.annotations_blob.empty() && !game.annotations.empty())
-    encode_blob(game.annotations, options_.zstd_level, game.annotations_blob);
   summary_.moves_bytes += game.moves_blob.size();
   summary_.plies += game.codes.size();
   // Static binding: the strings outlive run(), and SQLite then copies nothing extra.
@@ -195,14 +188,6 @@ int64_t DatabaseWriter::add_game(GameRecord& game) {
     insert_annotations_.run();
   }
   if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
-
-  // One posting per position: the move played from it next (0 after the last move).
-  for (size_t ply = 0; ply < game.keys.size(); ++ply) {
-    MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
-    positions_->add(Posting{game.keys[ply], uint32_t(id), uint16_t(std::min<size_t>(ply, 0xFFFF)), next,
-                            game.result});
-  }
-  summary_.positions += game.keys.size();
   return id;
 }
 

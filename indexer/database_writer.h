@@ -50,9 +50,9 @@ class DatabaseWriter {
   std::optional<int64_t> find_source(const std::string& content_hash);
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
-  // Writes the game's row and returns its id. Its positions come with add_positions, or,
-  // when game.keys is still filled, are indexed here.
-  int64_t add_game(GameRecord& game);
+  // Writes the game's row (its blobs and header columns made by the worker: encode_game)
+  // and returns its id. Its positions come with add_positions.
+  int64_t add_game(const GameRecord& game);
   // Indexes a chunk's positions: postings sorted by sort_posting_records whose game_id is
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
   // that was not stored (a duplicate: its postings are dropped).

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/pgn_reader.h"
-#include "indexer/annotations.h"
+#include "indexer/store/annotations.h"
 #include "indexer/game_record.h"
 
 namespace pgnbase::indexer {

@@ -7,8 +7,8 @@
 
 #include "core/move_code.h"
 #include "core/types.h"
-#include "indexer/position_posting.h"
-#include "indexer/tag_codec.h"  // GameResult, as stored in games.result and postings
+#include "indexer/store/position_posting.h"
+#include "indexer/store/tag_codec.h"  // GameResult, as stored in games.result and postings
 
 namespace pgnbase::indexer {
 
@@ -33,14 +33,12 @@ struct GameRecord {
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
   std::string annotations;    // encoded (see annotations.h); empty when none or not kept
   std::string eco, opening;   // computed classification ("" when none)
-  // The stored blobs (blob_codec.h), made by the worker so the single writer only binds
-  // them; empty means "not encoded yet" and the writer encodes them itself.
+  // The stored blobs (blob_codec.h) and the tags split into their games columns and the
+  // blob of the others (tag_codec.h), made by the worker (encode_game) so that the single
+  // writer only binds them.
   std::string moves_blob, annotations_blob;
-  // Tags split into their games columns and the blob of the others (tag_codec.h), also
-  // by the worker; header_split false means the writer splits them itself.
   HeaderColumns header;
   std::string tags_blob;
-  bool header_split = false;
   // Hash of what makes two games the same for --dedupe: start position, moves, White,
   // Black, Date and result (see dedupe_key_of).
   int64_t dedupe_key = 0;

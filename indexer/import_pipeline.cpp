@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "core/pgn_reader.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 #include "indexer/bounded_queue.h"
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
@@ -51,6 +51,14 @@ void collect_postings(std::vector<GameRecord>& games, std::vector<PostingSorter:
   sort_posting_records(out.data(), out.size());
 }
 
+// Makes everything of a built game that the writer stores: the moves and annotations
+// blobs and the tags split into columns, so that the writer only binds.
+void encode_game(GameRecord& game, int zstd_level) {
+  encode_moves(game.codes, zstd_level, game.moves_blob);
+  split_tags(game.tags, game.header, game.tags_blob);
+  if (!game.annotations.empty()) encode_blob(game.annotations, zstd_level, game.annotations_blob);
+}
+
 ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level) {
   ChunkResult result;
   result.lines = count_lines(chunk.text);
@@ -60,10 +68,7 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
   RejectRecord reject;
   while (reader.read_game(collector)) {
     if (build_game(collector.draft(), options, record, reject)) {
-      encode_moves(record.codes, zstd_level, record.moves_blob);
-      split_tags(record.tags, record.header, record.tags_blob);
-      record.header_split = true;
-      if (!record.annotations.empty()) encode_blob(record.annotations, zstd_level, record.annotations_blob);
+      encode_game(record, zstd_level);
       result.games.push_back(std::move(record));
       result.is_game.push_back(true);
       record = GameRecord{};

@@ -8,7 +8,8 @@
 // are sorted in memory runs bounded by a budget, spilled to temp files when it is
 // exceeded, and merged into blocks at the end (indexer/posting_sorter.h).
 //
-// Reading: PositionIndexReader (indexer/position_index_reader.h), included below.
+// Reading: PositionIndexReader (indexer/store/position_index_reader.h), and the segment
+// table (indexer/store/position_segments.h), both included below.
 #pragma once
 
 #include <array>
@@ -19,33 +20,14 @@
 #include <span>
 #include <vector>
 
-#include "indexer/position_index_reader.h"
-#include "indexer/position_posting.h"
-#include "indexer/posting_block_codec.h"
+#include "indexer/store/position_index_reader.h"
+#include "indexer/store/position_segments.h"
+#include "indexer/store/position_posting.h"
+#include "indexer/store/posting_block_codec.h"
 #include "indexer/posting_sorter.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {
-
-// One segment's row of position_segments.
-struct SegmentStats {
-  int64_t segment_id = 0;
-  // 0 (auto) picks per segment bit_width(postings) + 12 bits, at least 24: a lookup then
-  // meets another key's postings in fewer than 1 of 4,000 segments.
-  int key_bits = 64;
-  // Leave out what a lookup can learn by replaying the game: plies, and the next move
-  // and result of keys that occur once in a block (see posting_block_codec.h).
-  bool lean = false;            // 64: exact keys; fewer: fingerprints (see PositionIndexOptions)
-  uint64_t postings = 0;
-  uint64_t distinct_keys = 0;   // distinct stored keys
-  uint64_t games = 0;           // distinct game ids (counted in add order)
-  uint32_t first_game_id = 0;   // smallest and largest game id; both 0 when empty
-  uint32_t last_game_id = 0;
-  uint64_t blocks = 0;
-  uint64_t block_bytes = 0;     // sum of the blocks' data sizes (SQLite's own overhead not included)
-
-  double bytes_per_posting() const { return postings ? static_cast<double>(block_bytes) / postings : 0.0; }
-};
 
 struct PositionIndexOptions {
   // Bounds the builder's sort buffer: 17 bytes per buffered posting (a run holds
@@ -119,16 +101,5 @@ class PositionIndexBuilder {
   bool written_ = false;
   PostingBlockSizes section_totals_;
 };
-
-// Creates position_segments and position_blocks when missing.
-void create_position_index_schema(store::Database& db);
-
-// Deletes a segment's blocks and row (for an abandoned import). Runs in the caller's
-// transaction when one is open, else in its own. Returns false when there was none.
-bool delete_position_segment(store::Database& db, int64_t segment_id);
-
-// Every segment's stats, by segment id (for `pgn-query stats`).
-std::vector<SegmentStats> read_position_segments(store::Database& db);
-std::optional<SegmentStats> read_position_segment(store::Database& db, int64_t segment_id);
 
 }  // namespace pgnbase::indexer

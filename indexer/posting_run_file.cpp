@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "indexer/varint.h"
+#include "indexer/store/varint.h"
 
 namespace pgnbase::indexer {
 

@@ -1,7 +1,7 @@
 // Sorted runs of postings spilled to temporary files while an index is built.
 //
 // File format (no header; the writer keeps the counts), one record per posting in
-// posting_less order, every field a varint (indexer/varint.h):
+// posting_less order, every field a varint (indexer/store/varint.h):
 //   key - previous key (the previous posting counts as zero at each partition's start)
 //   game_id - previous game_id when the key repeats, else game_id
 //   ply
@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-#include "indexer/position_posting.h"
+#include "indexer/store/position_posting.h"
 
 namespace pgnbase::indexer {
 

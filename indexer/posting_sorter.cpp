@@ -134,7 +134,7 @@ void PostingSorter::spill() {
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
   PostingRunWriter writer(temp_dir_, size_ + held_);
-  merge_partition(kKeyPartitions, {}, 0, [&writer](std::span<const Posting> batch) {
+  merge_partition(kKeyPartitions, {}, 0, true, [&writer](std::span<const Posting> batch) {
     for (const Posting& posting : batch) writer.add(posting);
   });
   runs_.push_back(writer.finish());
@@ -161,45 +161,33 @@ void PostingSorter::cascade() {
     std::vector<PostingRunFile> group;
     for (size_t i = 0; i < kMaxMergeFanIn; ++i) group.push_back(std::move(runs_[i]));
     runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeFanIn);
-    std::vector<PostingRunReader> readers;
-    for (const PostingRunFile& run : group) readers.emplace_back(run, reader_buffer_bytes(group.size()));
     PostingRunWriter writer(temp_dir_);
-    // A heap over the group's readers only (the memory runs join the final merge).
-    struct Head {
-      Posting posting;
-      size_t source;
-    };
-    auto later = [](const Head& a, const Head& b) {
-      if (posting_less(a.posting, b.posting)) return false;
-      if (posting_less(b.posting, a.posting)) return true;
-      return a.source > b.source;
-    };
-    std::priority_queue<Head, std::vector<Head>, decltype(later)> heap(later);
-    Posting posting;
-    for (size_t i = 0; i < readers.size(); ++i)
-      if (readers[i].next(posting)) heap.push({posting, i});
-    while (!heap.empty()) {
-      Head head = heap.top();
-      heap.pop();
-      writer.add(head.posting);
-      if (readers[head.source].next(posting)) heap.push({posting, head.source});
-    }
+    // The group's files only: the memory runs join the final merge.
+    merge_partition(kKeyPartitions, group, reader_buffer_bytes(group.size()), false,
+                    [&writer](std::span<const Posting> batch) {
+                      for (const Posting& posting : batch) writer.add(posting);
+                    });
     runs_.push_back(writer.finish());
     ++runs_spilled_;
   }
 }
 
 void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
-                                    const std::function<void(std::span<const Posting>)>& sink) const {
+                                    bool with_memory, const std::function<void(std::span<const Posting>)>& sink) const {
   // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
   // older source first, so the output is deterministic.
   std::vector<PostingRunReader> readers;
   readers.reserve(runs.size());
-  for (const PostingRunFile& run : runs) readers.emplace_back(run, buffer_bytes, partition);
+  for (const PostingRunFile& run : runs) {
+    if (partition < kKeyPartitions) readers.emplace_back(run, buffer_bytes, partition);
+    else readers.emplace_back(run, buffer_bytes);
+  }
   std::vector<RecordRange> ranges;
-  for (const std::vector<Record>& run : memory_runs_)
-    ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
-  if (size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
+  if (with_memory) {
+    for (const std::vector<Record>& run : memory_runs_)
+      ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
+    if (size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
+  }
 
   BatchEmitter emitter(sink);
   if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
@@ -262,7 +250,7 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     try {
       for (unsigned p; !failed && (p = next_partition++) < kKeyPartitions;) {
         sink.begin(p);
-        merge_partition(p, runs_, buffer_bytes, [&](std::span<const Posting> batch) { sink.add(p, batch); });
+        merge_partition(p, runs_, buffer_bytes, true, [&](std::span<const Posting> batch) { sink.add(p, batch); });
         sink.end(p);
       }
     } catch (...) {

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "indexer/huge_page_array.h"
-#include "indexer/position_posting.h"
+#include "indexer/store/position_posting.h"
 #include "indexer/posting_run_file.h"
 
 namespace pgnbase::indexer {
@@ -92,10 +92,10 @@ class PostingSorter {
   void sort_buffer();
   void spill();
   void cascade();
-  // Merges partition p (or every partition: kKeyPartitions) of the file runs, the memory
-  // runs and the buffer.
+  // Merges partition p (or every partition: kKeyPartitions) of the file runs and, with
+  // with_memory, of the memory runs and the buffer.
   void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
-                       const std::function<void(std::span<const Posting>)>& sink) const;
+                       bool with_memory, const std::function<void(std::span<const Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
   size_t memory_budget_bytes_;

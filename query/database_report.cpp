@@ -2,12 +2,13 @@
 
 #include <charconv>
 #include <cstdio>
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <vector>
 
-#include "indexer/position_index.h"
-#include "indexer/schema.h"
+#include "indexer/store/position_segments.h"
+#include "indexer/store/schema.h"
 #include "query/game_filter.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"

@@ -8,8 +8,7 @@
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "core/san.h"
-#include "indexer/blob_codec.h"
-#include "indexer/position_index_reader.h"
+#include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
@@ -111,34 +110,26 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   store::Statement moves = db.prepare(game_moves_by_id_sql(db));
   store::Statement result = db.prepare(sql::kGameResultById);
+  const indexer::Posting anywhere{.ply = indexer::kUnknownPly};  // replay the whole game
   std::vector<MoveCode> codes;
-  Board board;
-  UndoInfo undo;
+  std::vector<uint32_t> plies;
+  Board start;
   for (uint32_t id : ids) {
     moves.reset();
     moves.bind_int64(1, id);
-    if (!moves.step()) continue;
-    const std::span<const std::byte> blob = moves.column_blob(0);
-    std::optional<std::string_view> start_fen;
-    if (!moves.column_is_null(2)) start_fen = moves.column_text(2);
-    if (!indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) ||
-        !set_start_position(int(moves.column_int64(1)), start_fen, board))
+    plies.clear();
+    if (!moves.step() || !read_replay_row(moves, codes, start) ||
+        !confirm_plies(start, codes, position, {&anywhere, 1}, plies) || plies.empty())
       continue;
     result.reset();
     result.bind_int64(1, id);
     const uint8_t game_result = result.step() ? uint8_t(result.column_int64(0) & 3) : 0;
     const size_t game_start = entries.size();
-    for (size_t ply = 0;; ++ply) {
-      if (same_position(board, position)) {
-        const int32_t index = ply < codes.size() ? move_index(codes[ply]) : kEnded;
-        bool seen = index == kNotHere;
-        for (size_t i = game_start; i < entries.size() && !seen; ++i) seen = entries[i].move == uint16_t(index);
-        if (!seen) entries.push_back({id, uint16_t(index), game_result});
-      }
-      if (ply == codes.size()) break;
-      Move m;
-      if (!move_from_code(board, codes[ply], m)) break;
-      play(board, m, undo);
+    for (uint32_t ply : plies) {
+      const int32_t index = ply < codes.size() ? move_index(codes[ply]) : kEnded;
+      bool seen = index == kNotHere;
+      for (size_t i = game_start; i < entries.size() && !seen; ++i) seen = entries[i].move == uint16_t(index);
+      if (!seen) entries.push_back({id, uint16_t(index), game_result});
     }
   }
 }

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "indexer/date_key.h"
+#include "indexer/store/date_key.h"
 
 namespace pgnbase::query {
 

@@ -1,5 +1,5 @@
 // One games row as the query library reads it (its tags and annotations payloads are
-// read with indexer/tag_codec.h and indexer/annotations.h).
+// read with indexer/store/tag_codec.h and indexer/store/annotations.h).
 //
 // Every view in a GameRow points into the SQLite statement it was read from and dies
 // at the statement's next step(), reset() or destruction.

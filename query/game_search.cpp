@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -71,10 +71,7 @@ Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, co
   moves.bind_int64(1, c.game_id);
   if (!moves.step()) return Verdict::Skipped;
   if (!time_control_passes(filter, verdicts, optional_text(moves, 3))) return Verdict::Skipped;
-  const std::span<const std::byte> blob = moves.column_blob(0);
-  if (!indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) ||
-      !set_start_position(int(moves.column_int64(1)), optional_text(moves, 2), start))
-    return Verdict::Refuted;
+  if (!read_replay_row(moves, codes, start)) return Verdict::Refuted;
   confirm_plies(start, codes, *filter.position, std::span(all.postings).subspan(c.first, c.count), plies);
   return plies.empty() ? Verdict::Refuted : Verdict::Confirmed;
 }

@@ -1,7 +1,7 @@
 #include "query/json_writer.h"
 
 #include "core/san.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 
 namespace pgnbase::query {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/move_code.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/tag_codec.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {

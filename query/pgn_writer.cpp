@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/fen.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 
 namespace pgnbase::query {
 

@@ -21,8 +21,8 @@
 #include "core/move_code.h"
 #include "core/notation.h"
 #include "core/san.h"
-#include "indexer/annotations.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/tag_codec.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {

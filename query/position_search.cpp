@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "indexer/position_index_reader.h"
+#include "indexer/store/blob_codec.h"
+#include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -33,6 +34,14 @@ void find_candidates(store::Database& db, const Board& position, PositionCandida
     if (out.games.empty() || out.games.back().game_id != id) out.games.push_back({id, i, 0});
     ++out.games.back().count;
   }
+}
+
+bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start) {
+  const std::span<const std::byte> blob = row.column_blob(0);
+  std::optional<std::string_view> start_fen;
+  if (!row.column_is_null(2)) start_fen = row.column_text(2);
+  return indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) &&
+         set_start_position(int(row.column_int64(1)), start_fen, start);
 }
 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,

@@ -14,7 +14,7 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
-#include "indexer/position_posting.h"
+#include "indexer/store/position_posting.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::query {
@@ -37,6 +37,10 @@ struct PositionCandidates {
 
 // Reads the postings of position's key from the index (one read transaction).
 void find_candidates(store::Database& db, const Board& position, PositionCandidates& out);
+
+// Reads the current row of sql::kGameMovesById (moves, variant, start_fen, ...): the
+// game's move codes and start position. False when the row is corrupt.
+bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start);
 
 // Replays a game's codes from start and appends to confirmed_plies each ply among
 // candidate_plies (ascending) where the position occurs. Stops at the last candidate

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/board.h"
-#include "indexer/position_index_reader.h"
+#include "indexer/store/position_index_reader.h"
 #include "indexer/store/database.h"
 #include "query/game_search.h"
 #include "tests/archive_test_support.h"

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "indexer/annotations.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/blob_codec.h"
 #include "indexer/position_index.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/tag_codec.h"
 #include "indexer/store/database.h"
 #include "query/game_row.h"
 #include "tests/query/json_check.h"

@@ -1,6 +1,6 @@
 // games.date_key from the Date tag in every form real files write, the UTCDate fallback,
 // and the Date text kept as written; checked on the real collections where present.
-#include "indexer/date_key.h"
+#include "indexer/store/date_key.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "core/pgn_reader.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/tag_codec.h"
 
 namespace pgnbase::indexer {
 namespace {

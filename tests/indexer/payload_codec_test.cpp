@@ -2,8 +2,8 @@
 // itself, and a truncated payload is reported as corrupt, never half-read.
 #include <gtest/gtest.h>
 
-#include "indexer/annotations.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/tag_codec.h"
 
 namespace pgnbase::indexer {
 namespace {

@@ -1,5 +1,5 @@
 #include "indexer/position_index.h"
-#include "indexer/position_index_sql.h"
+#include "indexer/store/position_index_sql.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "indexer/bit_stream.h"
-#include "indexer/posting_block_codec.h"
+#include "indexer/store/bit_stream.h"
+#include "indexer/store/posting_block_codec.h"
 #include "indexer/posting_run_file.h"
 #include "indexer/posting_sorter.h"
-#include "indexer/varint.h"
+#include "indexer/store/varint.h"
 
 namespace pgnbase::indexer {
 namespace {

@@ -17,7 +17,7 @@
 #include "core/board.h"
 #include "core/fen.h"
 #include "core/move_code.h"
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/store/database.h"
 

@@ -3,9 +3,9 @@
 // null moves, notations.
 #include <gtest/gtest.h>
 
-#include "indexer/annotations.h"
-#include "indexer/blob_codec.h"
-#include "indexer/tag_codec.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/blob_codec.h"
+#include "indexer/store/tag_codec.h"
 #include "json_check.h"
 #include "query/game_search.h"
 #include "query/json_writer.h"

@@ -1,6 +1,6 @@
-#include "indexer/annotations.h"
+#include "indexer/store/annotations.h"
 
-#include "indexer/varint.h"
+#include "indexer/store/varint.h"
 
 namespace pgnbase::indexer {
 

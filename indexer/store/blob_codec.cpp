@@ -1,4 +1,4 @@
-#include "indexer/blob_codec.h"
+#include "indexer/store/blob_codec.h"
 
 #include <zstd.h>
 

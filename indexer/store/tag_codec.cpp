@@ -1,7 +1,7 @@
-#include "indexer/tag_codec.h"
+#include "indexer/store/tag_codec.h"
 
-#include "indexer/annotations.h"
-#include "indexer/date_key.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/date_key.h"
 
 namespace pgnbase::indexer {
 

@@ -17,8 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "indexer/position_posting.h"
-#include "indexer/posting_block_codec.h"
+#include "indexer/store/position_posting.h"
+#include "indexer/store/posting_block_codec.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {

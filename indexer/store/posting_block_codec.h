@@ -6,7 +6,7 @@
 // candidates that the caller must verify). Below, "fingerprint" is key >> (64 - key_bits).
 // A group is the run of postings that share a fingerprint.
 //
-// Header (all integers little-endian; varint = LEB128, indexer/varint.h):
+// Header (all integers little-endian; varint = LEB128, indexer/store/varint.h):
 // | u8     | format version (2; 1 is read too: it has no flags byte and    |
 // |        | stores everything)                                            |
 // | u8     | key_bits, 1..64                                               |
@@ -44,7 +44,7 @@
 #include <utility>
 #include <vector>
 
-#include "indexer/position_posting.h"
+#include "indexer/store/position_posting.h"
 
 namespace pgnbase::indexer {
 

@@ -26,7 +26,7 @@ struct TagView {
 
 struct HeaderColumns {
   std::optional<std::string> event, site, date, round, white, black, result, eco, time_control;
-  // Date as YYYYMMDD, unknown month/day as 00 (indexer/date_key.h); from UTCDate when
+  // Date as YYYYMMDD, unknown month/day as 00 (indexer/store/date_key.h); from UTCDate when
   // Date is absent or its year unknown.
   std::optional<int64_t> date_key;
   std::optional<int64_t> white_elo, black_elo;

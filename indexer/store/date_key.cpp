@@ -1,4 +1,4 @@
-#include "indexer/date_key.h"
+#include "indexer/store/date_key.h"
 
 namespace pgnbase::indexer {
 

@@ -1,11 +1,11 @@
-#include "indexer/position_index_reader.h"
+#include "indexer/store/position_index_reader.h"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "indexer/position_index_sql.h"
+#include "indexer/store/position_index_sql.h"
 
 namespace pgnbase::indexer {
 

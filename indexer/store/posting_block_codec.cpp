@@ -1,4 +1,4 @@
-#include "indexer/posting_block_codec.h"
+#include "indexer/store/posting_block_codec.h"
 
 #include <zstd.h>
 
@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "indexer/bit_stream.h"
-#include "indexer/varint.h"
+#include "indexer/store/bit_stream.h"
+#include "indexer/store/varint.h"
 
 namespace pgnbase::indexer {
 
