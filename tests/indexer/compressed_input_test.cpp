@@ -13,6 +13,7 @@
 
 #include "indexer/input_source.h"
 #include "tests/archive_test_support.h"
+#include "tests/temp_dir_test.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -73,23 +74,14 @@ std::string input_error_of(Function&& function) {
   return {};
 }
 
-class CompressedInputTest : public ::testing::Test {
+class CompressedInputTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-compressed-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::string write(const std::string& name, std::string_view bytes) {
     write_file(dir_ / name, bytes);
     return (dir_ / name).string();
   }
 
-  fs::path dir_;
 };
 
 TEST_F(CompressedInputTest, SampleDecompressesToItsReadmeSize) { ASSERT_EQ(sample_text().size(), kSampleBytes); }

@@ -13,6 +13,7 @@
 #include "indexer/input_source.h"
 #include "indexer/store/database.h"
 #include "tests/archive_test_support.h"
+#include "tests/temp_dir_test.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -63,16 +64,8 @@ std::vector<std::string> rows(const std::string& db_path, const std::string& sql
   return out;
 }
 
-class InputFormsImportTest : public ::testing::Test {
+class InputFormsImportTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-forms-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::string write(const std::string& name, std::string_view bytes) {
@@ -88,7 +81,6 @@ class InputFormsImportTest : public ::testing::Test {
     return import_file(input, writer, options);
   }
 
-  fs::path dir_;
 };
 
 TEST_F(InputFormsImportTest, EveryCompressionImportsTheGamesAndHashOfThePlainFile) {

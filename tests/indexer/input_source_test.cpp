@@ -1,4 +1,5 @@
 #include "indexer/input_source.h"
+#include "tests/temp_dir_test.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -66,17 +67,8 @@ std::string input_error_of(Function&& function) {
   return {};
 }
 
-class InputSourceTest : public ::testing::Test {
+class InputSourceTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-input-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
 };
 
 TEST_F(InputSourceTest, PlainFileIsMappedWholeAndReadsBack) {

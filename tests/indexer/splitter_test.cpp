@@ -1,4 +1,5 @@
 #include "indexer/splitter.h"
+#include "tests/temp_dir_test.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -137,16 +138,8 @@ void expect_valid_split(std::string_view whole, const std::vector<Chunk>& chunks
   ASSERT_TRUE(joined == whole) << label;
 }
 
-class SplitterTest : public ::testing::Test {
+class SplitterTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-splitter-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // The decompressed lichess variants file, as a plain file to be mapped.
   fs::path decompressed_variants() {
@@ -158,7 +151,6 @@ class SplitterTest : public ::testing::Test {
     return path;
   }
 
-  fs::path dir_;
 };
 
 // Line breaks as PgnReader counts them: each '\n', and each '\r' not followed by '\n'.
