@@ -53,7 +53,7 @@ class GameCollector : public PgnVisitorBase {
   GameDraft draft_;
   // Ply numbering for move numbers inside variations.
   bool black_starts_ = false;
-  int first_move_number_ = 1;
+  int64_t first_move_number_ = 1;  // the FEN's fullmove number, up to kMaxFullmoveNumber
   std::vector<uint32_t> line_ply_;  // per open variation: ply of its last move
   bool need_number_ = true;         // next variation move needs "N..." even for Black
   std::string scratch_;

@@ -244,6 +244,26 @@ TEST_F(HostileInput, HundredThousandNestedVariations) {
   EXPECT_EQ(count("SELECT rejected FROM sources ORDER BY id DESC LIMIT 1"), 1);
 }
 
+// Move counters at their limits (core/board.h): the largest fullmove number followed by
+// Black moves counts on (it overflowed an int: UBSan stopped the import), also in a
+// reject's message; a halfmove clock beyond 16 bits is a bad FEN, not a wrapped clock.
+TEST_F(HostileInput, FenCountersAtTheirLimits) {
+  const std::string fen = "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647\"]\n[SetUp \"1\"]\n";
+  const std::string text = "[Event \"Last move\"]\n" + fen + "\n2147483647... Kd8 2147483648. Kd2 Ke8 *\n\n" +
+                           "[Event \"Illegal\"]\n" + fen + "\n2147483647... Kd8 2147483648. Kd2 Ke1 *\n\n" +
+                           "[Event \"Clock\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 70000 9\"]\n\n9. Kd2 *\n\n";
+  Outcome o = index({write_file("counters.pgn", text)});
+  expect_clean_success(o);
+  EXPECT_EQ(count("SELECT plies FROM games"), 3);
+  store::Database db(db_, store::Database::Mode::ReadOnly);
+  store::Statement reasons = db.prepare("SELECT reason FROM rejects ORDER BY id");
+  ASSERT_TRUE(reasons.step());
+  EXPECT_NE(std::string(reasons.column_text(0)).find("(2147483648... Ke1)"), std::string::npos) << reasons.column_text(0);
+  ASSERT_TRUE(reasons.step());
+  EXPECT_NE(std::string(reasons.column_text(0)).find("halfmove clock field '70000': larger than 65535"), std::string::npos)
+      << reasons.column_text(0);
+}
+
 TEST_F(HostileInput, TenThousandMovesInOneGame) {
   // Knights shuffling out and back: legal, and the start position recurs every 4 plies.
   std::string text = "[Event \"Long\"]\n\n";
