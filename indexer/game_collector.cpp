@@ -11,7 +11,7 @@ const std::string* GameDraft::find_tag(std::string_view name) const {
   return nullptr;
 }
 
-void GameCollector::begin_game(uint64_t offset, uint32_t line) {
+void GameCollector::begin_game(uint64_t offset, uint64_t line) {
   draft_.offset = offset;
   draft_.line = line;
   draft_.tags.clear();

@@ -15,7 +15,7 @@ namespace pgnbase::indexer {
 
 struct GameDraft {
   uint64_t offset = 0;
-  uint32_t line = 0;
+  uint64_t line = 0;
   std::vector<Tag> tags;
   std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
   std::vector<AnnotationEntry> annotations;
@@ -32,7 +32,7 @@ class GameCollector : public PgnVisitorBase {
 
   const GameDraft& draft() const { return draft_; }
 
-  void begin_game(uint64_t offset, uint32_t line);
+  void begin_game(uint64_t offset, uint64_t line);
   void tag(std::string_view name, std::string_view raw_value);
   bool end_tags();
   void move(std::string_view token);

@@ -78,7 +78,7 @@ size_t cut_within(std::string_view text, size_t target) {
 
 }  // namespace
 
-uint32_t count_lines(std::string_view text) {
+uint64_t count_lines(std::string_view text) {
   // A fixed 64-byte inner loop is what GCC and Clang vectorize even at -O2
   // (about 12 GB/s here, against 3.8 GB/s for an 8-byte SWAR loop).
   const unsigned char* bytes = reinterpret_cast<const unsigned char*>(text.data());
@@ -91,7 +91,7 @@ uint32_t count_lines(std::string_view text) {
     count += in_block;
   }
   for (; i < size; ++i) count += bytes[i] == '\n';
-  return static_cast<uint32_t>(count);
+  return count;
 }
 
 bool is_strong_game_boundary(std::string_view text, size_t position) {
