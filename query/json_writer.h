@@ -14,7 +14,8 @@ namespace pgnbase::query {
 
 // Appends text as a JSON string literal (with quotes). Valid UTF-8 passes through;
 // each byte that is not part of valid UTF-8 is read as Latin-1 (old PGN files are
-// often Latin-1), so the output is always valid UTF-8 JSON.
+// often Latin-1), so the output is always valid UTF-8 JSON. Every control character
+// (C0, DEL and C1) is escaped, so no raw one reaches a terminal.
 void append_json_string(std::string_view text, std::string& out);
 
 // Formats games as JSON Lines:

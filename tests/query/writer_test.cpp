@@ -176,8 +176,11 @@ TEST(JsonString, EscapesAndKeepsTextValid) {
   EXPECT_EQ(out, "\"Kramník \xE2\x99\x98 \xF0\x9F\x98\x80\"");
   out.clear();
   append_json_string("Kram\xEDk \xC0\xAF \xED\xA0\x80", out);  // Latin-1, overlong, surrogate
-  EXPECT_EQ(out, "\"Kram\xC3\xADk \xC3\x80\xC2\xAF \xC3\xAD\xC2\xA0\xC2\x80\"");
+  EXPECT_EQ(out, "\"Kram\xC3\xADk \xC3\x80\xC2\xAF \xC3\xAD\xC2\xA0\\u0080\"");
   ASSERT_TRUE(json_check::parse(out).has_value());
+  out.clear();
+  append_json_string("\xC2\x9B" "1m \x9B" "1m", out);  // C1 CSI as UTF-8 and as a Latin-1 byte
+  EXPECT_EQ(out, "\"\\u009b1m \\u009b1m\"");
 }
 
 TEST(JsonGameWriter, OneValidObjectPerGameWithTagsAndSanMoves) {
