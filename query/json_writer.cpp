@@ -62,6 +62,17 @@ void append_json_string(std::string_view text, std::string& out) {
   out += '"';
 }
 
+TagNameSet::TagNameSet() : names_(16, std::hash<std::string_view>(), CountingEqual{&comparisons_}) {}
+
+bool TagNameSet::insert(std::string_view name) { return names_.insert(name).second; }
+
+void TagNameSet::clear() {
+  // clear() costs the bucket count: after a game with thousands of tags start afresh,
+  // so the small games that follow do not pay for it.
+  if (names_.bucket_count() > 1024) names_ = Set(16, std::hash<std::string_view>(), CountingEqual{&comparisons_});
+  else names_.clear();
+}
+
 bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
                            std::string& out) {
   Board board;
@@ -71,12 +82,10 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
   out += "{\"id\":";
   out += std::to_string(row.id);
   out += ",\"tags\":{";
-  std::vector<std::string_view> written;
+  written_.clear();
   bool first = true;
   auto tag = [&](std::string_view name, std::string_view value) {
-    for (std::string_view w : written)
-      if (w == name) return;
-    written.push_back(name);
+    if (!written_.insert(name)) return;
     if (!first) out += ',';
     first = false;
     append_json_string(name, out);
