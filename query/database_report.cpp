@@ -12,6 +12,7 @@
 #include "query/game_filter.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
+#include "query/text_encoding.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -224,9 +225,9 @@ void print_stats(store::Database& db, bool json, OutputFile& out) {
                 (long long)eco_computed, (long long)(games - eco_tag - eco_computed));
   o += line;
   o += "piece letters ";
-  for (const auto& [code, n] : languages) o += " " + code + "=" + std::to_string(n);
+  for (const auto& [code, n] : languages) o += " " + printable(code) + "=" + std::to_string(n);
   o += "\nrejects        " + std::to_string(rejects) + "\n";
-  for (const auto& [kind, n] : reject_kinds) o += "  " + kind + ": " + std::to_string(n) + "\n";
+  for (const auto& [kind, n] : reject_kinds) o += "  " + printable(kind) + ": " + std::to_string(n) + "\n";
   o += "\nsources\n";
   {
     TextTable table({{"id", true, 6}, {"path", false, 60}, {"found", true, 10}, {"imported", true, 10},
@@ -291,9 +292,12 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, Output
       out.maybe_flush();
     }
     if (texts) {
-      std::span<const std::byte> text = s.column_blob(7);
+      std::span<const std::byte> bytes = s.column_blob(7);
+      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       std::string& t = texts->buffer();
-      t.append(reinterpret_cast<const char*>(text.data()), text.size());
+      // A file gets the bytes as they were (it re-imports); a terminal a safe view.
+      if (texts->is_terminal()) append_printable(text, t, LineBreaks::Keep);
+      else t += text;
       if (!t.empty() && t.back() != '\n') t += '\n';
       t += '\n';  // a blank line between games
       texts->maybe_flush();

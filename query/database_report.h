@@ -23,7 +23,9 @@ void print_stats(store::Database& db, bool json, OutputFile& out);
 struct RejectsOptions {
   std::string kind;    // exact kind ("illegal move"); empty = any
   std::string reason;  // reason pattern, '*' wildcards, case-insensitive; empty = any
-  std::string text_path;  // when set, the rejected games' original text goes there
+  // When set, the rejected games' original text goes there ("-": stdout): byte for byte
+  // into a file or a pipe, with control characters escaped (printable()) on a terminal.
+  std::string text_path;
   bool json = false;
 };
 

@@ -8,6 +8,7 @@
 
 #include "indexer/bounded_queue.h"
 #include "query/json_writer.h"
+#include "query/text_encoding.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -91,6 +92,13 @@ struct GameFormatter {
   }
 };
 
+// Appends formatted games to out: as they are to a file or a pipe, as printable text
+// to a terminal (tag values and comments are stored as the PGN file had them).
+void append_games(std::string_view text, OutputFile& out) {
+  if (out.is_terminal()) append_printable(text, out.buffer(), LineBreaks::Keep);
+  else out.buffer() += text;
+}
+
 // Decodes the current game's codes (a position search has them already).
 bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
   codes = search.codes();
@@ -125,11 +133,14 @@ void write_table(GameSearch& search, bool with_position, OutputFile& out, Search
 
 void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputFile& out, SearchSummary& summary) {
   GameFormatter formatter(output.format, output.pgn);
+  std::string game;
   while (search.next()) {
     std::span<const MoveCode> codes;
     const bool ok = current_codes(search, codes);
-    if (formatter.write(search.row(), codes, ok, search.plies(), out.buffer())) ++summary.games;
+    game.clear();
+    if (formatter.write(search.row(), codes, ok, search.plies(), game)) ++summary.games;
     else ++summary.corrupt;
+    append_games(game, out);
     out.maybe_flush();
   }
 }
@@ -160,7 +171,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
   auto write_oldest = [&] {
     auto& [batch, done] = in_flight.front();
     done.get();  // rethrows a worker's exception
-    out.buffer() += batch->text;
+    append_games(batch->text, out);
     summary.games += batch->written;
     summary.corrupt += batch->corrupt;
     out.maybe_flush();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "query/text_encoding.h"
+
 namespace pgnbase::query {
 
 namespace {
@@ -36,8 +38,10 @@ TextTable::TextTable(std::vector<Column> columns, OutputFile& out) : columns_(st
 }
 
 void TextTable::add_row(std::vector<std::string> cells) {
-  for (size_t i = 0; i < cells.size(); ++i)
+  for (size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = printable(cells[i]);  // cells come from the database: any bytes at all
     if (display_width(cells[i]) > columns_[i].max_width) cells[i] = clip(cells[i], columns_[i].max_width);
+  }
   if (widths_fixed_) {
     print_row(cells);
     out_.maybe_flush();

@@ -1,7 +1,9 @@
 // Aligned text columns for terminal output. Column widths come from the header and
 // the first kSampleRows rows (held back until then), so output of any length streams
 // with bounded memory; a later, wider cell just pushes its line out. Cells longer than
-// the column limit are cut with '~'.
+// the column limit are cut with '~'. Cells are shown as printable() text
+// (query/text_encoding.h): Latin-1 bytes as their characters, control characters
+// escaped as \xHH, so a hostile tag can neither move the cursor nor break a line.
 #pragma once
 
 #include <string>

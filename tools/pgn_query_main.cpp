@@ -1,6 +1,7 @@
 // pgn-query: searches, explores and exports a pgnbase database (read-only).
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "indexer/store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
+#include "query/file_identity.h"
 #include "query/game_filter.h"
 #include "query/output_file.h"
 #include "query/search_output.h"
@@ -42,6 +44,20 @@ class Stopwatch {
 struct UsageError {
   std::string message;
 };
+
+// An output that would overwrite the database: one line, exit status 2, nothing written.
+struct RefusedOutput {
+  std::string message;
+};
+
+// Throws RefusedOutput when an output of the command (a path, or "-" for stdout, which
+// the shell may have pointed at the database with >>) is the database or its WAL.
+void refuse_writing_into_database(const std::string& db_path, const std::vector<std::string>& outputs) {
+  InputFiles inputs;
+  inputs.add_database(db_path);
+  for (const std::string& output : outputs)
+    if (auto clash = inputs.clash(output)) throw RefusedOutput{*clash + "; refusing to write into it"};
+}
 
 constexpr const char* kOverview =
     "pgn-query COMMAND DB [options]   (pgn-query COMMAND --help for each)\n"
@@ -192,6 +208,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
@@ -222,6 +239,7 @@ int explore_command(int argc, char** argv) {
   if (filter_text.fen.empty()) filter_text.fen = std::string(kStartFen);
   options.filter = make_filter(filter_text);
   options.ratings = !vm.count("no-elo");
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
@@ -244,6 +262,7 @@ int stats_command(int argc, char** argv) {
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query stats DB", db_path, vm)) return kExitOk;
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
@@ -266,6 +285,9 @@ int rejects_command(int argc, char** argv) {
   if (!parse_command_line(argc, argv, d, "pgn-query rejects DB [--kind K] [--reason R] [-o FILE]", db_path, vm))
     return kExitOk;
   options.json = vm.count("json") > 0;
+  std::vector<std::string> outputs = {"-"};
+  if (!options.text_path.empty()) outputs.push_back(options.text_path);
+  refuse_writing_into_database(db_path, outputs);
   store::Database db = open_database(db_path);
   OutputFile out("-");
   db.exec("BEGIN");
@@ -280,6 +302,8 @@ int rejects_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must end in a clear error, not a silent kill.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::fputs(kOverview, stderr);
     return kExitUsage;
@@ -300,6 +324,9 @@ int main(int argc, char** argv) {
     if (command == "stats") return stats_command(argc, argv);
     if (command == "rejects") return rejects_command(argc, argv);
     std::fprintf(stderr, "pgn-query: unknown command '%s'\n%s", command.c_str(), kOverview);
+    return kExitUsage;
+  } catch (const RefusedOutput& e) {
+    std::fprintf(stderr, "pgn-query %s: %s\n", command.c_str(), e.message.c_str());
     return kExitUsage;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "pgn-query %s: %s (see pgn-query %s --help)\n", command.c_str(), e.message.c_str(),
