@@ -14,7 +14,9 @@
 #include "query/explorer.h"
 #include "query/file_identity.h"
 #include "query/game_filter.h"
+#include "query/game_view.h"
 #include "query/output_file.h"
+#include "query/plural.h"
 #include "query/search_output.h"
 
 namespace po = boost::program_options;
@@ -64,6 +66,7 @@ constexpr const char* kOverview =
     "  search   games matching filters, as a table, JSON lines or PGN\n"
     "  export   matching games as PGN (-o FILE, - for stdout)\n"
     "  explore  the opening explorer: next moves from a position with results\n"
+    "  show     one game (by the id search lists), or the position at one of its plies\n"
     "  stats    what the database holds and how big each part is\n"
     "  rejects  games the import rejected, and their original text\n";
 
@@ -115,6 +118,8 @@ GameFilter make_filter(const FilterText& t) {
   f.site = name(t.site);
   f.min_elo = t.min_elo;
   f.max_elo = t.max_elo;
+  if (f.min_elo && f.max_elo && *f.min_elo > *f.max_elo)
+    throw UsageError{"--min-elo " + std::to_string(*f.min_elo) + " is above --max-elo " + std::to_string(*f.max_elo)};
   f.min_plies = t.min_plies;
   f.max_plies = t.max_plies;
   if (!t.date_from.empty()) {
@@ -127,6 +132,8 @@ GameFilter make_filter(const FilterText& t) {
     if (!parse_date_bound(t.date_to, true, key, error)) throw UsageError{error};
     f.date_to_key = key;
   }
+  if (f.date_from_key && f.date_to_key && *f.date_from_key > *f.date_to_key)
+    throw UsageError{"--date-from " + t.date_from + " is after --date-to " + t.date_to};
   if (!t.result.empty()) {
     int result;
     if (!parse_result(t.result, result, error)) throw UsageError{error};
@@ -141,14 +148,19 @@ GameFilter make_filter(const FilterText& t) {
 
 // Parses the command's options (argv[2..]) with DB as the first positional argument.
 // Returns false when --help was shown.
+// second_argument: the name of a second positional argument (show's game id, player's
+// name), or nullptr.
 bool parse_command_line(int argc, char** argv, const po::options_description& visible, const char* usage,
-                        std::string& db_path, po::variables_map& vm) {
+                        std::string& db_path, po::variables_map& vm, const char* second_argument = nullptr) {
   po::options_description hidden;
   hidden.add_options()("db", po::value(&db_path))("timing", "print the time taken to stderr");
+  if (second_argument && std::string_view(second_argument) == "id") hidden.add_options()("id", po::value<int64_t>());
+  else if (second_argument) hidden.add_options()(second_argument, po::value<std::string>());
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
   positional.add("db", 1);
+  if (second_argument) positional.add(second_argument, 1);
   try {
     po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(positional).run(), vm);
     po::notify(vm);
@@ -171,17 +183,19 @@ int search_command(int argc, char** argv, bool export_mode) {
   po::options_description d(export_mode ? "export options" : "search options");
   d.add_options()("help,h", "show this help");
   add_filter_options(d, filter_text, false);
-  if (!export_mode) d.add_options()("format", po::value(&format)->default_value(format), "table, jsonl or pgn");
+  if (!export_mode) d.add_options()("format", po::value(&format)->default_value(format), "table, csv, jsonl or pgn");
   d.add_options()
       ("output,o", po::value(&output), export_mode ? "PGN file to write (- for stdout); required" : "write here instead of stdout")
       ("limit", po::value(&limit), "at most this many games")
       ("offset", po::value(&offset)->default_value(0), "skip this many matching games first")
       ("order", po::value(&order)->default_value(order), "id (input order), date, or elo (strongest first)")
+      ("desc", "reverse the order (--order date --desc: newest first); unknown dates and ratings stay last")
       ("notation", po::value(&notation)->default_value(notation),
        "PGN moves: san, long, uci, figurine, or SAN in a language: de, nl, fr, it, es, pt, cs, pl, hu")
       ("no-annotations", "PGN without comments, NAGs and variations")
       ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON (0: one per core, up to 8)");
-  if (!export_mode) d.add_options()("count", "print only the number of matching games");
+  if (!export_mode)
+    d.add_options()("count", "print only the number of matching games")("wide", "table: show every column in full");
   std::string db_path;
   po::variables_map vm;
   const char* usage = export_mode ? "pgn-query export DB [filters] -o FILE" : "pgn-query search DB [filters] [options]";
@@ -191,6 +205,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   search.filter = make_filter(filter_text);
   std::string error;
   if (!parse_order(order, search.order, error)) throw UsageError{error};
+  search.descending = vm.count("desc") > 0;
   if (offset < 0) throw UsageError{"--offset must not be negative"};
   search.offset = offset;
   if (vm.count("limit")) {
@@ -201,7 +216,15 @@ int search_command(int argc, char** argv, bool export_mode) {
   if (format == "table") out_options.format = SearchFormat::Table;
   else if (format == "jsonl" || format == "json") out_options.format = SearchFormat::Jsonl;
   else if (format == "pgn") out_options.format = SearchFormat::Pgn;
-  else throw UsageError{"bad --format '" + format + "': expected table, jsonl or pgn"};
+  else if (format == "csv") out_options.format = SearchFormat::Csv;
+  else throw UsageError{"bad --format '" + format + "': expected table, csv, jsonl or pgn"};
+  const bool listing = out_options.format == SearchFormat::Table || out_options.format == SearchFormat::Csv;
+  if (vm.count("count") && out_options.format != SearchFormat::Table)
+    throw UsageError{"--count prints a number: it takes no --format " + format};
+  if (listing && !vm["notation"].defaulted()) throw UsageError{"--notation applies to PGN output (--format pgn)"};
+  if (listing && vm.count("no-annotations")) throw UsageError{"--no-annotations applies to PGN output (--format pgn)"};
+  if (vm.count("wide") && out_options.format != SearchFormat::Table) throw UsageError{"--wide applies to the table"};
+  out_options.wide = vm.count("wide") > 0;
   if (!parse_notation(notation, out_options.pgn.notation, error)) throw UsageError{error};
   out_options.pgn.annotations = !vm.count("no-annotations");
   out_options.count_only = vm.count("count") > 0;
@@ -215,10 +238,10 @@ int search_command(int argc, char** argv, bool export_mode) {
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
   if (summary.corrupt)
-    std::fprintf(stderr, "pgn-query: %lld games skipped: their stored moves or tags are corrupt\n",
-                 (long long)summary.corrupt);
+    std::fprintf(stderr, "pgn-query: %s skipped: their stored moves or tags are corrupt\n",
+                 plural(summary.corrupt, "game").c_str());
   if (export_mode && !out.is_stdout())
-    std::fprintf(stderr, "pgn-query: %lld games written to %s\n", (long long)summary.games, output.c_str());
+    std::fprintf(stderr, "pgn-query: %s written to %s\n", plural(summary.games, "game").c_str(), output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;
 }
 
@@ -299,6 +322,58 @@ int rejects_command(int argc, char** argv) {
   return kExitOk;
 }
 
+int show_command(int argc, char** argv) {
+  ShowOptions options;
+  std::string format = "text", notation = "san", output = "-";
+  po::options_description d("show options");
+  d.add_options()
+      ("help,h", "show this help")
+      ("ply", po::value<int64_t>()->notifier([&](int64_t v) { options.ply = v; }),
+       "the position after this many half-moves (0: the start) as a board with its FEN")
+      ("format", po::value(&format)->default_value(format), "text, pgn or jsonl")
+      ("notation", po::value(&notation)->default_value(notation), "moves: san, long, uci, figurine, de, nl, fr, ...")
+      ("no-annotations", "leave out comments, NAGs and variations")
+      ("output,o", po::value(&output), "write here instead of stdout");
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = "pgn-query show DB ID [--ply N] [--format text|pgn|jsonl] [--notation N]";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm, "id")) return kExitOk;
+  if (!vm.count("id")) throw UsageError{"missing the game id (search lists them)"};
+  options.id = vm["id"].as<int64_t>();
+  if (format == "text") options.format = ShowFormat::Text;
+  else if (format == "pgn") options.format = ShowFormat::Pgn;
+  else if (format == "jsonl" || format == "json") options.format = ShowFormat::Jsonl;
+  else throw UsageError{"bad --format '" + format + "': expected text, pgn or jsonl"};
+  std::string error;
+  if (!parse_notation(notation, options.pgn.notation, error)) throw UsageError{error};
+  if (options.format == ShowFormat::Jsonl && !vm["notation"].defaulted())
+    throw UsageError{"--notation applies to the text and PGN views (JSON moves are SAN)"};
+  if (options.ply && options.format == ShowFormat::Pgn)
+    throw UsageError{"--ply shows a position: use the text view or --format jsonl"};
+  if (options.ply && *options.ply < 0) throw UsageError{"--ply must not be negative"};
+  options.pgn.annotations = !vm.count("no-annotations");
+  refuse_writing_into_database(db_path, {output, "-"});
+  store::Database db = open_database(db_path);
+  OutputFile out(output);
+  const ShowResult shown = show_game(db, options, out);
+  switch (shown.status) {
+    case ShowStatus::Shown: break;
+    case ShowStatus::NoSuchGame:
+      std::fprintf(stderr, "pgn-query show: no game %lld (the ids run from 1 to %lld)\n", (long long)options.id,
+                   (long long)shown.max_id);
+      return kExitFailure;
+    case ShowStatus::PlyOutOfRange:
+      throw UsageError{"--ply " + std::to_string(*options.ply) + " is past the end: game " +
+                       std::to_string(options.id) + " has " + plural(shown.plies, "ply", "plies")};
+    case ShowStatus::Corrupt:
+      std::fprintf(stderr, "pgn-query show: game %lld is corrupt: its stored moves or tags do not decode\n",
+                   (long long)options.id);
+      return kExitFailure;
+  }
+  out.close();
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -323,6 +398,7 @@ int main(int argc, char** argv) {
     if (command == "explore") return explore_command(argc, argv);
     if (command == "stats") return stats_command(argc, argv);
     if (command == "rejects") return rejects_command(argc, argv);
+    if (command == "show") return show_command(argc, argv);
     std::fprintf(stderr, "pgn-query: unknown command '%s'\n%s", command.c_str(), kOverview);
     return kExitUsage;
   } catch (const RefusedOutput& e) {
