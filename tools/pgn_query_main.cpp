@@ -12,10 +12,12 @@
 #include "indexer/store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
+#include "query/explorer_csv.h"
 #include "query/file_identity.h"
 #include "query/game_filter.h"
 #include "query/game_view.h"
 #include "query/output_file.h"
+#include "query/player_report.h"
 #include "query/plural.h"
 #include "query/search_output.h"
 
@@ -67,6 +69,8 @@ constexpr const char* kOverview =
     "  export   matching games as PGN (-o FILE, - for stdout)\n"
     "  explore  the opening explorer: next moves from a position with results\n"
     "  show     one game (by the id search lists), or the position at one of its plies\n"
+    "  player   one player's report: results by colour, year, opening, opponent; ratings; wins\n"
+    "  players  player names with game counts and date spans (events: the same for events)\n"
     "  stats    what the database holds and how big each part is\n"
     "  rejects  games the import rejected, and their original text\n";
 
@@ -245,6 +249,29 @@ int search_command(int argc, char** argv, bool export_mode) {
   return summary.corrupt ? kExitFailure : kExitOk;
 }
 
+// --format table|json|csv (--json too) of the report commands.
+ReportFormat report_format(const po::variables_map& vm, const std::string& format) {
+  ReportFormat f;
+  if (format == "table") f = ReportFormat::Table;
+  else if (format == "json" || format == "jsonl") f = ReportFormat::Json;
+  else if (format == "csv") f = ReportFormat::Csv;
+  else throw UsageError{"bad --format '" + format + "': expected table, json or csv"};
+  if (vm.count("json")) {
+    if (!vm["format"].defaulted() && f != ReportFormat::Json) throw UsageError{"--json contradicts --format " + format};
+    f = ReportFormat::Json;
+  }
+  if (vm.count("wide") && f != ReportFormat::Table) throw UsageError{"--wide applies to the table"};
+  return f;
+}
+
+void add_report_format_options(po::options_description& d, std::string& format, std::string& output) {
+  d.add_options()
+      ("format", po::value(&format)->default_value("table"), "table, json or csv")
+      ("json", "the same as --format json")
+      ("wide", "table: show every column in full")
+      ("output,o", po::value(&output), "write here instead of stdout");
+}
+
 int explore_command(int argc, char** argv) {
   FilterText filter_text;
   std::string output = "-";
@@ -253,11 +280,13 @@ int explore_command(int argc, char** argv) {
   add_filter_options(d, filter_text, true);
   d.add_options()
       ("json", "one JSON object instead of a table")
+      ("format", po::value<std::string>()->default_value("table"), "table, json or csv")
       ("no-elo", "leave out average ratings (answered from the position index alone when no filter is given)")
       ("output,o", po::value(&output), "write here instead of stdout");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query explore DB [--fen FEN] [filters]", db_path, vm)) return kExitOk;
+  const ReportFormat format = report_format(vm, vm["format"].as<std::string>());
   ExplorerOptions options;
   if (filter_text.fen.empty()) filter_text.fen = std::string(kStartFen);
   options.filter = make_filter(filter_text);
@@ -269,27 +298,30 @@ int explore_command(int argc, char** argv) {
   db.exec("BEGIN");
   ExplorerResult result = explore(db, options);
   db.exec("COMMIT");
-  if (vm.count("json")) print_explorer_json(result, out);
-  else print_explorer_table(result, out);
+  switch (format) {
+    case ReportFormat::Table: print_explorer_table(result, out); break;
+    case ReportFormat::Json: print_explorer_json(result, out); break;
+    case ReportFormat::Csv: print_explorer_csv(result, out); break;
+  }
   out.close();
   return kExitOk;
 }
 
 int stats_command(int argc, char** argv) {
-  std::string output = "-";
+  std::string format, output = "-";
   po::options_description d("stats options");
-  d.add_options()
-      ("help,h", "show this help")
-      ("json", "one JSON object instead of text")
-      ("output,o", po::value(&output), "write here instead of stdout");
+  d.add_options()("help,h", "show this help");
+  add_report_format_options(d, format, output);
   std::string db_path;
   po::variables_map vm;
-  if (!parse_command_line(argc, argv, d, "pgn-query stats DB", db_path, vm)) return kExitOk;
+  if (!parse_command_line(argc, argv, d, "pgn-query stats DB [--format table|json|csv] [--wide]", db_path, vm))
+    return kExitOk;
+  StatsOptions options{report_format(vm, format), vm.count("wide") > 0};
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
-  print_stats(db, vm.count("json") > 0, out);
+  print_stats(db, options, out);
   out.close();
   return kExitOk;
 }
@@ -301,24 +333,32 @@ int rejects_command(int argc, char** argv) {
       ("help,h", "show this help")
       ("kind", po::value(&options.kind), "only this kind (exact, as stats lists them: \"illegal move\", ...)")
       ("reason", po::value(&options.reason), "only reasons containing this text (case-insensitive; * wildcards)")
-      ("output,o", po::value(&options.text_path), "write the rejected games' original text to this file")
-      ("json", "JSON lines instead of a table");
+      ("output,o", po::value(&options.text_path),
+       "write the rejected games' original text to this file and print only their count")
+      ("json", "JSON lines instead of a table")
+      ("wide", "table: show every column in full");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query rejects DB [--kind K] [--reason R] [-o FILE]", db_path, vm))
     return kExitOk;
   options.json = vm.count("json") > 0;
+  options.wide = vm.count("wide") > 0;
+  if (options.wide && options.json) throw UsageError{"--wide applies to the table"};
+  const bool text_to_file = !options.text_path.empty() && options.text_path != "-";
+  if (text_to_file && (options.json || options.wide))
+    throw UsageError{"-o FILE writes the games and prints only their count: no --json or --wide"};
   std::vector<std::string> outputs = {"-"};
   if (!options.text_path.empty()) outputs.push_back(options.text_path);
   refuse_writing_into_database(db_path, outputs);
   store::Database db = open_database(db_path);
   OutputFile out("-");
+  options.list = !text_to_file;
   db.exec("BEGIN");
   int64_t n = print_rejects(db, options, out);
   db.exec("COMMIT");
+  if (text_to_file)
+    out.buffer() += plural(n, "rejected game") + " written to " + options.text_path + "\n";
   out.close();
-  if (!options.text_path.empty())
-    std::fprintf(stderr, "pgn-query: %lld rejected games written to %s\n", (long long)n, options.text_path.c_str());
   return kExitOk;
 }
 
@@ -374,6 +414,72 @@ int show_command(int argc, char** argv) {
   return kExitOk;
 }
 
+int player_command(int argc, char** argv) {
+  PlayerReportOptions options;
+  std::string format, output = "-";
+  int64_t top = 10;
+  po::options_description d("player options");
+  d.add_options()("help,h", "show this help")
+      ("top", po::value(&top)->default_value(top), "lines of the openings and opponents lists (0: all)");
+  add_report_format_options(d, format, output);
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = "pgn-query player DB NAME [--top N] [--format table|json|csv]\n"
+                      "NAME is matched as --player matches it (search --help)";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm, "name")) return kExitOk;
+  if (!vm.count("name") || vm["name"].as<std::string>().empty()) throw UsageError{"missing the player's name"};
+  if (top < 0) throw UsageError{"--top must not be negative"};
+  options.name = NamePattern{vm["name"].as<std::string>()};
+  options.top = size_t(top);
+  const ReportFormat f = report_format(vm, format);
+  refuse_writing_into_database(db_path, {output, "-"});
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  const PlayerReport report = build_player_report(db, options);
+  if (report.total.games == 0) {
+    std::fprintf(stderr, "pgn-query player: no games of '%s' (pgn-query players DB --like '*NAME*' lists names)\n",
+                 options.name.text.c_str());
+    return kExitFailure;
+  }
+  OutputFile out(output);
+  print_player_report(report, f, vm.count("wide") > 0, out);
+  out.close();
+  return kExitOk;
+}
+
+int names_command(int argc, char** argv, bool events) {
+  NameListOptions options;
+  options.events = events;
+  std::string format, output = "-", like;
+  int64_t limit = 0;
+  po::options_description d(events ? "events options" : "players options");
+  d.add_options()("help,h", "show this help")
+      ("like", po::value(&like), events ? "only events matching this pattern (as --event)"
+                                        : "only names matching this pattern (as --player)")
+      ("min-games", po::value(&options.min_games)->default_value(1), "only names with at least this many games")
+      ("limit", po::value(&limit), "at most this many names");
+  add_report_format_options(d, format, output);
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = events ? "pgn-query events DB [--like PATTERN] [--min-games N] [--limit N]"
+                             : "pgn-query players DB [--like PATTERN] [--min-games N] [--limit N]";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm)) return kExitOk;
+  if (!like.empty()) options.like = NamePattern{like};
+  if (options.min_games < 0) throw UsageError{"--min-games must not be negative"};
+  if (vm.count("limit")) {
+    if (limit < 0) throw UsageError{"--limit must not be negative"};
+    options.limit = limit;
+  }
+  const ReportFormat f = report_format(vm, format);
+  refuse_writing_into_database(db_path, {output, "-"});
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  OutputFile out(output);
+  print_name_list(list_names(db, options), events, f, vm.count("wide") > 0, out);
+  out.close();
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -399,6 +505,9 @@ int main(int argc, char** argv) {
     if (command == "stats") return stats_command(argc, argv);
     if (command == "rejects") return rejects_command(argc, argv);
     if (command == "show") return show_command(argc, argv);
+    if (command == "player") return player_command(argc, argv);
+    if (command == "players") return names_command(argc, argv, false);
+    if (command == "events") return names_command(argc, argv, true);
     std::fprintf(stderr, "pgn-query: unknown command '%s'\n%s", command.c_str(), kOverview);
     return kExitUsage;
   } catch (const RefusedOutput& e) {
