@@ -412,7 +412,7 @@ TEST_F(HostileInput, ZipMembersAreImportedOneSourceEach) {
   const std::vector<std::string> lines = o.lines();
   ASSERT_EQ(lines.size(), 4u) << o;  // a summary and a positions line per member
   EXPECT_EQ(lines[0].rfind(zip + ":twic1500.pgn: 2 games found, 2 imported, 0 rejected", 0), 0u) << o;
-  EXPECT_EQ(lines[2].rfind(zip + ":extra/more.PGN: 1 games found, 1 imported, 0 rejected", 0), 0u) << o;
+  EXPECT_EQ(lines[2].rfind(zip + ":extra/more.PGN: 1 game found, 1 imported, 0 rejected", 0), 0u) << o;
   EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":twic1500.pgn'"), 1);
   EXPECT_EQ(count("SELECT COUNT(*) FROM sources WHERE path = '" + zip + ":extra/more.PGN'"), 1);
   // One member on its own, by its source path: already there.
