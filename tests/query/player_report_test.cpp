@@ -148,7 +148,8 @@ class PlayerReportTest : public ::testing::Test {
 query_test::TempDir* PlayerReportTest::dir_ = nullptr;
 std::vector<ScannedGame>* PlayerReportTest::games_ = nullptr;
 
-TEST_F(PlayerReportTest, ThreeMostFrequentLichessPlayersMatchTheScan) {
+// Few tests, one import each (each test is its own process under CTest).
+TEST_F(PlayerReportTest, ReportsOfRealPlayersMatchTheScan) {
   std::map<std::string, int> counts;
   for (const ScannedGame& g : *games_) ++counts[g.white], ++counts[g.black];
   std::vector<std::pair<int, std::string>> by_games;
@@ -158,14 +159,10 @@ TEST_F(PlayerReportTest, ThreeMostFrequentLichessPlayersMatchTheScan) {
   EXPECT_EQ(by_games[0].second, "DrNykterstein");
   EXPECT_EQ(-by_games[0].first, 2000);
   for (int i = 0; i < 3; ++i) check_player(db(), *games_, by_games[i].second);
-}
+  // Fischer, whose games are often dated by the year alone.
+  if (query_test::have_shared_data()) check_player(db(), *games_, "Fischer, Robert J.");
 
-TEST_F(PlayerReportTest, FischerWhereDatesAreOftenOnlyAYear) {
-  if (!query_test::have_shared_data()) GTEST_SKIP() << "no ../shared/data";
-  check_player(db(), *games_, "Fischer, Robert J.");
-}
-
-TEST_F(PlayerReportTest, NameIsMatchedAsThePlayerFilterMatchesIt) {
+  // The name is matched as --player matches it.
   store::Database database(db(), store::Database::Mode::ReadOnly);
   query::PlayerReportOptions options;
   options.name = query::NamePattern{"drnykterstein"};  // case-insensitive, as --player
@@ -173,16 +170,11 @@ TEST_F(PlayerReportTest, NameIsMatchedAsThePlayerFilterMatchesIt) {
   EXPECT_EQ(r.names, std::vector<std::string>{"DrNykterstein"});
   EXPECT_EQ(r.total.games, 2000);
   EXPECT_EQ(r.as_white.games + r.as_black.games, 2000);
-}
-
-TEST_F(PlayerReportTest, NoGamesForAnUnknownName) {
-  store::Database database(db(), store::Database::Mode::ReadOnly);
-  query::PlayerReportOptions options;
   options.name = query::NamePattern{"Nobody At All"};
   EXPECT_EQ(query::build_player_report(database, options).total.games, 0);
 }
 
-TEST_F(PlayerReportTest, PlayersListMatchesTheScan) {
+TEST_F(PlayerReportTest, PlayersAndEventsListsMatchTheScan) {
   std::map<std::string, NameCount> expected;
   for (const ScannedGame& g : *games_)
     for (bool white : {true, false}) {
@@ -215,22 +207,20 @@ TEST_F(PlayerReportTest, PlayersListMatchesTheScan) {
   const std::vector<NameCount> one = query::list_names(database, options);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].games, expected["Nikotheo"].games);
-}
 
-TEST_F(PlayerReportTest, EventsListMatchesTheScan) {
-  std::map<std::string, int64_t> expected;
-  for (const ScannedGame& g : *games_) ++expected[g.event];
-  store::Database database(db(), store::Database::Mode::ReadOnly);
-  query::NameListOptions options;
-  options.events = true;
-  const std::vector<NameCount> listed = query::list_names(database, options);
-  ASSERT_FALSE(listed.empty());
+  // Events.
+  std::map<std::string, int64_t> events;
+  for (const ScannedGame& g : *games_) ++events[g.event];
+  query::NameListOptions event_options;
+  event_options.events = true;
+  const std::vector<NameCount> listed_events = query::list_names(database, event_options);
+  ASSERT_FALSE(listed_events.empty());
   int64_t total = 0;
-  for (const NameCount& n : listed) {
-    EXPECT_EQ(n.games, expected[n.name]) << n.name;
+  for (const NameCount& n : listed_events) {
+    EXPECT_EQ(n.games, events[n.name]) << n.name;
     total += n.games;
   }
-  EXPECT_EQ(total + expected[""], int64_t(games_->size()));  // games with no Event tag are in no event
+  EXPECT_EQ(total + events[""], int64_t(games_->size()));  // games with no Event tag are in no event
 }
 
 TEST(DateText, WritesOnlyTheKnownParts) {

@@ -79,6 +79,8 @@ std::vector<int64_t> expected(std::vector<Key> games, query::GameOrder order, bo
   return ids;
 }
 
+// One test, one import (each test is its own process under CTest): the three ways
+// GameSearch selects games.
 TEST_F(SearchOrderTest, EveryOrderBothWaysMatchesASortDoneHere) {
   const std::vector<Key> games = keys();
   for (query::GameOrder order : {query::GameOrder::Id, query::GameOrder::Date, query::GameOrder::Elo})
@@ -88,22 +90,20 @@ TEST_F(SearchOrderTest, EveryOrderBothWaysMatchesASortDoneHere) {
       options.descending = desc;
       EXPECT_EQ(run(options), expected(games, order, desc)) << int(order) << " desc " << desc;
     }
-}
 
-TEST_F(SearchOrderTest, NewestFirstWithAPlayerFilter) {
-  std::vector<Key> games = keys();
-  std::erase_if(games, [](const Key& k) { return k.white != "DrNykterstein"; });
+  // With a player filter (the ids come from the name index).
+  std::vector<Key> filtered = games;
+  std::erase_if(filtered, [](const Key& k) { return k.white != "DrNykterstein"; });
   query::SearchOptions options;
   options.filter.white = query::NamePattern{"DrNykterstein"};
   options.order = query::GameOrder::Date;
   options.descending = true;
   options.limit = 50;
-  std::vector<int64_t> want = expected(games, query::GameOrder::Date, true);
+  std::vector<int64_t> want = expected(filtered, query::GameOrder::Date, true);
   want.resize(50);
   EXPECT_EQ(run(options), want);
-}
 
-TEST_F(SearchOrderTest, PositionSearchInReverse) {
+  // A position search (candidates from the position index).
   // After 1.e4 c5: many games of both files.
   Board board;
   ASSERT_FALSE(parse_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", board).has_value());
@@ -117,7 +117,6 @@ TEST_F(SearchOrderTest, PositionSearchInReverse) {
   EXPECT_EQ(run(backward), ids);
   backward.order = query::GameOrder::Date;
   const std::vector<int64_t> newest = run(backward);
-  const std::vector<Key> games = keys();
   for (size_t i = 1; i < newest.size(); ++i) {
     const auto a = games[size_t(newest[i - 1] - 1)].date, b = games[size_t(newest[i] - 1)].date;
     if (a && b) {
