@@ -6,6 +6,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/name_words.h"
 #include "indexer/position_index.h"
 #include "indexer/store/schema.h"
 #include "indexer/store/tag_codec.h"
@@ -125,6 +126,13 @@ int64_t DatabaseWriter::intern(const std::string& name) {
   insert_name_.run();
   int64_t id = db_.last_insert_rowid();
   name_ids_.emplace(name, id);
+  if (!insert_name_word_) insert_name_word_ = db_.prepare("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
+  for (const std::string& word : store::fold_name_words(name)) {
+    insert_name_word_.reset();
+    insert_name_word_.bind_text(1, word);
+    insert_name_word_.bind_int64(2, id);
+    insert_name_word_.run();
+  }
   return id;
 }
 
@@ -258,6 +266,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
+  insert_name_word_ = {};
   transaction_->commit();
   transaction_.reset();
   return summary_;
@@ -269,6 +278,7 @@ void DatabaseWriter::abandon_source() {
   insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
+  insert_name_word_ = {};
   transaction_.reset();  // rolls back
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;

@@ -17,7 +17,7 @@ struct ImportOptions {
   size_t chunk_bytes = size_t{4} << 20;
   BuildOptions build;
   std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
-  bool dedupe = false;                  // --dedupe: skip games equal to one already stored
+  bool dedupe = true;                   // skip games equal to one already stored (off: --keep-duplicates)
 };
 
 struct ImportProgress {

@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
       ("threads,j", po::value(&threads)->default_value(threads), "worker threads")
       ("rejects", po::value(&rejects_path), "write the original text of every rejected game to this file")
       ("no-annotations", "do not keep comments, NAGs and variations")
-      ("dedupe", "skip a game whose start position, moves, White, Black, Date and result equal a stored game's")
+      ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result\n"
+                          "equal a stored game's (by default it is skipped and counted as a duplicate)")
+      ("dedupe", "the default now; accepted for old scripts")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
@@ -123,7 +125,11 @@ int main(int argc, char** argv) {
   ImportOptions options;
   options.threads = std::max(1u, threads);
   options.build.keep_annotations = !vm.count("no-annotations");
-  options.dedupe = vm.count("dedupe") > 0;
+  if (vm.count("keep-duplicates") && vm.count("dedupe")) {
+    std::fprintf(stderr, "pgn-index: --dedupe and --keep-duplicates contradict each other\n");
+    return 2;
+  }
+  options.dedupe = !vm.count("keep-duplicates");
   if (piece_letters != "auto") {
     options.build.letters = find_piece_letters(piece_letters);
     if (!options.build.letters) {
