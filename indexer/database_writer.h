@@ -12,6 +12,7 @@
 
 #include "indexer/game_record.h"
 #include "indexer/posting_sorter.h"
+#include "indexer/source_removal.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {
@@ -61,6 +62,10 @@ class DatabaseWriter {
   // already in the database or earlier in this import.
   bool skip_duplicate(const GameRecord& game);
   void add_reject(const RejectRecord& reject);
+  // --replace: removes, inside the current source's transaction, the older sources of the
+  // same path or content hash (indexer/source_removal.h), and forgets their games'
+  // duplicate keys, so that the file is imported anew.
+  std::vector<RemovedSource> replace_sources(const std::string& path, const std::string& content_hash);
   // Writes the position segment and the source row, then commits.
   SourceSummary finish_source(const std::string& content_hash, double seconds);
   // Rolls the current source back (e.g. its content turned out to be imported already).
