@@ -196,6 +196,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
     insert_annotations_.run();
   }
   if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
+  truncated_.add(game, id);
   return id;
 }
 
@@ -220,7 +221,12 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
     while (keys.step()) dedupe_keys_.insert(keys.column_int64(0));
     dedupe_keys_loaded_ = true;
   }
-  if (!dedupe_keys_.count(game.dedupe_key)) return false;
+  if (!dedupe_keys_.count(game.dedupe_key)) {
+    std::optional<TruncatedCopy> copy = truncated_.find(game);
+    if (!copy) return false;
+    summary_.truncated.push_back(*copy);
+    if (!copy->new_is_shorter) return false;
+  }
   ++summary_.games_found;
   ++summary_.duplicates;
   return true;
@@ -239,6 +245,7 @@ std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::string& pa
   for (int64_t id : ids) removed.push_back(remove_source(db_, id));
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;
+  truncated_.clear();
   return removed;
 }
 
@@ -298,6 +305,7 @@ void DatabaseWriter::abandon_source() {
   transaction_.reset();  // rolls back
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;
+  truncated_.clear();
   // Names interned during the abandoned source are gone from the DB: reload the cache.
   name_ids_.clear();
   store::Statement names = db_.prepare("SELECT id, name FROM names");

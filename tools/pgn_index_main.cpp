@@ -70,6 +70,24 @@ void remove_new_database(const std::string& db) {
   for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
 }
 
+// One line per truncated copy met (the first 10), saying which game was kept.
+void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
+  constexpr size_t kShown = 10;
+  for (size_t i = 0; i < std::min(copies.size(), kShown); ++i) {
+    const TruncatedCopy& c = copies[i];
+    if (c.new_is_shorter)
+      std::printf("  game %llu (line %llu) is a truncated copy of stored game %lld (%llu of %llu plies): skipped\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+    else
+      std::printf("  game %llu (line %llu) is longer than stored game %lld (%llu plies, %llu stored): imported, "
+                  "both kept (--replace the older file to drop it)\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+  }
+  if (copies.size() > kShown) std::printf("  ... and %zu more truncated copies\n", copies.size() - kShown);
+}
+
 // --remove: deletes the named sources in one transaction and says what went. Naming a
 // source that is not there changes nothing.
 int remove_sources(const std::string& db_path, const std::vector<std::string>& names) {
@@ -246,6 +264,7 @@ int main(int argc, char** argv) {
         if (!quiet)
           for (const RemovedSource& removed : outcome.replaced) std::printf("replaced %s\n", describe(removed).c_str());
         if (!quiet) print_summary(name, outcome);
+        if (!quiet) print_truncated_copies(outcome.summary.truncated);
       }
     }
   } catch (const std::exception& e) {

@@ -4,6 +4,8 @@
 // again with new options.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/board.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/source_removal.h"
@@ -35,6 +37,31 @@ std::string first_games(const std::string& text, size_t n) {
   size_t at = 0;
   for (size_t i = 0; i <= n && at != std::string::npos; ++i) at = text.find("[Event ", i == 0 ? 0 : at + 1);
   return text.substr(0, at);
+}
+
+// The first n games of a PGN text without comments, each cut after `plies` plies with
+// the result unknown: a broadcast saved before its games ended.
+std::string cut_games(const std::string& text, size_t n, size_t plies) {
+  std::string out;
+  size_t at = text.find("[Event ");
+  for (size_t i = 0; i < n && at != std::string::npos; ++i) {
+    const size_t next = text.find("\n[Event ", at + 1);
+    const std::string game = text.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
+    const size_t blank = game.find("\n\n");
+    std::string headers = game.substr(0, blank + 1);
+    const size_t result = headers.find("[Result \"");
+    headers.replace(result, headers.find('\n', result) - result, "[Result \"*\"]");
+    std::istringstream moves(game.substr(blank));
+    std::string token, kept;
+    for (size_t ply = 0; ply < plies && moves >> token;)
+      if (token.back() != '.') {  // a move, alone or glued to its number ("12.Nf3"); "12." is a number
+        kept += token + " ";
+        ++ply;
+      }
+    out += headers + "\n" + kept + "*\n\n";
+    at = next == std::string::npos ? next : next + 1;
+  }
+  return out;
 }
 
 class DuplicatesTest : public ::testing::Test {
@@ -85,6 +112,39 @@ TEST_F(DuplicatesTest, AGrownFileImportsOnlyItsNewGames) {
   EXPECT_EQ(scalar(db, "SELECT count(*) FROM games"), 20);
   // The 20 stored games are the file's 20: games 1-10 from the first import, 11-20 from the second.
   EXPECT_EQ(scalar(db, "SELECT min(game_number) FROM games WHERE source_id = 2"), 11);
+}
+
+TEST_F(DuplicatesTest, ATruncatedCopyIsSkippedAndTheLongerGameNamed) {
+  const std::string text = query_test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  const std::string full = dir_.file("full.pgn"), early = dir_.file("early.pgn");
+  query_test::write_file(full, first_games(text, 5));
+  query_test::write_file(early, cut_games(text, 5, 20));
+  // The longer games first: the cut copies are skipped as duplicates, each naming its game.
+  const std::string db = dir_.file("t.db");
+  ASSERT_EQ(import(db, full).summary.imported, 5u);
+  const auto skipped = import(db, early);
+  EXPECT_EQ(skipped.summary.imported, 0u);
+  EXPECT_EQ(skipped.summary.duplicates, 5u);
+  ASSERT_EQ(skipped.summary.truncated.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    const indexer::TruncatedCopy& c = skipped.summary.truncated[i];
+    EXPECT_TRUE(c.new_is_shorter);
+    EXPECT_EQ(c.game_number, i + 1);
+    EXPECT_EQ(c.stored_id, int64_t(i + 1));
+    EXPECT_EQ(c.plies, 20u);
+    EXPECT_EQ(int64_t(c.stored_plies), scalar(db, "SELECT plies FROM games WHERE id = " + std::to_string(i + 1)));
+  }
+  // The cut copies first: the longer games are imported and the shorter ones named.
+  const std::string db2 = dir_.file("t2.db");
+  ASSERT_EQ(import(db2, early).summary.imported, 5u);
+  const auto longer = import(db2, full);
+  EXPECT_EQ(longer.summary.imported, 5u);
+  ASSERT_EQ(longer.summary.truncated.size(), 5u);
+  EXPECT_FALSE(longer.summary.truncated[0].new_is_shorter);
+  // Different games with overlapping players are no truncated copies of each other.
+  const std::string db3 = dir_.file("t3.db");
+  import(db3, shared("nasty/pgn-extract-tests/fischer.pgn"));
+  EXPECT_TRUE(import(db3, shared("nasty/pgn-extract-tests/petrosian.pgn")).summary.truncated.empty());
 }
 
 TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
