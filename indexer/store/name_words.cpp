@@ -26,7 +26,7 @@ char32_t decode(std::string_view text, size_t i, size_t& length) {
   const unsigned char b = byte(i);
   length = 1;
   if (b < 0x80) return b;
-  size_t n = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+  const size_t n = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
   if (n == 0 || i + n > text.size()) return windows_1252(b);
   char32_t c = b & (0x7F >> n);
   for (size_t k = 1; k < n; ++k) {
@@ -71,9 +71,9 @@ void append_utf8(char32_t c, std::string& out) {
 bool fold_character(char32_t c, std::string& out) {
   if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) return out += char(c), true;
   if (c >= 'A' && c <= 'Z') return out += char(c - 'A' + 'a'), true;
-  if (c < 0xC0) return c == 0xAA || c == 0xBA ? (out += c == 0xAA ? 'a' : 'o', true) : false;
+  if (c < 0xC0) return false;                  // ASCII punctuation, Latin-1 symbols
   if (c >= 0x300 && c <= 0x36F) return true;  // a combining accent: dropped, the word goes on
-  if (c <= 0xFF || (c >= 0x100 && c <= 0x17F)) {
+  if (c <= 0x17F) {
     const char base = c <= 0xFF ? kLatin1[c - 0xC0] : kLatinA[c - 0x100];
     if (base != '#') return out += base, true;
     switch (c) {

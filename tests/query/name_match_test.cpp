@@ -27,6 +27,8 @@ TEST(NameFold, CaseAccentsAndLatin1FoldToTheSameWords) {
   EXPECT_EQ(store::fold_name_words("Łukasz Żurawski"), (Words{"lukasz", "zurawski"}));
   EXPECT_EQ(store::fold_name_words("Straße Ærø Œuvre"), (Words{"strasse", "aero", "oeuvre"}));
   EXPECT_EQ(store::fold_name_words("\x8Akoda"), Words{"skoda"});  // Windows-1252 Š
+  // Latin-1 bytes that look like the start of a UTF-8 sequence: "þ¡¡" and "ö¢¢" stay Latin-1.
+  EXPECT_EQ(store::fold_name_words("\xFE\xA1\xA1 \xF6\xA2\xA2x"), (Words{"th", "o", "x"}));
   // Cyrillic capitals lowercased, a combining stress accent dropped inside its word.
   EXPECT_EQ(store::fold_name_words("Влади́мир КРАМНИК"), (Words{"владимир", "крамник"}));
   EXPECT_EQ(store::fold_name_words(" ,.-?"), Words{});
