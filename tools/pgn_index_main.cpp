@@ -140,12 +140,13 @@ int main(int argc, char** argv) {
       ("threads,j", po::value(&threads)->default_value(threads), "worker threads")
       ("rejects", po::value(&rejects_path), "write the original text of every rejected game to this file")
       ("no-annotations", "do not keep comments, NAGs and variations")
-      ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result\n"
-                          "equal a stored game's (by default it is skipped and counted as a duplicate)")
+      ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result "
+                          "equal a stored game's, or it is a truncated copy of one (by default it is skipped "
+                          "and counted as a duplicate)")
       ("dedupe", "the default now; accepted for old scripts")
-      ("replace", "import the files again even when already in the database, with the options given now:\n"
+      ("replace", "import the files again even when already in the database, with the options given now: "
                   "the sources of the same path or content are removed in the same transaction")
-      ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games,\n"
+      ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games, "
                                        "positions and rejects, in one transaction; repeatable; no FILE then")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
