@@ -6,6 +6,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/name_words.h"
 #include "indexer/position_index.h"
 #include "indexer/store/schema.h"
 #include "indexer/store/tag_codec.h"
@@ -125,6 +126,13 @@ int64_t DatabaseWriter::intern(const std::string& name) {
   insert_name_.run();
   int64_t id = db_.last_insert_rowid();
   name_ids_.emplace(name, id);
+  if (!insert_name_word_) insert_name_word_ = db_.prepare("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
+  for (const std::string& word : store::fold_name_words(name)) {
+    insert_name_word_.reset();
+    insert_name_word_.bind_text(1, word);
+    insert_name_word_.bind_int64(2, id);
+    insert_name_word_.run();
+  }
   return id;
 }
 
@@ -188,6 +196,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
     insert_annotations_.run();
   }
   if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
+  truncated_.add(game, id);
   return id;
 }
 
@@ -212,10 +221,32 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
     while (keys.step()) dedupe_keys_.insert(keys.column_int64(0));
     dedupe_keys_loaded_ = true;
   }
-  if (!dedupe_keys_.count(game.dedupe_key)) return false;
+  if (!dedupe_keys_.count(game.dedupe_key)) {
+    std::optional<TruncatedCopy> copy = truncated_.find(game);
+    if (!copy) return false;
+    summary_.truncated.push_back(*copy);
+    if (!copy->new_is_shorter) return false;
+  }
   ++summary_.games_found;
   ++summary_.duplicates;
   return true;
+}
+
+std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::string& path, const std::string& content_hash) {
+  std::vector<int64_t> ids;
+  {
+    store::Statement s = db_.prepare("SELECT id FROM sources WHERE (path = ?1 OR content_hash = ?2) AND id != ?3 ORDER BY id");
+    s.bind_text(1, path);
+    s.bind_text(2, content_hash);
+    s.bind_int64(3, source_id_);
+    while (s.step()) ids.push_back(s.column_int64(0));
+  }
+  std::vector<RemovedSource> removed;
+  for (int64_t id : ids) removed.push_back(remove_source(db_, id));
+  dedupe_keys_.clear();
+  dedupe_keys_loaded_ = false;
+  truncated_.clear();
+  return removed;
 }
 
 void DatabaseWriter::add_reject(const RejectRecord& reject) {
@@ -258,6 +289,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
+  insert_name_word_ = {};
   transaction_->commit();
   transaction_.reset();
   return summary_;
@@ -269,9 +301,11 @@ void DatabaseWriter::abandon_source() {
   insert_annotations_ = {};
   insert_reject_ = {};
   insert_name_ = {};
+  insert_name_word_ = {};
   transaction_.reset();  // rolls back
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;
+  truncated_.clear();
   // Names interned during the abandoned source are gone from the DB: reload the cache.
   name_ids_.clear();
   store::Statement names = db_.prepare("SELECT id, name FROM names");

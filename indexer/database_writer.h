@@ -12,6 +12,8 @@
 
 #include "indexer/game_record.h"
 #include "indexer/posting_sorter.h"
+#include "indexer/source_removal.h"
+#include "indexer/truncated_copies.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {
@@ -33,7 +35,8 @@ struct SourceSummary {
   uint64_t positions = 0;
   uint64_t moves_bytes = 0, plies = 0;     // games.moves blob bytes and plies stored
   uint64_t position_index_bytes = 0;
-  uint64_t duplicates = 0;  // skipped by --dedupe
+  uint64_t duplicates = 0;  // skipped (exact duplicates and truncated copies)
+  std::vector<TruncatedCopy> truncated;  // truncated copies met, skipped or not
 };
 
 // Thrown when the database file is from a newer pgnbase, or not a pgnbase database.
@@ -57,10 +60,14 @@ class DatabaseWriter {
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
   // that was not stored (a duplicate: its postings are dropped).
   void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids);
-  // --dedupe: true (and counted as a duplicate, nothing written) when an equal game is
-  // already in the database or earlier in this import.
+  // True (and counted as a duplicate, nothing written) when an equal game is already in
+  // the database or earlier in this import, or a longer copy of it (truncated_copies.h).
   bool skip_duplicate(const GameRecord& game);
   void add_reject(const RejectRecord& reject);
+  // --replace: removes, inside the current source's transaction, the older sources of the
+  // same path or content hash (indexer/source_removal.h), and forgets their games'
+  // duplicate keys, so that the file is imported anew.
+  std::vector<RemovedSource> replace_sources(const std::string& path, const std::string& content_hash);
   // Writes the position segment and the source row, then commits.
   SourceSummary finish_source(const std::string& content_hash, double seconds);
   // Rolls the current source back (e.g. its content turned out to be imported already).
@@ -80,7 +87,8 @@ class DatabaseWriter {
   std::unordered_map<std::string, int64_t> name_ids_;
   std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
-  store::Statement insert_game_, insert_annotations_, insert_reject_, insert_name_;
+  TruncatedCopyFinder truncated_{db_};
+  store::Statement insert_game_, insert_annotations_, insert_reject_, insert_name_, insert_name_word_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;
   std::string source_path_;

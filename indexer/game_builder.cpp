@@ -55,8 +55,10 @@ int64_t dedupe_key_of(const GameRecord& game) {
   uint64_t h = mix_text(0x51ED270B27A1F3C5ull, game.start_fen);
   for (MoveCode code : game.codes) h = mix(h, code);
   h = mix(h, uint64_t(game.result));
-  for (const char* name : {"White", "Black", "Date"}) {
-    std::string_view value;
+  // An absent tag counts as the value export writes for it, so that an exported and
+  // re-imported game is recognised.
+  for (auto [name, absent] : {std::pair{"White", "?"}, {"Black", "?"}, {"Date", "????.??.??"}}) {
+    std::string_view value = absent;
     for (const Tag& t : game.tags)
       if (t.name == name) {
         value = t.value;

@@ -162,7 +162,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       source.release_mapped(at, at + kPiece);
     }
     known_hash = hasher.finish();
-    if (auto id = writer.find_source(*known_hash)) {
+    if (auto id = writer.find_source(*known_hash); id && !options.replace) {
       outcome.already_imported = true;
       outcome.existing_source_id = *id;
       return outcome;
@@ -170,6 +170,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   }
 
   writer.begin_source(path, source.size_on_disk());
+  if (options.replace) outcome.replaced = writer.replace_sources(path, known_hash.value_or(""));
   const unsigned threads = std::max(1u, options.threads);
   BoundedQueue<Chunk> chunks(threads * 2);
   Reorderer reorderer;

@@ -17,7 +17,8 @@ struct ImportOptions {
   size_t chunk_bytes = size_t{4} << 20;
   BuildOptions build;
   std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
-  bool dedupe = false;                  // --dedupe: skip games equal to one already stored
+  bool replace = false;                 // --replace: remove the sources of this path or content first
+  bool dedupe = true;                   // skip games equal to one already stored (off: --keep-duplicates)
 };
 
 struct ImportProgress {
@@ -32,6 +33,7 @@ struct ImportOutcome {
   bool already_imported = false;
   int64_t existing_source_id = 0;
   SourceSummary summary;
+  std::vector<RemovedSource> replaced;  // --replace: the older sources removed
   uint64_t bytes = 0;  // uncompressed bytes read
   double seconds = 0;
 };

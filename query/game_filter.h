@@ -21,8 +21,8 @@ struct EcoRange {
   std::string high_exclusive;
 };
 
-// A name pattern for --white/--black/--player/--event/--site: matched case-insensitively
-// (ASCII letters), '*' standing for any run of characters.
+// A name pattern for --white/--black/--player/--event/--site, matched word by word,
+// case- and accent-insensitively, '*' and '?' as wildcards (query/name_match.h).
 struct NamePattern {
   std::string text;  // as the user wrote it
 };

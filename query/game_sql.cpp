@@ -1,5 +1,7 @@
 #include "query/game_sql.h"
 
+#include "query/name_match.h"
+
 namespace pgnbase::query {
 
 namespace {
@@ -16,9 +18,22 @@ constexpr std::string_view kGameColumns =
 constexpr std::string_view kLastPossibleDay =
     "(g.date_key + CASE WHEN g.date_key % 10000 = 0 THEN 9999 WHEN g.date_key % 100 = 0 THEN 99 ELSE 0 END)";
 
-// "<column> IN (names matching the pattern)": the small names table is searched first.
-std::string name_condition(std::string_view column, const std::string& placeholder) {
-  return std::string(column) + " IN (SELECT id FROM names WHERE name LIKE " + placeholder + " ESCAPE '\\')";
+// The ids of the names matching a pattern (query/name_match.h), from the name_words
+// index: one look-up per pattern word, intersected; never a scan of the games.
+std::string matching_name_ids(const NamePattern& pattern, SqlQuery& q) {
+  const std::vector<std::string> globs = name_pattern_globs(pattern);
+  if (globs.empty()) return "SELECT NULL WHERE 0";
+  std::string sql;
+  for (const std::string& glob : globs) {
+    if (!sql.empty()) sql += " INTERSECT ";
+    const bool wildcard = glob.find_first_of("*?") != std::string::npos;
+    sql += "SELECT name_id FROM name_words WHERE word " + std::string(wildcard ? "GLOB " : "= ") + q.add(glob);
+  }
+  return sql;
+}
+
+std::string name_condition(std::string_view column, const std::string& name_ids) {
+  return std::string(column) + " IN (" + name_ids + ")";
 }
 
 // Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.
@@ -28,14 +43,14 @@ void append_conditions(const GameFilter& f, SqlQuery& q, bool where_started) {
     terms.push_back("g.eco >= " + q.add(f.eco->low));
     terms.push_back("g.eco < " + q.add(f.eco->high_exclusive));
   }
-  if (f.white) terms.push_back(name_condition("g.white_id", q.add(like_pattern(*f.white))));
-  if (f.black) terms.push_back(name_condition("g.black_id", q.add(like_pattern(*f.black))));
+  if (f.white) terms.push_back(name_condition("g.white_id", matching_name_ids(*f.white, q)));
+  if (f.black) terms.push_back(name_condition("g.black_id", matching_name_ids(*f.black, q)));
   if (f.player) {
-    std::string p = q.add(like_pattern(*f.player));
-    terms.push_back("(" + name_condition("g.white_id", p) + " OR " + name_condition("g.black_id", p) + ")");
+    std::string ids = matching_name_ids(*f.player, q);
+    terms.push_back("(" + name_condition("g.white_id", ids) + " OR " + name_condition("g.black_id", ids) + ")");
   }
-  if (f.event) terms.push_back(name_condition("g.event_id", q.add(like_pattern(*f.event))));
-  if (f.site) terms.push_back(name_condition("g.site_id", q.add(like_pattern(*f.site))));
+  if (f.event) terms.push_back(name_condition("g.event_id", matching_name_ids(*f.event, q)));
+  if (f.site) terms.push_back(name_condition("g.site_id", matching_name_ids(*f.site, q)));
   if (f.min_elo) {
     std::string p = q.add(*f.min_elo);
     terms.push_back("g.white_elo >= " + p + " AND g.black_elo >= " + p);

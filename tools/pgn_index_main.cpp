@@ -1,6 +1,7 @@
 // pgn-index: imports PGN archives (.pgn, .pgn.zst/.gz/.bz2/.xz, .zip, stdin) into a pgnbase SQLite database.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
@@ -14,6 +15,7 @@
 #include "core/notation.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
+#include "indexer/source_removal.h"
 #include "indexer/store/database.h"
 #include "query/file_identity.h"
 #include "tools/import_report.h"
@@ -68,6 +70,58 @@ void remove_new_database(const std::string& db) {
   for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
 }
 
+// One line per truncated copy met (the first 10), saying which game was kept.
+void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
+  constexpr size_t kShown = 10;
+  for (size_t i = 0; i < std::min(copies.size(), kShown); ++i) {
+    const TruncatedCopy& c = copies[i];
+    if (c.new_is_shorter)
+      std::printf("  game %llu (line %llu) is a truncated copy of stored game %lld (%llu of %llu plies): skipped\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+    else
+      std::printf("  game %llu (line %llu) is longer than stored game %lld (%llu plies, %llu stored): imported, "
+                  "both kept (--replace the older file to drop it)\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+  }
+  if (copies.size() > kShown) std::printf("  ... and %zu more truncated copies\n", copies.size() - kShown);
+}
+
+// --remove: deletes the named sources in one transaction and says what went. Naming a
+// source that is not there changes nothing.
+int remove_sources(const std::string& db_path, const std::vector<std::string>& names) {
+  std::error_code ignored;
+  if (!fs::exists(db_path, ignored)) {
+    std::fprintf(stderr, "pgn-index: %s: no such database\n", db_path.c_str());
+    return 1;
+  }
+  try {
+    DatabaseWriter writer(db_path, WriterOptions{});
+    store::Database& db = writer.database();
+    store::Transaction transaction(db);
+    std::vector<int64_t> ids;
+    for (const std::string& name : names) {
+      std::vector<int64_t> found = find_sources_named(db, name);
+      if (found.empty()) {
+        std::fprintf(stderr, "pgn-index: %s: no source '%s' (pgn-query stats lists them); nothing removed\n",
+                     db_path.c_str(), name.c_str());
+        return 1;
+      }
+      for (int64_t id : found)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+    std::vector<RemovedSource> removed;
+    for (int64_t id : ids) removed.push_back(remove_source(db, id));
+    transaction.commit();
+    for (const RemovedSource& r : removed) std::printf("removed %s\n", describe(r).c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pgn-index: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,7 +129,7 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, removals;
   po::options_description visible(
       "pgn-index -o DB FILE...  (FILE: .pgn, plain or zstd/gzip/bzip2/xz-compressed, a .zip of .pgn files,\n"
       "                          ZIP:MEMBER for one of them, or - for stdin)\nOptions");
@@ -86,7 +140,14 @@ int main(int argc, char** argv) {
       ("threads,j", po::value(&threads)->default_value(threads), "worker threads")
       ("rejects", po::value(&rejects_path), "write the original text of every rejected game to this file")
       ("no-annotations", "do not keep comments, NAGs and variations")
-      ("dedupe", "skip a game whose start position, moves, White, Black, Date and result equal a stored game's")
+      ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result "
+                          "equal a stored game's, or it is a truncated copy of one (by default it is skipped "
+                          "and counted as a duplicate)")
+      ("dedupe", "the default now; accepted for old scripts")
+      ("replace", "import the files again even when already in the database, with the options given now: "
+                  "the sources of the same path or content are removed in the same transaction")
+      ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games, "
+                                       "positions and rejects, in one transaction; repeatable; no FILE then")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
@@ -116,6 +177,13 @@ int main(int argc, char** argv) {
     std::cout << "pgn-index " PGNBASE_VERSION "\n";
     return 0;
   }
+  if (!removals.empty()) {
+    if (output.empty() || !inputs.empty()) {
+      std::fprintf(stderr, "pgn-index: --remove needs -o DB and no input file (see --help)\n");
+      return 2;
+    }
+    return remove_sources(output, removals);
+  }
   if (output.empty() || inputs.empty()) {
     std::fprintf(stderr, "pgn-index: need -o DB and at least one input file (see --help)\n");
     return 2;
@@ -123,7 +191,12 @@ int main(int argc, char** argv) {
   ImportOptions options;
   options.threads = std::max(1u, threads);
   options.build.keep_annotations = !vm.count("no-annotations");
-  options.dedupe = vm.count("dedupe") > 0;
+  if (vm.count("keep-duplicates") && vm.count("dedupe")) {
+    std::fprintf(stderr, "pgn-index: --dedupe and --keep-duplicates contradict each other\n");
+    return 2;
+  }
+  options.dedupe = !vm.count("keep-duplicates");
+  options.replace = vm.count("replace") > 0;
   if (piece_letters != "auto") {
     options.build.letters = find_piece_letters(piece_letters);
     if (!options.build.letters) {
@@ -189,7 +262,10 @@ int main(int argc, char** argv) {
         if (show_progress) std::fprintf(stderr, "\r\033[K");
         if (rejects && !outcome.already_imported) rejects->keep_input();
         totals.add(outcome);
+        if (!quiet)
+          for (const RemovedSource& removed : outcome.replaced) std::printf("replaced %s\n", describe(removed).c_str());
         if (!quiet) print_summary(name, outcome);
+        if (!quiet) print_truncated_copies(outcome.summary.truncated);
       }
     }
   } catch (const std::exception& e) {

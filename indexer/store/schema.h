@@ -7,9 +7,9 @@
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index).
-inline constexpr int kOldestReadableSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 3;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -93,6 +93,13 @@ CREATE TABLE IF NOT EXISTS rejects (
   text        BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
+-- Version 3, names as people type them (issue 14 part 7): the folded words of every
+-- name (store/name_words.h), so that a name filter looks words up instead of scanning.
+CREATE TABLE IF NOT EXISTS name_words (
+  word    TEXT NOT NULL,
+  name_id INTEGER NOT NULL REFERENCES names(id),
+  PRIMARY KEY (word, name_id)
+) WITHOUT ROWID;
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

@@ -118,7 +118,8 @@ class HostileInput : public ::testing::Test {
     return path.string();
   }
   Outcome index(const std::vector<std::string>& inputs, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"-o", db_, "--threads", "2"};
+    // The inputs repeat one game many times: keep every copy, the counts are the point.
+    std::vector<std::string> args = {"-o", db_, "--threads", "2", "--keep-duplicates"};
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), inputs.begin(), inputs.end());
     return run_index(dir_, args);

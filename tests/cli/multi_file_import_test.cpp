@@ -16,6 +16,10 @@ const std::string kGoodGame =
     "[Event \"Good\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
     "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
 
+const std::string kOtherGoodGame =
+    "[Event \"Good\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n\n"
+    "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+
 // A game rejected for an illegal move, named so the rejects file shows where it came from.
 std::string bad_game(const std::string& name) { return "[Event \"" + name + "\"]\n\n1. e4 e5 2. Ke3 *\n\n"; }
 
@@ -39,7 +43,7 @@ class MultiFileImport : public CliTest {
 TEST_F(MultiFileImport, BadFilesAreReportedAndTheOthersImported) {
   const std::string db = path("y.db");
   fs::create_directories(path("folder.pgn"));
-  const std::string good = file("good.pgn", kGoodGame + kGoodGame + bad_game("bad"));
+  const std::string good = file("good.pgn", kGoodGame + kOtherGoodGame + bad_game("bad"));
   Ran r = index({"-o", db, path("missing.pgn"), good, path("folder.pgn")});
   EXPECT_EQ(r.code, 1) << r;
   const std::vector<std::string> errors = r.err_lines();
@@ -64,7 +68,7 @@ TEST_F(MultiFileImport, AFileThatFailsMidwayLeavesNoneOfItsGamesOrRejects) {
   const std::string compressed = zstd_compress(cut_text);
   const std::string first = file("first.pgn", kGoodGame + bad_game("first"));
   const std::string cut = file("cut.pgn.zst", compressed.substr(0, compressed.size() / 2));
-  const std::string last = file("last.pgn", bad_game("last") + kGoodGame);
+  const std::string last = file("last.pgn", bad_game("last") + kOtherGoodGame);
   const std::string db = path("y.db"), rejects = path("rejects.pgn");
   Ran r = index({"-q", "-j", "2", "-o", db, "--rejects", rejects, first, cut, last});
   EXPECT_EQ(r.code, 1) << r;

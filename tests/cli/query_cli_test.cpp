@@ -221,7 +221,7 @@ class QueryCli : public ::testing::Test {
       return postings;
     };
     EXPECT_EQ(totals(*db_), totals(db2));
-    EXPECT_GT(compared, 5000u);
+    EXPECT_GT(compared, 4000u);  // 4,536 games once the repeats across the real files are skipped
     fs::remove(pgn);
     fs::remove(db2);
   }
@@ -315,7 +315,7 @@ TEST_F(QueryCli, JsonLinesParseAndCarryEveryGame) {
   }
   Ran count = query({"search", *db_, "--count"});
   EXPECT_EQ(std::to_string(n) + "\n", count.out);
-  EXPECT_GT(n, 5000u);
+  EXPECT_GT(n, 4000u);
 }
 
 TEST_F(QueryCli, TableShowsThePliesWhereThePositionOccurs) {
@@ -349,7 +349,7 @@ TEST_F(QueryCli, ExploreAndStatsPrintJson) {
   ASSERT_EQ(s.code, 0) << s;
   auto stats = json_check::parse(s.out, &error);
   ASSERT_TRUE(stats) << error << s.out;
-  EXPECT_GT(stats->find("games")->number, 5000);
+  EXPECT_GT(stats->find("games")->number, 4000);
   EXPECT_GT(stats->find("rejects_by_kind")->members.size(), 0u);
   Ran text = query({"stats", *db_});
   ASSERT_EQ(text.code, 0) << text;

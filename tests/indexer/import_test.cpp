@@ -41,6 +41,7 @@ class ImportTest : public ::testing::Test {
     options.threads = threads;
     options.chunk_bytes = chunk_bytes;
     options.rejects_out = rejects;
+    options.dedupe = false;  // the tests count every game of their files, repeats included
     return import_file(input.string(), writer, options);
   }
 

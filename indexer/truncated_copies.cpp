@@ -1,0 +1,88 @@
+#include "indexer/truncated_copies.h"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "indexer/store/blob_codec.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+// The headers that make two records the same game, absent ones as export writes them.
+uint64_t header_hash(std::optional<std::string_view> white, std::optional<std::string_view> black,
+                     std::optional<std::string_view> event, std::optional<std::string_view> date,
+                     std::optional<std::string_view> round, std::string_view start_fen) {
+  std::string text;
+  for (auto [value, absent] : {std::pair{white, "?"}, {black, "?"}, {event, "?"}, {date, "????.??.??"}, {round, "?"}}) {
+    text += value ? *value : std::string_view(absent);
+    text += '\0';
+  }
+  text += start_fen;
+  return std::hash<std::string>{}(text);
+}
+
+std::optional<std::string_view> view(const std::optional<std::string>& s) {
+  return s ? std::optional<std::string_view>(*s) : std::nullopt;
+}
+
+uint64_t header_hash(const GameRecord& game) {
+  const HeaderColumns& h = game.header;
+  return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
+}
+
+// Whether `shorter` is a truncated copy of `longer`: a strict prefix of its moves, or the
+// same moves where only `longer` knows the result.
+bool truncates(const std::vector<MoveCode>& shorter, GameResult shorter_result, const std::vector<MoveCode>& longer,
+               GameResult longer_result) {
+  if (shorter.size() > longer.size() || !std::equal(shorter.begin(), shorter.end(), longer.begin())) return false;
+  if (shorter.size() < longer.size()) return true;
+  return shorter_result == GameResult::Unknown && longer_result != GameResult::Unknown;
+}
+
+}  // namespace
+
+void TruncatedCopyFinder::load() {
+  store::Statement s = db_.prepare(
+      "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen FROM games g "
+      "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
+      "LEFT JOIN names ev ON ev.id = g.event_id");
+  auto column = [&](int c) { return s.column_is_null(c) ? std::nullopt : std::optional<std::string_view>(s.column_text(c)); };
+  while (s.step())
+    ids_by_header_.emplace(header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or("")),
+                           s.column_int64(0));
+  loaded_ = true;
+}
+
+std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
+  if (!loaded_) load();
+  auto [begin, end] = ids_by_header_.equal_range(header_hash(game));
+  if (begin == end) return std::nullopt;
+  store::Statement s = db_.prepare("SELECT moves, result FROM games WHERE id = ?1");
+  std::vector<MoveCode> stored;
+  for (auto it = begin; it != end; ++it) {
+    s.reset();
+    s.bind_int64(1, it->second);
+    if (!s.step()) continue;
+    const std::span<const std::byte> blob = s.column_blob(0);
+    if (!decode_moves(std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()), stored)) continue;
+    const auto stored_result = GameResult(s.column_int64(1));
+    const bool new_is_shorter = truncates(game.codes, game.result, stored, stored_result);
+    if (!new_is_shorter && !truncates(stored, stored_result, game.codes, game.result)) continue;
+    return TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = it->second,
+                         .plies = game.codes.size(), .stored_plies = stored.size(), .new_is_shorter = new_is_shorter};
+  }
+  return std::nullopt;
+}
+
+void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
+  if (loaded_) ids_by_header_.emplace(header_hash(game), id);
+}
+
+void TruncatedCopyFinder::clear() {
+  ids_by_header_.clear();
+  loaded_ = false;
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,71 @@
+// pgn-index --remove, --replace and the duplicate options on the command line: what is
+// printed, the exit status, and that a mistake removes nothing.
+#include <gtest/gtest.h>
+
+#include "indexer/store/database.h"
+#include "tests/cli/cli_support.h"
+
+namespace pgnbase::cli_test {
+namespace {
+
+// Two hand-made games, one per file (edge-case fixtures: the option handling is the point).
+const std::string kFirst = "[Event \"A\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+const std::string kSecond = "[Event \"B\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+
+class RemoveSource : public CliTest {
+ protected:
+  int64_t count(const std::string& sql) {
+    store::Database d(path("g.db"), store::Database::Mode::ReadOnly);
+    store::Statement s = d.prepare(sql);
+    return s.step() ? s.column_int64(0) : -1;
+  }
+  void import_both() {
+    ASSERT_EQ(index({"-q", "-o", path("g.db"), file("a.pgn", kFirst), file("b.pgn", kSecond)}).code, 0);
+  }
+};
+
+TEST_F(RemoveSource, RemoveByPathOrIdSaysWhatWent) {
+  import_both();
+  Ran r = index({"-o", path("g.db"), "--remove", path("a.pgn")});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.out, "removed source 1 (" + path("a.pgn") + "): 1 game, 0 rejects, 8 positions removed\n") << r;
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 1);
+  r = index({"-o", path("g.db"), "--remove", "2"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM position_segments"), 0);
+}
+
+TEST_F(RemoveSource, AnUnknownSourceRemovesNothing) {
+  import_both();
+  // One good name and one bad: the whole command is refused.
+  Ran r = index({"-o", path("g.db"), "--remove", "1", "--remove", "nothing.pgn"});
+  EXPECT_EQ(r.code, 1) << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_NE(r.err.find("no source 'nothing.pgn'"), std::string::npos) << r;
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 2);
+  EXPECT_EQ(index({"-o", path("missing.db"), "--remove", "1"}).code, 1);
+  EXPECT_FALSE(fs::exists(path("missing.db")));
+}
+
+TEST_F(RemoveSource, BadCombinationsAreUsageErrors) {
+  import_both();
+  EXPECT_EQ(index({"-o", path("g.db"), "--remove", "1", path("a.pgn")}).code, 2);
+  EXPECT_EQ(index({"-o", path("g.db"), "--dedupe", "--keep-duplicates", path("a.pgn")}).code, 2);
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 2);
+}
+
+TEST_F(RemoveSource, ReplaceImportsAgainAndDuplicatesAreSkippedByDefault) {
+  import_both();
+  Ran r = index({"-o", path("g.db"), "--replace", path("a.pgn")});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.out.rfind("replaced source 1 (" + path("a.pgn") + "): 1 game", 0), 0u) << r;
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 2);
+  r = index({"-o", path("g.db"), file("copy.pgn", kSecond + kFirst)});
+  EXPECT_NE(r.out.find("2 games found, 0 imported, 0 rejected, 2 duplicates skipped"), std::string::npos) << r;
+  r = index({"-o", path("g.db"), "--keep-duplicates", file("copy2.pgn", kFirst + "\n")});
+  EXPECT_NE(r.out.find("1 games found, 1 imported"), std::string::npos) << r;
+}
+
+}  // namespace
+}  // namespace pgnbase::cli_test
