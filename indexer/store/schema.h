@@ -7,9 +7,9 @@
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index).
-inline constexpr int kOldestReadableSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 3;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -93,6 +93,13 @@ CREATE TABLE IF NOT EXISTS rejects (
   text        BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
+-- Schema 3, the explorer's game facets (indexer/store/game_facets.h): per-game ratings,
+-- date and time control as arrays indexed by game id, one blob per column, so that the
+-- explorer filters and ranks a million games without reading a million rows.
+CREATE TABLE IF NOT EXISTS game_facets (
+  name TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.
