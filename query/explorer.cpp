@@ -13,6 +13,7 @@
 #include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
+#include "query/explorer_summary.h"
 #include "query/position_search.h"
 
 namespace pgnbase::query {
@@ -119,24 +120,23 @@ std::vector<GameInfo> look_up_facets(const store::GameFacets& facets, const Game
   };
   for (size_t i = 0; i < ids.size(); ++i) {
     const uint32_t id = ids[i];
-    if (id >= facets.white_elo.size()) continue;
+    if (id > facets.last_id) continue;
     const int white = facets.white_elo[id], black = facets.black_elo[id];
     if (elo_filter && !(filter.elo_either ? elo_in_range(white) || elo_in_range(black)
                                           : elo_in_range(white) && elo_in_range(black)))
       continue;
-    const int64_t date = facets.date_key[id];
+    const int64_t date = facets.date_key.empty() ? 0 : facets.date_key[id];  // loaded when a date filter is set
     if (filter.date_from_key && !(date > 0 && date >= *filter.date_from_key)) continue;
     if (filter.date_to_key && !(date > 0 && date <= *filter.date_to_key && last_possible_day(date) <= *filter.date_to_key))
       continue;
-    if (!time_control_ok(facets.time_control[id])) continue;
+    if (filter.time_control && !time_control_ok(facets.time_control[id])) continue;
     info[i] = {true, white ? white : kNoRating, black ? black : kNoRating};
   }
   return info;
 }
 
-// The top `count` games among ids by average rating (both players rated), best first.
-std::vector<TopGame> find_top_games(store::Database& db, const std::vector<uint32_t>& ids,
-                                    const std::vector<GameInfo>& info, size_t count) {
+// The ids of the top `count` games among ids by rating sum (both players rated), best first.
+std::vector<uint32_t> top_game_ids(const std::vector<uint32_t>& ids, const std::vector<GameInfo>& info, size_t count) {
   std::vector<std::pair<int, uint32_t>> rated;  // (rating sum, id)
   for (size_t i = 0; i < ids.size(); ++i)
     if (info[i].passes && info[i].white_elo != kNoRating && info[i].black_elo != kNoRating)
@@ -144,19 +144,28 @@ std::vector<TopGame> find_top_games(store::Database& db, const std::vector<uint3
   auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
   const size_t n = std::min(count, rated.size());
   std::partial_sort(rated.begin(), rated.begin() + ptrdiff_t(n), rated.end(), better);
-  std::vector<TopGame> top;
+  std::vector<uint32_t> top(n);
+  for (size_t i = 0; i < n; ++i) top[i] = rated[i].second;
+  return top;
+}
+
+// Fills in the players, ratings, result and date of each top game (id set) from its row.
+void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
   store::Statement s = db.prepare(build_game_by_id_query(GameFilter{}).sql);
   GameRow row;
-  for (size_t i = 0; i < n; ++i) {
+  std::erase_if(top, [&](TopGame& g) {
     s.reset();
-    s.bind_int64(1, rated[i].second);
-    if (!s.step()) continue;
+    s.bind_int64(1, g.id);
+    if (!s.step()) return true;
     read_game_row(s, row);
-    top.push_back({row.id, std::string(row.white.value_or("?")), std::string(row.black.value_or("?")),
-                   std::string(result_token(row.result)), std::string(row.date.value_or("????.??.??")),
-                   int(row.white_elo.value_or(0)), int(row.black_elo.value_or(0)), {}});
-  }
-  return top;
+    g.white = row.white.value_or("?");
+    g.black = row.black.value_or("?");
+    g.result = result_token(row.result);
+    g.date = row.date.value_or("????.??.??");
+    g.white_elo = int(row.white_elo.value_or(0));
+    g.black_elo = int(row.black_elo.value_or(0));
+    return false;
+  });
 }
 
 // For games whose postings carry no next move (a lean segment stores none for a key that
@@ -203,15 +212,46 @@ OpeningName name_opening(std::span<const uint64_t> keys) {
   return {};
 }
 
+// What every answer gets once counted: moves sorted (most games first, then SAN), the
+// FEN and opening after each move, and the top games' rows.
+void finish_result(store::Database& db, const Board& position, std::vector<uint64_t>& path, ExplorerResult& result) {
+  std::erase_if(result.moves, [](const ExplorerMove& m) { return m.games == 0; });
+  std::sort(result.moves.begin(), result.moves.end(), [](const ExplorerMove& a, const ExplorerMove& b) {
+    return a.games != b.games ? a.games > b.games : a.san < b.san;
+  });
+  for (ExplorerMove& m : result.moves) {
+    Board next = position;
+    UndoInfo undo;
+    next.do_move(m.move, undo);
+    m.fen = write_fen(next);
+    path.push_back(next.key());
+    m.opening = name_opening(path);
+    path.pop_back();
+  }
+  read_top_game_rows(db, result.top_games);
+}
+
 }  // namespace
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   const Board& position = *options.filter.position;
+  std::vector<uint64_t> path = options.path_keys;
+  if (path.empty() || path.back() != position.key()) path.push_back(position.key());
+  if (options.use_summaries && !options.filter.has_header_filters() && !options.filter.opening) {
+    if (std::optional<ExplorerResult> summary = read_explorer_summary(db, position)) {
+      ExplorerResult& result = *summary;
+      result.ratings = options.ratings;
+      result.opening = name_opening(path);
+      if (result.top_games.size() > options.top_games) result.top_games.resize(options.top_games);
+      if (!options.ratings)
+        for (ExplorerMove& m : result.moves) m.rated_games = 0, m.rating_sum = 0;
+      finish_result(db, position, path, result);
+      return result;
+    }
+  }
   ExplorerResult result;
   result.fen = write_fen(position);
   result.ratings = options.ratings;
-  std::vector<uint64_t> path = options.path_keys;
-  if (path.empty() || path.back() != position.key()) path.push_back(position.key());
   result.opening = name_opening(path);
 
   MoveList legal;
@@ -284,9 +324,17 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   if (need_games) {
     for (const Entry& e : entries)
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
-    std::optional<store::GameFacets> facets;
-    if (options.use_facets && facets_answer(options.filter)) facets = store::read_game_facets(db);
-    result.used_facets = facets.has_value();
+    std::optional<store::GameFacets> read;
+    const store::GameFacets* facets = nullptr;
+    if (options.use_facets && facets_answer(options.filter)) {
+      const GameFilter& f = options.filter;
+      if (!options.facets)
+        read = store::read_game_facets(db, {.ratings = true,
+                                            .date = f.date_from_key || f.date_to_key,
+                                            .time_control = f.time_control.has_value()});
+      facets = options.facets ? options.facets : read ? &*read : nullptr;
+    }
+    result.used_facets = facets != nullptr;
     info = facets ? look_up_facets(*facets, options.filter, ids)
                   : look_up_games(db, options.filter, ids, options.point_lookup_limit);
   }
@@ -326,27 +374,13 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       }
     }
   }
-  if (options.top_games > 0) {
-    result.top_games = find_top_games(db, ids, info, options.top_games);
-    for (TopGame& top : result.top_games) {
-      const size_t i = size_t(std::lower_bound(ids.begin(), ids.end(), uint32_t(top.id)) - ids.begin());
-      if (first_move[i] != kEnded) top.san = result.moves[first_move[i]].san;
-    }
+  for (uint32_t id : top_game_ids(ids, info, options.top_games)) {
+    const size_t i = size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    TopGame& top = result.top_games.emplace_back();
+    top.id = id;
+    if (first_move[i] != kEnded) top.san = result.moves[first_move[i]].san;
   }
-  std::erase_if(result.moves, [](const ExplorerMove& m) { return m.games == 0; });
-  std::sort(result.moves.begin(), result.moves.end(), [](const ExplorerMove& a, const ExplorerMove& b) {
-    return a.games != b.games ? a.games > b.games : a.san < b.san;
-  });
-  // The position after each move: its FEN, and its opening (this position's when unnamed).
-  for (ExplorerMove& m : result.moves) {
-    Board next = position;
-    UndoInfo undo;
-    next.do_move(m.move, undo);
-    m.fen = write_fen(next);
-    path.push_back(next.key());
-    m.opening = name_opening(path);
-    path.pop_back();
-  }
+  finish_result(db, position, path, result);
   return result;
 }
 

@@ -19,6 +19,7 @@
 
 #include "core/board.h"
 #include "indexer/store/database.h"
+#include "indexer/store/game_facets.h"
 #include "query/game_filter.h"
 #include "query/output_file.h"
 
@@ -71,6 +72,9 @@ struct ExplorerOptions {
   bool ratings = true;
   size_t top_games = 5;
   bool use_facets = true;  // false: SQL for everything (tests compare the two)
+  bool use_summaries = true;  // unfiltered: the stored answer when there is one (explorer_summary.h)
+  // Facets already read (all columns), for many calls in a row; else read per call.
+  const store::GameFacets* facets = nullptr;
   // Up to this many games reaching the position, ratings and filters are looked up
   // game by game; above it, in one pass over the mover's rating index or the filtered games.
   size_t point_lookup_limit = 20000;

@@ -15,6 +15,7 @@
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/store/database.h"
+#include "query/explorer_summary.h"
 #include "query/file_identity.h"
 #include "tools/import_report.h"
 #include "tools/rejects_file.h"
@@ -66,6 +67,18 @@ std::optional<std::string> find_overwritten_input(const std::string& db, const s
 void remove_new_database(const std::string& db) {
   std::error_code ignored;
   for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
+}
+
+// The explorer's stored answers for common positions follow the games just imported.
+void rebuild_explorer_summaries(store::Database& db, bool quiet) {
+  const auto start = std::chrono::steady_clock::now();
+  store::Transaction transaction(db);
+  const query::SummaryBuildStats stats = query::build_explorer_summaries(db);
+  transaction.commit();
+  if (!quiet)
+    std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
+                double(stats.bytes) / 1024,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace
@@ -192,6 +205,7 @@ int main(int argc, char** argv) {
         if (!quiet) print_summary(name, outcome);
       }
     }
+    if (totals.imported_files() > 0) rebuild_explorer_summaries(writer.database(), quiet);
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     std::fflush(stdout);

@@ -63,12 +63,16 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-void load(Database& db, GameFacets& f) {
-  read_column(db, "white_elo", f.white_elo);
-  read_column(db, "black_elo", f.black_elo);
-  read_column(db, "date_key", f.date_key);
-  read_column(db, "time_control", f.time_control);
-  f.time_controls = split_lines(read_text(db, "time_controls"));
+void load(Database& db, GameFacets& f, FacetColumns columns = {}) {
+  if (columns.ratings) {
+    read_column(db, "white_elo", f.white_elo);
+    read_column(db, "black_elo", f.black_elo);
+  }
+  if (columns.date) read_column(db, "date_key", f.date_key);
+  if (columns.time_control) {
+    read_column(db, "time_control", f.time_control);
+    f.time_controls = split_lines(read_text(db, "time_controls"));
+  }
   const std::string last = read_text(db, "last_id");
   f.last_id = last.empty() ? 0 : uint32_t(std::stoul(last));
 }
@@ -121,13 +125,13 @@ void append_game_facets(Database& db) {
   write_blob(db, "last_id", std::as_bytes(std::span(last_text)));
 }
 
-std::optional<GameFacets> read_game_facets(Database& db) {
+std::optional<GameFacets> read_game_facets(Database& db, FacetColumns columns) {
   if (!has_facets_table(db)) return std::nullopt;
   GameFacets f;
-  load(db, f);
+  load(db, f, columns);
   const size_t size = size_t(f.last_id) + 1;
-  if (f.last_id != max_game_id(db) || f.white_elo.size() != size || f.black_elo.size() != size ||
-      f.date_key.size() != size || f.time_control.size() != size)
+  if (f.last_id != max_game_id(db) || (columns.ratings && (f.white_elo.size() != size || f.black_elo.size() != size)) ||
+      (columns.date && f.date_key.size() != size) || (columns.time_control && f.time_control.size() != size))
     return std::nullopt;
   return f;
 }

@@ -38,7 +38,13 @@ struct GameFacets {
 // rewrite of the column blobs (about 10 bytes per game).
 void append_game_facets(Database& db);
 
+// Which columns read_game_facets loads (the others stay empty): each is megabytes on a
+// big database, so a query loads what its filters need.
+struct FacetColumns {
+  bool ratings = true, date = true, time_control = true;
+};
+
 // The stored facets, or nullopt when the table is missing or behind the games table.
-std::optional<GameFacets> read_game_facets(Database& db);
+std::optional<GameFacets> read_game_facets(Database& db, FacetColumns columns = {});
 
 }  // namespace pgnbase::store

@@ -100,6 +100,13 @@ CREATE TABLE IF NOT EXISTS game_facets (
   name TEXT PRIMARY KEY,
   data BLOB NOT NULL
 );
+-- Schema 3, the explorer's stored answers for common positions (query/explorer_summary.h),
+-- valid while the position index holds `stamp` postings.
+CREATE TABLE IF NOT EXISTS explorer_summaries (
+  key   INTEGER PRIMARY KEY,
+  stamp INTEGER NOT NULL,
+  data  BLOB NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

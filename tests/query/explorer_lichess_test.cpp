@@ -10,8 +10,10 @@
 #include "indexer/eco_table.h"
 #include "indexer/store/game_facets.h"
 #include "query/explorer.h"
+#include "query/explorer_summary.h"
 #include "query/time_control.h"
 #include "query_test_support.h"
+#include "sample_games.h"
 
 namespace pgnbase::query {
 namespace {
@@ -207,6 +209,67 @@ TEST_F(ExplorerLichess, OpeningNamesComeFromTheDeepestNamedPosition) {
     named += child != nullptr;
   }
   EXPECT_GT(named, 0u);
+}
+
+// Stored answers (explorer_summary.h) equal the answers counted from the postings, and
+// are ignored once the position index changes.
+TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
+  const std::string copy = dir_->file("summaries.db");
+  std::filesystem::copy_file(db_path_, copy);
+  SummaryBuildStats stats;
+  {
+    store::Database db(copy, store::Database::Mode::ReadWrite);
+    store::Transaction t(db);
+    stats = build_explorer_summaries(db, 50);
+    t.commit();
+  }
+  EXPECT_GT(stats.positions, 20u);
+  store::Database db(copy, store::Database::Mode::ReadOnly);
+  store::Statement keys = db.prepare("SELECT count(*) FROM explorer_summaries");
+  ASSERT_TRUE(keys.step());
+  EXPECT_EQ(uint64_t(keys.column_int64(0)), stats.positions);
+  // Walk the tree the summaries cover; each stored answer against a counted one.
+  std::vector<Board> todo = {Board()};
+  size_t compared = 0;
+  while (!todo.empty()) {
+    const Board position = todo.back();
+    todo.pop_back();
+    const std::optional<ExplorerResult> stored = read_explorer_summary(db, position);
+    if (!stored) continue;
+    ExplorerOptions options;
+    options.filter.position = position;
+    const ExplorerResult a = explore(db, options);
+    options.use_summaries = false;
+    const ExplorerResult b = explore(db, options);
+    ASSERT_EQ(a.games, b.games);
+    EXPECT_EQ(a.ended_here, b.ended_here);
+    ASSERT_EQ(a.moves.size(), b.moves.size()) << a.fen;
+    for (size_t i = 0; i < a.moves.size(); ++i) {
+      EXPECT_EQ(a.moves[i].san, b.moves[i].san);
+      EXPECT_EQ(a.moves[i].fen, b.moves[i].fen);
+      EXPECT_EQ(a.moves[i].games, b.moves[i].games);
+      EXPECT_EQ(a.moves[i].white_wins, b.moves[i].white_wins);
+      EXPECT_EQ(a.moves[i].draws, b.moves[i].draws);
+      EXPECT_EQ(a.moves[i].black_wins, b.moves[i].black_wins);
+      EXPECT_EQ(a.moves[i].rated_games, b.moves[i].rated_games);
+      EXPECT_DOUBLE_EQ(a.moves[i].rating_sum, b.moves[i].rating_sum);
+      if (a.moves[i].games >= 50) todo.push_back(query_test::board_of(a.moves[i].fen));
+    }
+    ASSERT_EQ(a.top_games.size(), b.top_games.size());
+    for (size_t i = 0; i < a.top_games.size(); ++i) {
+      EXPECT_EQ(a.top_games[i].id, b.top_games[i].id);
+      EXPECT_EQ(a.top_games[i].san, b.top_games[i].san);
+      EXPECT_EQ(a.top_games[i].white, b.top_games[i].white);
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, stats.positions);
+  // Another import changes the position index: the stored answers no longer count.
+  const std::string more = dir_->file("more.pgn");
+  query_test::write_file(more, query_test::kSampleGames);
+  query_test::import_files(copy, {more});
+  store::Database after(copy, store::Database::Mode::ReadOnly);
+  EXPECT_FALSE(read_explorer_summary(after, Board()));
 }
 
 }  // namespace
