@@ -326,7 +326,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
     std::optional<store::GameFacets> read;
     const store::GameFacets* facets = nullptr;
-    if (options.use_facets && facets_answer(options.filter)) {
+    if (options.use_facets && facets_answer(options.filter) && (options.facets || ids.size() >= options.facet_min_games)) {
       const GameFilter& f = options.filter;
       if (!options.facets)
         read = store::read_game_facets(db, {.ratings = true,

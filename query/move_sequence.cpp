@@ -71,12 +71,15 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   std::vector<uint32_t> qualified, replay_ids;  // qualified: ascending, at every level so far
   std::vector<Sighting> sightings;
   indexer::PositionIndexReader reader(db);
-  for (size_t level = 0; level < n; ++level) {
+  // Deepest position first: it has the fewest games, and each shallower level (down to
+  // the start position, which every game reaches) only looks up those still qualified.
+  for (size_t level = n; level-- > 0;) {
     const Board& position = sequence.positions[level];
+    const bool first = level == n - 1;
     sightings.clear();
     reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
       for (const indexer::Posting& p : postings) {
-        if (level > 0 && !std::binary_search(qualified.begin(), qualified.end(), p.game_id)) continue;
+        if (!first && !std::binary_search(qualified.begin(), qualified.end(), p.game_id)) continue;
         Move m;
         const bool unknown = p.next_move == indexer::kUnknownNextMove;
         sightings.push_back({p.game_id,
@@ -117,6 +120,7 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
     if (same) ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
 }
 

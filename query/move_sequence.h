@@ -28,8 +28,9 @@ bool parse_move_sequence(std::string_view text, MoveSequence& out, std::string& 
 // these moves, in this order. Found from the index: a game qualifies when it reaches
 // each position of the sequence once, playing the sequence's move from there; games whose
 // postings cannot tell (a position repeated, or a posting without its move in a lean
-// segment) are replayed. Reads postings of positions[0 .. n-1], so a short sequence costs
-// one pass over the postings of the start position.
+// segment) are replayed. Reads the postings of positions[n-1] down to positions[0] (the
+// deepest, rarest first; each shallower level only checks the games still in), so any
+// sequence costs one pass over the postings of the start position.
 std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequence& sequence);
 
 }  // namespace pgnbase::query

@@ -85,6 +85,7 @@ class ExplorerLichess : public ::testing::Test {
     options.filter = filter;
     options.filter.position = position;
     options.use_facets = facets;
+    options.facet_min_games = 0;
     options.point_lookup_limit = facets ? 20000 : 0;  // SQL: one pass over the passing games
     return explore(db, options);
   }
