@@ -8,7 +8,6 @@
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "core/san.h"
-#include "indexer/eco_table.h"
 #include "indexer/store/game_facets.h"
 #include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
@@ -204,14 +203,6 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
 }
 
 
-// The opening of the deepest named position among keys (the path, the position last).
-OpeningName name_opening(std::span<const uint64_t> keys) {
-  const indexer::EcoTable& table = indexer::EcoTable::builtin();
-  for (size_t i = keys.size(); i-- > 0;)
-    if (const indexer::EcoEntry* e = table.find(keys[i])) return {std::string(e->eco), std::string(e->name)};
-  return {};
-}
-
 // What every answer gets once counted: moves sorted (most games first, then SAN), the
 // FEN and opening after each move, and the top games' rows.
 void finish_result(store::Database& db, const Board& position, std::vector<uint64_t>& path, ExplorerResult& result) {
@@ -225,7 +216,7 @@ void finish_result(store::Database& db, const Board& position, std::vector<uint6
     next.do_move(m.move, undo);
     m.fen = write_fen(next);
     path.push_back(next.key());
-    m.opening = name_opening(path);
+    m.opening = name_opening(db, path);
     path.pop_back();
   }
   read_top_game_rows(db, result.top_games);
@@ -237,11 +228,12 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   const Board& position = *options.filter.position;
   std::vector<uint64_t> path = options.path_keys;
   if (path.empty() || path.back() != position.key()) path.push_back(position.key());
-  if (options.use_summaries && !options.filter.has_header_filters() && !options.filter.opening) {
+  if (options.use_summaries && !options.filter.has_header_filters() && !options.filter.opening &&
+      options.top_games <= kSummaryTopGames) {
     if (std::optional<ExplorerResult> summary = read_explorer_summary(db, position)) {
       ExplorerResult& result = *summary;
       result.ratings = options.ratings;
-      result.opening = name_opening(path);
+      result.opening = name_opening(db, path);
       if (result.top_games.size() > options.top_games) result.top_games.resize(options.top_games);
       if (!options.ratings)
         for (ExplorerMove& m : result.moves) m.rated_games = 0, m.rating_sum = 0;
@@ -252,7 +244,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   ExplorerResult result;
   result.fen = write_fen(position);
   result.ratings = options.ratings;
-  result.opening = name_opening(path);
+  result.opening = name_opening(db, path);
 
   MoveList legal;
   generate_legal_moves(position, legal);

@@ -9,6 +9,7 @@
 #include "core/move_code.h"
 #include "core/movegen.h"
 #include "core/san.h"
+#include "indexer/eco_table.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -33,6 +34,12 @@ constexpr std::string_view kHasTable =
     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'explorer_summaries'";
 constexpr std::string_view kStamp = "SELECT coalesce(sum(postings), 0) FROM position_segments";
 constexpr std::string_view kSelect = "SELECT stamp, data FROM explorer_summaries WHERE key = ?1";
+constexpr std::string_view kCreateEco =
+    "CREATE TABLE IF NOT EXISTS eco_positions (key INTEGER PRIMARY KEY, eco TEXT NOT NULL, name TEXT NOT NULL)";
+constexpr std::string_view kHasEcoTable =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'eco_positions'";
+constexpr std::string_view kSelectEco = "SELECT eco, name FROM eco_positions WHERE key = ?1";
+constexpr std::string_view kInsertEco = "INSERT OR REPLACE INTO eco_positions(key, eco, name) VALUES (?1, ?2, ?3)";
 constexpr std::string_view kInsert = "INSERT OR REPLACE INTO explorer_summaries(key, stamp, data) VALUES (?1, ?2, ?3)";
 
 template <typename T>
@@ -75,10 +82,50 @@ std::string encode(const Board& position, const ExplorerResult& r) {
   return out;
 }
 
+// Writes the builtin ECO table's positions into eco_positions (replacing what is there).
+void write_eco_positions(store::Database& db) {
+  db.exec(kCreateEco);
+  db.exec("DELETE FROM eco_positions");
+  store::Statement insert = db.prepare(kInsertEco);
+  indexer::EcoTable::builtin().for_each_position([&](uint64_t key, const indexer::EcoEntry& e) {
+    insert.reset();
+    insert.bind_int64(1, int64_t(key));
+    insert.bind_text(2, e.eco);
+    insert.bind_text(3, e.name);
+    insert.run();
+  });
+}
+
 }  // namespace
+
+OpeningName name_opening(store::Database& db, std::span<const uint64_t> keys) {
+  bool stored;
+  {
+    store::Statement has = db.prepare(kHasEcoTable);
+    stored = has.step() && has.column_int64(0) == 1;
+  }
+  if (stored) {  // an import that built no summaries left it empty
+    store::Statement any = db.prepare("SELECT EXISTS (SELECT 1 FROM eco_positions)");
+    stored = any.step() && any.column_int64(0) == 1;
+  }
+  if (!stored) {
+    const indexer::EcoTable& table = indexer::EcoTable::builtin();
+    for (size_t i = keys.size(); i-- > 0;)
+      if (const indexer::EcoEntry* e = table.find(keys[i])) return {std::string(e->eco), std::string(e->name)};
+    return {};
+  }
+  store::Statement s = db.prepare(kSelectEco);
+  for (size_t i = keys.size(); i-- > 0;) {
+    s.reset();
+    s.bind_int64(1, int64_t(keys[i]));
+    if (s.step()) return {std::string(s.column_text(0)), std::string(s.column_text(1))};
+  }
+  return {};
+}
 
 SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games) {
   SummaryBuildStats stats;
+  write_eco_positions(db);
   db.exec(kCreate);
   db.exec("DELETE FROM explorer_summaries");
   const std::optional<store::GameFacets> facets = store::read_game_facets(db);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "indexer/store/database.h"
 #include "query/explorer.h"
@@ -25,9 +26,18 @@ struct SummaryBuildStats {
   uint64_t bytes = 0;      // their data
 };
 
+// The ECO table's positions (indexer/eco_table.h) are stored beside them, in table
+// eco_positions, so that naming a position costs a look-up, not the replay of the whole
+// table (milliseconds, most of exploring a rare position).
+//
 // Replaces every summary, inside the caller's transaction. Positions are explored with
 // the game facets; a database without them gets no summaries.
 SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames);
+
+// The opening of the deepest position of keys (the way to a position, the position last)
+// that the ECO table names: from eco_positions when the database has it, else from the
+// builtin table.
+OpeningName name_opening(store::Database& db, std::span<const uint64_t> keys);
 
 // The stored unfiltered answer for position (moves, counts, ratings, top game ids in
 // top_games[i].id only), or nullopt when there is none or it is stale.

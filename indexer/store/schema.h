@@ -107,6 +107,12 @@ CREATE TABLE IF NOT EXISTS explorer_summaries (
   stamp INTEGER NOT NULL,
   data  BLOB NOT NULL
 );
+-- Schema 3, the ECO table's positions by Polyglot key, for naming explored positions.
+CREATE TABLE IF NOT EXISTS eco_positions (
+  key  INTEGER PRIMARY KEY,
+  eco  TEXT NOT NULL,
+  name TEXT NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

@@ -255,6 +255,10 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
       EXPECT_EQ(a.moves[i].rated_games, b.moves[i].rated_games);
       EXPECT_DOUBLE_EQ(a.moves[i].rating_sum, b.moves[i].rating_sum);
       if (a.moves[i].games >= 50) todo.push_back(query_test::board_of(a.moves[i].fen));
+      // Names come from the stored eco_positions here; they are the builtin table's.
+      const uint64_t child = query_test::board_of(a.moves[i].fen).key();
+      const indexer::EcoEntry* entry = indexer::EcoTable::builtin().find(child);
+      EXPECT_EQ(name_opening(db, std::span(&child, 1)).name, entry ? std::string(entry->name) : "");
     }
     ASSERT_EQ(a.top_games.size(), b.top_games.size());
     for (size_t i = 0; i < a.top_games.size(); ++i) {
