@@ -40,7 +40,7 @@ for build in "$@"; do
     keep=()
     if "$index" --help | grep -q -- --keep-duplicates; then keep=(--keep-duplicates); fi
     t0=$(date +%s%N)
-    "$index" -q "${keep[@]}" -o "$db" "$big"
+    "$index" "${keep[@]}" -o "$db" "$big" 2>/dev/null | { grep '^explorer summaries' >&2 || true; }
     t1=$(date +%s%N)
     echo "import $build: $(((t1 - t0) / 1000000)) ms, $(stat -c %s "$db") bytes, $(sqlite3 "$db" 'SELECT count(*) FROM games') games" >&2
   fi

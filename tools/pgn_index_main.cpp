@@ -75,7 +75,7 @@ void rebuild_explorer_summaries(store::Database& db, bool quiet) {
   store::Transaction transaction(db);
   const query::SummaryBuildStats stats = query::build_explorer_summaries(db);
   transaction.commit();
-  if (!quiet)
+  if (!quiet && stats.positions > 0)  // small databases have none: their output stays as it was
     std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
                 double(stats.bytes) / 1024,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
