@@ -69,7 +69,7 @@ for build in "$@"; do
   q "explore 1.e4 --min-elo 2200 --date-from 2020" explore --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' --min-elo 2200 --date-from 2020
   q "explore Ruy Lopez" explore --fen 'r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3'
   q "explore Ruy Lopez --min-elo 2200 --date-from 2020" explore --fen 'r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3' --min-elo 2200 --date-from 2020
-  q "explore rare (Chigorin, move 11)" explore --fen 'r1b2rk1/2q1bppp/p2p1n2/npp1p3/3PP3/2P2N1P/PPB2PP1/RNBQR1K1 w - - 1 12'
+  q "explore rare (Chigorin, after 11...Qc7)" explore --fen 'r1b2rk1/2q1bppp/p2p1n2/npp1p3/3PP3/2P2N1P/PPB2PP1/RNBQR1K1 w - - 1 12'
   q "explore rare (lichess middlegame)" explore --fen '3r4/ppq2pbk/1np1r1pp/4p2n/PPN1P3/2P3PP/3B1P2/R1Q1RBK1 w - - 10 21'
   q "explore rare --min-elo 2200 --date-from 2020" explore --fen '3r4/ppq2pbk/1np1r1pp/4p2n/PPN1P3/2P3PP/3B1P2/R1Q1RBK1 w - - 10 21' --min-elo 2200 --date-from 2020
   q "explore start --white drnykterstein" explore --white drnykterstein
