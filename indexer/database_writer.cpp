@@ -6,6 +6,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/game_facets.h"
 #include "indexer/store/name_words.h"
 #include "indexer/position_index.h"
 #include "indexer/store/schema.h"
@@ -270,6 +271,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
+  store::append_game_facets(db_);  // the explorer's per-game ratings, dates, time controls
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
     languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);

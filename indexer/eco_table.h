@@ -56,6 +56,12 @@ class EcoTable {
   // The longest line, in plies: no game position deeper than this can match.
   int max_plies() const { return max_plies_; }
   std::span<const EcoEntry> entries() const { return entries_; }
+  // Calls f(polyglot_key, entry) once per distinct position, in no particular order.
+  template <typename F>
+  void for_each_position(F&& f) const {
+    for (const Slot& slot : slots_)
+      if (slot.entry != kEmpty) f(slot.key, entries_[slot.entry]);
+  }
 
  private:
   // Open addressing with linear probing on the low bits of the key (Polyglot keys are

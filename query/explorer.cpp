@@ -2,18 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
+#include <optional>
 #include <unordered_map>
 
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "core/san.h"
+#include "indexer/store/game_facets.h"
 #include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
-#include "query/json_writer.h"
+#include "query/explorer_summary.h"
 #include "query/position_search.h"
-#include "query/text_table.h"
 
 namespace pgnbase::query {
 
@@ -38,10 +38,9 @@ int rating_of(const store::Statement& s, int column) {
   return s.column_is_null(column) ? kNoRating : int(s.column_int64(column));
 }
 
-// Header-filter verdict and ratings for each of ids (ascending, distinct); mover is the
-// side to move in the explored position, whose rating is wanted.
+// Header-filter verdict and ratings for each of ids (ascending, distinct), from SQL.
 std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filter, const std::vector<uint32_t>& ids,
-                                    Color mover, size_t point_lookup_limit) {
+                                    size_t point_lookup_limit) {
   std::vector<GameInfo> info(ids.size());
   std::unordered_map<std::string, bool> time_control_verdicts;
   auto time_control_ok = [&](const store::Statement& s) {
@@ -66,21 +65,19 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
       if (s.step()) fill(i, s);
     }
   } else if (!filter.has_header_filters()) {
-    // Only the mover's rating is needed: one pass over that rating index, into an array
-    // by game id.
+    // Only ratings are needed: one pass over each rating index, into arrays by game id.
     store::Statement max_id = db.prepare(sql::kMaxGameId);
     const int64_t size = max_id.step() ? max_id.column_int64(0) + 1 : 1;
-    std::vector<int16_t> ratings(size_t(size), kNoRating);
-    store::Statement s = db.prepare(mover == WHITE ? sql::kWhiteElos : sql::kBlackElos);
-    while (s.step()) {
-      const int64_t id = s.column_int64(0), elo = s.column_int64(1);
-      if (id > 0 && id < size && elo >= 0 && elo < 32768) ratings[size_t(id)] = int16_t(elo);
+    std::vector<int16_t> white(size_t(size), kNoRating), black(size_t(size), kNoRating);
+    for (auto [sql, ratings] : {std::pair{sql::kWhiteElos, &white}, std::pair{sql::kBlackElos, &black}}) {
+      store::Statement s = db.prepare(sql);
+      while (s.step()) {
+        const int64_t id = s.column_int64(0), elo = s.column_int64(1);
+        if (id > 0 && id < size && elo >= 0 && elo < 32768) (*ratings)[size_t(id)] = int16_t(elo);
+      }
     }
-    for (size_t i = 0; i < ids.size(); ++i) {
-      const bool known = ids[i] < size;
-      const int rating = known ? ratings[ids[i]] : kNoRating;
-      info[i] = {known, mover == WHITE ? rating : kNoRating, mover == BLACK ? rating : kNoRating};
-    }
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] < size) info[i] = {true, white[ids[i]], black[ids[i]]};
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
     SqlQuery q = build_game_key_query(filter, false);
@@ -97,6 +94,77 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
     }
   }
   return info;
+}
+
+// Whether the facets answer every filter set (ratings, dates, time control).
+bool facets_answer(const GameFilter& f) {
+  return !f.eco && !f.white && !f.black && !f.player && !f.event && !f.site && !f.result && !f.min_plies &&
+         !f.max_plies;
+}
+
+// The same verdicts and ratings as look_up_games, from the game facets.
+std::vector<GameInfo> look_up_facets(const store::GameFacets& facets, const GameFilter& filter,
+                                     const std::vector<uint32_t>& ids) {
+  std::vector<GameInfo> info(ids.size());
+  std::vector<int8_t> time_control_verdicts(facets.time_controls.size() + 1, -1);
+  auto time_control_ok = [&](uint16_t index) {
+    if (!filter.time_control) return true;
+    int8_t& verdict = time_control_verdicts[index];
+    if (verdict < 0) verdict = filter.time_control->matches(index ? facets.time_controls[index - 1] : "?");
+    return verdict == 1;
+  };
+  const bool elo_filter = filter.min_elo || filter.max_elo;
+  auto elo_in_range = [&](int elo) {
+    return elo > 0 && (!filter.min_elo || elo >= *filter.min_elo) && (!filter.max_elo || elo <= *filter.max_elo);
+  };
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const uint32_t id = ids[i];
+    if (id > facets.last_id) continue;
+    const int white = facets.white_elo[id], black = facets.black_elo[id];
+    if (elo_filter && !(filter.elo_either ? elo_in_range(white) || elo_in_range(black)
+                                          : elo_in_range(white) && elo_in_range(black)))
+      continue;
+    const int64_t date = facets.date_key.empty() ? 0 : facets.date_key[id];  // loaded when a date filter is set
+    if (filter.date_from_key && !(date > 0 && date >= *filter.date_from_key)) continue;
+    if (filter.date_to_key && !(date > 0 && date <= *filter.date_to_key && last_possible_day(date) <= *filter.date_to_key))
+      continue;
+    if (filter.time_control && !time_control_ok(facets.time_control[id])) continue;
+    info[i] = {true, white ? white : kNoRating, black ? black : kNoRating};
+  }
+  return info;
+}
+
+// The ids of the top `count` games among ids by rating sum (both players rated), best first.
+std::vector<uint32_t> top_game_ids(const std::vector<uint32_t>& ids, const std::vector<GameInfo>& info, size_t count) {
+  std::vector<std::pair<int, uint32_t>> rated;  // (rating sum, id)
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (info[i].passes && info[i].white_elo != kNoRating && info[i].black_elo != kNoRating)
+      rated.push_back({info[i].white_elo + info[i].black_elo, ids[i]});
+  auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  const size_t n = std::min(count, rated.size());
+  std::partial_sort(rated.begin(), rated.begin() + ptrdiff_t(n), rated.end(), better);
+  std::vector<uint32_t> top(n);
+  for (size_t i = 0; i < n; ++i) top[i] = rated[i].second;
+  return top;
+}
+
+// Fills in the players, ratings, result and date of each top game (id set) from its row.
+void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
+  store::Statement s = db.prepare(build_game_by_id_query(GameFilter{}).sql);
+  GameRow row;
+  std::erase_if(top, [&](TopGame& g) {
+    s.reset();
+    s.bind_int64(1, g.id);
+    if (!s.step()) return true;
+    read_game_row(s, row);
+    g.white = row.white.value_or("?");
+    g.black = row.black.value_or("?");
+    g.result = result_token(row.result);
+    g.date = row.date.value_or("????.??.??");
+    g.white_elo = int(row.white_elo.value_or(0));
+    g.black_elo = int(row.black_elo.value_or(0));
+    return false;
+  });
 }
 
 // For games whose postings carry no next move (a lean segment stores none for a key that
@@ -134,19 +202,49 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
   }
 }
 
-std::string percent(uint64_t part, uint64_t whole) {
-  char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
-  return buffer;
+
+// What every answer gets once counted: moves sorted (most games first, then SAN), the
+// FEN and opening after each move, and the top games' rows.
+void finish_result(store::Database& db, const Board& position, std::vector<uint64_t>& path, ExplorerResult& result) {
+  std::erase_if(result.moves, [](const ExplorerMove& m) { return m.games == 0; });
+  std::sort(result.moves.begin(), result.moves.end(), [](const ExplorerMove& a, const ExplorerMove& b) {
+    return a.games != b.games ? a.games > b.games : a.san < b.san;
+  });
+  for (ExplorerMove& m : result.moves) {
+    Board next = position;
+    UndoInfo undo;
+    next.do_move(m.move, undo);
+    m.fen = write_fen(next);
+    path.push_back(next.key());
+    m.opening = name_opening(db, path);
+    path.pop_back();
+  }
+  read_top_game_rows(db, result.top_games);
 }
 
 }  // namespace
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   const Board& position = *options.filter.position;
+  std::vector<uint64_t> path = options.path_keys;
+  if (path.empty() || path.back() != position.key()) path.push_back(position.key());
+  if (options.use_summaries && !options.filter.has_header_filters() && !options.filter.opening &&
+      options.top_games <= kSummaryTopGames) {
+    if (std::optional<ExplorerResult> summary = read_explorer_summary(db, position)) {
+      ExplorerResult& result = *summary;
+      result.ratings = options.ratings;
+      result.opening = name_opening(db, path);
+      if (result.top_games.size() > options.top_games) result.top_games.resize(options.top_games);
+      if (!options.ratings)
+        for (ExplorerMove& m : result.moves) m.rated_games = 0, m.rating_sum = 0;
+      finish_result(db, position, path, result);
+      return result;
+    }
+  }
   ExplorerResult result;
   result.fen = write_fen(position);
   result.ratings = options.ratings;
+  result.opening = name_opening(db, path);
 
   MoveList legal;
   generate_legal_moves(position, legal);
@@ -181,7 +279,6 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<Entry> entries;
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   indexer::PositionIndexReader reader(db);
-  entries.reserve(size_t(reader.count(position.key())));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
@@ -204,25 +301,38 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     }
   });
 
-  if (!replay_ids.empty()) {
-    add_replayed_entries(db, position, replay_ids, move_index, entries);
-    auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
+  auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
+  if (!replay_ids.empty()) add_replayed_entries(db, position, replay_ids, move_index, entries);
+  if (!std::is_sorted(entries.begin(), entries.end(), by_game))  // replayed games, or segments out of id order
     std::stable_sort(entries.begin(), entries.end(), by_game);
+  if (options.filter.opening) {  // --from-start-only
+    const std::vector<uint32_t> starting = games_starting_with(db, *options.filter.opening);
+    std::erase_if(entries, [&](const Entry& e) { return !std::binary_search(starting.begin(), starting.end(), e.game_id); });
   }
 
-  const bool need_games = options.ratings || options.filter.has_header_filters();
+  const bool need_games = options.ratings || options.top_games > 0 || options.filter.has_header_filters();
   std::vector<uint32_t> ids;
   std::vector<GameInfo> info;
   if (need_games) {
-    auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
-    if (!std::is_sorted(entries.begin(), entries.end(), by_game))  // segments out of id order
-      std::stable_sort(entries.begin(), entries.end(), by_game);
     for (const Entry& e : entries)
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
-    info = look_up_games(db, options.filter, ids, position.side_to_move(), options.point_lookup_limit);
+    std::optional<store::GameFacets> read;
+    const store::GameFacets* facets = nullptr;
+    if (options.use_facets && facets_answer(options.filter) && (options.facets || ids.size() >= options.facet_min_games)) {
+      const GameFilter& f = options.filter;
+      if (!options.facets)
+        read = store::read_game_facets(db, {.ratings = true,
+                                            .date = f.date_from_key || f.date_to_key,
+                                            .time_control = f.time_control.has_value()});
+      facets = options.facets ? options.facets : read ? &*read : nullptr;
+    }
+    result.used_facets = facets != nullptr;
+    info = facets ? look_up_facets(*facets, options.filter, ids)
+                  : look_up_games(db, options.filter, ids, options.point_lookup_limit);
   }
 
   const Color mover = position.side_to_move();
+  std::vector<uint16_t> first_move(ids.size(), kEnded);  // per game, its first counted move
   size_t id_index = 0;
   uint32_t last_counted = 0;
   bool any_counted = false;
@@ -237,6 +347,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       ++result.games;
       last_counted = e.game_id;
       any_counted = true;
+      if (game) first_move[id_index] = e.move;
     }
     if (e.move == kEnded) {
       ++result.ended_here;
@@ -255,69 +366,14 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       }
     }
   }
-  std::erase_if(result.moves, [](const ExplorerMove& m) { return m.games == 0; });
-  std::sort(result.moves.begin(), result.moves.end(), [](const ExplorerMove& a, const ExplorerMove& b) {
-    return a.games != b.games ? a.games > b.games : a.san < b.san;
-  });
+  for (uint32_t id : top_game_ids(ids, info, options.top_games)) {
+    const size_t i = size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    TopGame& top = result.top_games.emplace_back();
+    top.id = id;
+    if (first_move[i] != kEnded) top.san = result.moves[first_move[i]].san;
+  }
+  finish_result(db, position, path, result);
   return result;
-}
-
-void print_explorer_table(const ExplorerResult& r, OutputFile& out) {
-  std::string& text = out.buffer();
-  text += "position  " + r.fen + "\n";
-  text += "games     " + std::to_string(r.games);
-  if (r.ended_here) text += " (" + std::to_string(r.ended_here) + " end here)";
-  text += "\n\n";
-  std::vector<TextTable::Column> columns = {{"move", false, 12}, {"games", true, 12}, {"share", true, 8},
-                                            {"white", true, 8},  {"draw", true, 8},   {"black", true, 8}};
-  if (r.ratings) columns.push_back({"avg elo", true, 8});
-  TextTable table(columns, out);
-  uint64_t with_moves = 0;
-  for (const ExplorerMove& m : r.moves) with_moves += m.games;
-  for (const ExplorerMove& m : r.moves) {
-    std::vector<std::string> cells = {m.san, std::to_string(m.games), percent(m.games, with_moves),
-                                      percent(m.white_wins, m.games), percent(m.draws, m.games),
-                                      percent(m.black_wins, m.games)};
-    if (r.ratings) cells.push_back(m.rated_games ? std::to_string(int64_t(m.average_rating() + 0.5)) : "-");
-    table.add_row(std::move(cells));
-  }
-  table.finish();
-}
-
-void print_explorer_json(const ExplorerResult& r, OutputFile& out) {
-  std::string& text = out.buffer();
-  char buffer[64];
-  auto fraction = [&](uint64_t part, uint64_t whole) {
-    std::snprintf(buffer, sizeof buffer, "%.4f", whole ? double(part) / double(whole) : 0.0);
-    return std::string(buffer);
-  };
-  text += "{\"fen\":";
-  append_json_string(r.fen, text);
-  text += ",\"games\":" + std::to_string(r.games) + ",\"ended_here\":" + std::to_string(r.ended_here) + ",\"moves\":[";
-  for (size_t i = 0; i < r.moves.size(); ++i) {
-    const ExplorerMove& m = r.moves[i];
-    if (i) text += ',';
-    text += "{\"san\":";
-    append_json_string(m.san, text);
-    text += ",\"uci\":";
-    append_json_string(m.uci, text);
-    text += ",\"games\":" + std::to_string(m.games) + ",\"white_wins\":" + std::to_string(m.white_wins) +
-            ",\"draws\":" + std::to_string(m.draws) + ",\"black_wins\":" + std::to_string(m.black_wins) +
-            ",\"white\":" + fraction(m.white_wins, m.games) + ",\"draw\":" + fraction(m.draws, m.games) +
-            ",\"black\":" + fraction(m.black_wins, m.games);
-    if (r.ratings) {
-      text += ",\"average_elo\":";
-      if (m.rated_games) {
-        std::snprintf(buffer, sizeof buffer, "%.1f", m.average_rating());
-        text += buffer;
-      } else {
-        text += "null";
-      }
-      text += ",\"rated_games\":" + std::to_string(m.rated_games);
-    }
-    text += '}';
-  }
-  text += "]}\n";
 }
 
 }  // namespace pgnbase::query

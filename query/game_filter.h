@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/board.h"
+#include "query/move_sequence.h"
 #include "query/time_control.h"
 
 namespace pgnbase::query {
@@ -30,10 +31,14 @@ struct NamePattern {
 enum class GameOrder : uint8_t { Id, Date, Elo };
 
 struct GameFilter {
-  std::optional<Board> position;  // --fen, parsed with core's parse_fen
+  std::optional<Board> position;  // --fen, parsed with core's parse_fen, or the end of --moves
+  // --moves with --from-start-only: only games that start with exactly these moves
+  // (position is then their final position).
+  std::optional<MoveSequence> opening;
   std::optional<EcoRange> eco;
   std::optional<NamePattern> white, black, player, event, site;
-  std::optional<int64_t> min_elo, max_elo;           // both players
+  std::optional<int64_t> min_elo, max_elo;           // both players (either, with elo_either)
+  bool elo_either = false;                           // --elo-of either: one player in range is enough
   std::optional<int64_t> date_from_key, date_to_key; // from parse_date_bound, inclusive
   std::optional<int> result;                         // games.result: 0 unknown ... 3 Black won
   std::optional<TimeControlMatcher> time_control;
@@ -54,6 +59,12 @@ bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error);
 // "2019.05" or "2019" lie inside them (the rule is in game_sql.cpp).
 bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error);
 // "1-0", "0-1", "1/2-1/2" (or "draw", "½-½"), "*" -> games.result codes 1, 3, 2, 0.
+// The last day a game with this date_key may have been played: its unknown parts as 99
+// ("1959" 19590000 -> 19599999, "1959.05" 19590500 -> 19590599); the SQL filters' rule.
+inline int64_t last_possible_day(int64_t date_key) {
+  return date_key + (date_key % 10000 == 0 ? 9999 : date_key % 100 == 0 ? 99 : 0);
+}
+
 bool parse_result(std::string_view text, int& result, std::string& error);
 bool parse_order(std::string_view text, GameOrder& out, std::string& error);
 

@@ -118,6 +118,12 @@ void GameSearch::select_games() {
 
 void GameSearch::prepare_position_candidates() {
   find_candidates(db_, *options_.filter.position, candidates_);
+  if (options_.filter.opening) {
+    const std::vector<uint32_t> ids = games_starting_with(db_, *options_.filter.opening);
+    std::erase_if(candidates_.games, [&](const PositionCandidate& c) {
+      return !std::binary_search(ids.begin(), ids.end(), c.game_id);
+    });
+  }
   const auto& games = candidates_.games;
   if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
     order_.resize(games.size());

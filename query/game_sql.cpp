@@ -51,13 +51,16 @@ void append_conditions(const GameFilter& f, SqlQuery& q, bool where_started) {
   }
   if (f.event) terms.push_back(name_condition("g.event_id", matching_name_ids(*f.event, q)));
   if (f.site) terms.push_back(name_condition("g.site_id", matching_name_ids(*f.site, q)));
-  if (f.min_elo) {
-    std::string p = q.add(*f.min_elo);
-    terms.push_back("g.white_elo >= " + p + " AND g.black_elo >= " + p);
-  }
-  if (f.max_elo) {
-    std::string p = q.add(*f.max_elo);
-    terms.push_back("g.white_elo <= " + p + " AND g.black_elo <= " + p);
+  if (f.min_elo || f.max_elo) {
+    // One player's rating in range; both players' unless --elo-of either.
+    auto in_range = [&](const char* column) {
+      std::string term;
+      if (f.min_elo) term = std::string(column) + " >= " + q.add(*f.min_elo);
+      if (f.max_elo) term += (term.empty() ? "" : " AND ") + std::string(column) + " <= " + q.add(*f.max_elo);
+      return term;
+    };
+    terms.push_back(f.elo_either ? "((" + in_range("g.white_elo") + ") OR (" + in_range("g.black_elo") + "))"
+                                 : in_range("g.white_elo") + " AND " + in_range("g.black_elo"));
   }
   // A game matches a date range when every day it may have been played lies inside: its
   // date_key (unknown parts 00) is its first possible day, kLastPossibleDay its last.

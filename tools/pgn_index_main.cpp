@@ -17,6 +17,7 @@
 #include "indexer/input_source.h"
 #include "indexer/source_removal.h"
 #include "indexer/store/database.h"
+#include "query/explorer_summary.h"
 #include "query/file_identity.h"
 #include "tools/import_report.h"
 #include "tools/rejects_file.h"
@@ -70,6 +71,18 @@ void remove_new_database(const std::string& db) {
   for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
 }
 
+// The explorer's stored answers for common positions follow the games just imported.
+void rebuild_explorer_summaries(store::Database& db, bool quiet) {
+  const auto start = std::chrono::steady_clock::now();
+  store::Transaction transaction(db);
+  const query::SummaryBuildStats stats = query::build_explorer_summaries(db);
+  transaction.commit();
+  if (!quiet && stats.positions > 0)  // small databases have none: their output stays as it was
+    std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
+                double(stats.bytes) / 1024,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 // One line per truncated copy met (the first 10), saying which game was kept.
 void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
   constexpr size_t kShown = 10;
@@ -115,6 +128,7 @@ int remove_sources(const std::string& db_path, const std::vector<std::string>& n
     for (int64_t id : ids) removed.push_back(remove_source(db, id));
     transaction.commit();
     for (const RemovedSource& r : removed) std::printf("removed %s\n", describe(r).c_str());
+    rebuild_explorer_summaries(db, /*quiet=*/true);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pgn-index: %s\n", e.what());
     return 1;
@@ -268,6 +282,7 @@ int main(int argc, char** argv) {
         if (!quiet) print_truncated_copies(outcome.summary.truncated);
       }
     }
+    if (totals.imported_files() > 0) rebuild_explorer_summaries(writer.database(), quiet);
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     std::fflush(stdout);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/fen.h"
@@ -75,7 +76,9 @@ constexpr const char* kOverview =
     "  rejects  games the import rejected, and their original text\n";
 
 struct FilterText {
-  std::string fen, eco, white, black, player, event, site, result, date_from, date_to, time_control;
+  std::string fen, moves, eco, white, black, player, as, elo_of = "both", event, site, result, date_from, date_to,
+      time_control;
+  bool from_start_only = false;
   std::optional<int64_t> min_elo, max_elo, min_plies, max_plies;
 };
 
@@ -83,12 +86,17 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
   d.add_options()
       ("fen", po::value(&f.fen), fen_defaults_to_start ? "position to explore (default: the start position)"
                                                        : "games reaching this position at any ply (FEN; move counters ignored)")
+      ("moves", po::value(&f.moves), "games reaching the position after these moves, by any move order "
+                                     "(\"1.e4 e5 2.Nf3\"; SAN in any notation, move numbers optional)")
+      ("from-start-only", po::bool_switch(&f.from_start_only), "with --moves: only games that start with exactly those moves")
       ("eco", po::value(&f.eco), "ECO code C60, range C60-C99, or volume C")
       ("white", po::value(&f.white), "White player: exact, case-insensitive; * is a wildcard")
       ("black", po::value(&f.black), "Black player (as --white)")
       ("player", po::value(&f.player), "either player (as --white)")
+      ("as", po::value(&f.as), "with --player: white or black, only the games where the player has that colour")
       ("min-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.min_elo = v; }), "both players rated at least this")
       ("max-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.max_elo = v; }), "both players rated at most this")
+      ("elo-of", po::value(&f.elo_of)->default_value(f.elo_of), "whose rating --min-elo/--max-elo test: both or either")
       ("date-from", po::value(&f.date_from), "played on or after: 2019, 2019.05 or 2019.05.17 (a game dated "
                                              "\"2019\" or \"2019.05\" must lie wholly inside the range)")
       ("date-to", po::value(&f.date_to), "played on or before (partial dates include the whole year/month)")
@@ -109,6 +117,14 @@ GameFilter make_filter(const FilterText& t) {
     if (auto e = parse_fen(t.fen, board)) throw UsageError{"bad FEN: " + e->message};
     f.position = board;
   }
+  if (!t.fen.empty() && !t.moves.empty()) throw UsageError{"--fen and --moves both name a position: give one"};
+  if (t.from_start_only && t.moves.empty()) throw UsageError{"--from-start-only needs --moves"};
+  if (!t.moves.empty()) {
+    MoveSequence sequence;
+    if (!parse_move_sequence(t.moves, sequence, error)) throw UsageError{error};
+    f.position = sequence.final_position();
+    if (t.from_start_only) f.opening = std::move(sequence);
+  }
   if (!t.eco.empty()) {
     EcoRange eco;
     if (!parse_eco_range(t.eco, eco, error)) throw UsageError{error};
@@ -118,6 +134,15 @@ GameFilter make_filter(const FilterText& t) {
   f.white = name(t.white);
   f.black = name(t.black);
   f.player = name(t.player);
+  if (!t.as.empty()) {
+    if (!f.player) throw UsageError{"--as needs --player"};
+    if (t.as != "white" && t.as != "black") throw UsageError{"bad --as '" + t.as + "': expected white or black"};
+    std::optional<NamePattern>& side = t.as == "white" ? f.white : f.black;
+    if (side) throw UsageError{"--player with --as " + t.as + " and --" + t.as + " name the same player: give one"};
+    side = std::exchange(f.player, std::nullopt);
+  }
+  if (t.elo_of != "both" && t.elo_of != "either") throw UsageError{"bad --elo-of '" + t.elo_of + "': expected both or either"};
+  f.elo_either = t.elo_of == "either";
   f.event = name(t.event);
   f.site = name(t.site);
   f.min_elo = t.min_elo;
@@ -275,21 +300,28 @@ void add_report_format_options(po::options_description& d, std::string& format, 
 int explore_command(int argc, char** argv) {
   FilterText filter_text;
   std::string output = "-";
+  ExplorerOptions options;
   po::options_description d("explore options");
   d.add_options()("help,h", "show this help");
   add_filter_options(d, filter_text, true);
   d.add_options()
       ("json", "one JSON object instead of a table")
       ("format", po::value<std::string>()->default_value("table"), "table, json or csv")
-      ("no-elo", "leave out average ratings (answered from the position index alone when no filter is given)")
+      ("no-elo", "leave out average ratings")
+      ("top", po::value(&options.top_games)->default_value(5), "highest-rated games reaching the position to list (0: none)")
       ("output,o", po::value(&output), "write here instead of stdout");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query explore DB [--fen FEN] [filters]", db_path, vm)) return kExitOk;
   const ReportFormat format = report_format(vm, vm["format"].as<std::string>());
-  ExplorerOptions options;
-  if (filter_text.fen.empty()) filter_text.fen = std::string(kStartFen);
+  if (filter_text.fen.empty() && filter_text.moves.empty()) filter_text.fen = std::string(kStartFen);
   options.filter = make_filter(filter_text);
+  if (!filter_text.moves.empty()) {  // the positions on the way name the opening
+    MoveSequence sequence;
+    std::string error;
+    parse_move_sequence(filter_text.moves, sequence, error);
+    for (const Board& b : sequence.positions) options.path_keys.push_back(b.key());
+  }
   options.ratings = !vm.count("no-elo");
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);

@@ -56,6 +56,9 @@ heading "Games classified C60-C99 (Ruy Lopez)"
 heading "Opening explorer: the start position"
 "$query" explore "$db"
 
+heading "Opening explorer after 1.e4 c5 2.Nf3, blitz games of two 3000+ players"
+"$query" explore "$db" --moves "1.e4 c5 2.Nf3" --time-control blitz --min-elo 3000 --top 3
+
 heading "Exporting the Sicilian games (B20-B99) to $out/sicilian.pgn"
 "$query" export "$db" --eco B20-B99 -o "$out/sicilian.pgn"
 echo "grep counts $(grep -c '^\[Event ' "$out/sicilian.pgn") [Event tags in $out/sicilian.pgn"

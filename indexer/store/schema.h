@@ -100,6 +100,26 @@ CREATE TABLE IF NOT EXISTS name_words (
   name_id INTEGER NOT NULL REFERENCES names(id),
   PRIMARY KEY (word, name_id)
 ) WITHOUT ROWID;
+-- Schema 3, the explorer's game facets (indexer/store/game_facets.h): per-game ratings,
+-- date and time control as arrays indexed by game id, one blob per column, so that the
+-- explorer filters and ranks a million games without reading a million rows.
+CREATE TABLE IF NOT EXISTS game_facets (
+  name TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
+-- Schema 3, the explorer's stored answers for common positions (query/explorer_summary.h),
+-- valid while the position index holds `stamp` postings.
+CREATE TABLE IF NOT EXISTS explorer_summaries (
+  key   INTEGER PRIMARY KEY,
+  stamp INTEGER NOT NULL,
+  data  BLOB NOT NULL
+);
+-- Schema 3, the ECO table's positions by Polyglot key, for naming explored positions.
+CREATE TABLE IF NOT EXISTS eco_positions (
+  key  INTEGER PRIMARY KEY,
+  eco  TEXT NOT NULL,
+  name TEXT NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

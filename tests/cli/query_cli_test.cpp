@@ -356,6 +356,35 @@ TEST_F(QueryCli, ExploreAndStatsPrintJson) {
   EXPECT_NE(text.out.find("position index"), std::string::npos) << text.out;
 }
 
+// --moves names the same position as its FEN; --from-start-only keeps the games that
+// start with those moves, a subset.
+TEST_F(QueryCli, MovesAreAnAlternativeToFen) {
+  need_real_database();
+  const std::string moves = "1.d4 Nf6 2.c4 e6", fen = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3";
+  Ran by_moves = query({"search", *db_, "--moves", moves, "--count"});
+  Ran by_fen = query({"search", *db_, "--fen", fen, "--count"});
+  Ran from_start = query({"search", *db_, "--moves", moves, "--from-start-only", "--count"});
+  ASSERT_EQ(by_moves.code, 0) << by_moves;
+  EXPECT_EQ(by_moves.out, by_fen.out);
+  EXPECT_GT(std::stoll(by_moves.out), 0);
+  EXPECT_LE(std::stoll(from_start.out), std::stoll(by_moves.out));
+  Ran explore_moves = query({"explore", *db_, "--moves", moves, "--json"});
+  Ran explore_fen = query({"explore", *db_, "--fen", fen, "--json"});
+  ASSERT_EQ(explore_moves.code, 0) << explore_moves;
+  std::string error;
+  auto v = json_check::parse(explore_moves.out, &error), f = json_check::parse(explore_fen.out, &error);
+  ASSERT_TRUE(v && f) << error;
+  EXPECT_EQ(v->find("games")->number, f->find("games")->number);
+  EXPECT_EQ(v->find("moves")->items.size(), f->find("moves")->items.size());
+  // The table has no entry for this position: the moves name it after the deepest named
+  // position on the way (1.d4 Nf6 2.c4, A50); a bare FEN has no way, hence no name.
+  EXPECT_EQ(v->find("opening")->find("eco")->text, "A50");
+  EXPECT_EQ(explore_fen.out.find("\"opening\":null"), explore_fen.out.find("\"opening\""));
+  Ran table = query({"explore", *db_, "--moves", moves, "--from-start-only"});
+  ASSERT_EQ(table.code, 0) << table;
+  EXPECT_NE(table.out.find("opening   A50 Indian Defense"), std::string::npos) << table.out;
+}
+
 TEST_F(QueryCli, RejectsListsAndWritesTheOriginalText) {
   need_real_database();
   const std::string file = (*dir_ / "rejects.pgn").string();
@@ -435,7 +464,14 @@ TEST_F(QueryCli, UsageErrorsExitTwoAndHelpExitsZero) {
            {"search", db, "--time-control", "5 min"},
            {"search", db, "--no-such-option"},
            {"export", db},
-           {"export", db, "-o", "-", "--notation", "klingon"}}) {
+           {"export", db, "-o", "-", "--notation", "klingon"},
+           {"search", db, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--moves", "e4"},
+           {"search", db, "--moves", "1.e4 e5 2.Nf6"},
+           {"explore", db, "--from-start-only"},
+           {"explore", db, "--as", "white"},
+           {"explore", db, "--player", "x", "--as", "red"},
+           {"explore", db, "--player", "x", "--as", "white", "--white", "y"},
+           {"explore", db, "--elo-of", "one"}}) {
     Ran r = query(args);
     EXPECT_EQ(r.code, 2) << args[0] << " " << (args.size() > 2 ? args[2] : "") << "\n" << r;
     EXPECT_FALSE(r.err.empty());

@@ -64,7 +64,7 @@ TEST_F(RemoveSource, ReplaceImportsAgainAndDuplicatesAreSkippedByDefault) {
   r = index({"-o", path("g.db"), file("copy.pgn", kSecond + kFirst)});
   EXPECT_NE(r.out.find("2 games found, 0 imported, 0 rejected, 2 duplicates skipped"), std::string::npos) << r;
   r = index({"-o", path("g.db"), "--keep-duplicates", file("copy2.pgn", kFirst + "\n")});
-  EXPECT_NE(r.out.find("1 games found, 1 imported"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("1 game found, 1 imported"), std::string::npos) << r;
 }
 
 }  // namespace

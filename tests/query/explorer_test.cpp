@@ -100,7 +100,12 @@ TEST(Explorer, TableAndJsonOutput) {
   }
   const std::string table = query_test::read_file(dir.file("table.txt"));
   EXPECT_NE(table.find("games     7"), std::string::npos) << table;
-  EXPECT_NE(table.find("e4        6  85.7%  33.3%  33.3%   16.7%     2290"), std::string::npos) << table;
+  // Game 4 has no result: the unknown column appears.
+  EXPECT_NE(table.find("e4        6  85.7%  33.3%  33.3%   16.7%    16.7%     2290  B00 King's Pawn Game"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find(" 1  Carlsen, Magnus  2870  Nakamura, Hikaru  2780  1-0     2019  e4"), std::string::npos)
+      << table;
   {
     OutputFile out(dir.file("explore.json"));
     print_explorer_json(r, out);
@@ -112,6 +117,12 @@ TEST(Explorer, TableAndJsonOutput) {
   EXPECT_EQ(v->find("games")->number, 7);
   EXPECT_EQ(v->find("moves")->items[0].find("san")->text, "e4");
   EXPECT_EQ(v->find("moves")->items[0].find("average_elo")->number, 2290);
+  EXPECT_EQ(v->find("moves")->items[0].find("unknown")->number, 1);
+  EXPECT_EQ(v->find("moves")->items[0].find("fen")->text, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  EXPECT_EQ(v->find("moves")->items[0].find("opening")->find("eco")->text, "B00");
+  EXPECT_EQ(v->find("top_games")->items.size(), 3u);  // the games with both ratings
+  EXPECT_EQ(v->find("top_games")->items[0].find("white_elo")->number, 2870);
+  EXPECT_EQ(v->find("top_games")->items[0].find("year")->number, 2019);
 }
 
 TEST(Explorer, RealFilesAgainstAFullReplay) {

@@ -1,0 +1,281 @@
+// The explorer on 2,000 real lichess games (tools/sample, in this repository): move counts
+// under rating, date and time-control filters, from the game facets and from SQL, against
+// a brute-force replay of every game; top games; opening names and the FEN after each move.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "indexer/eco_table.h"
+#include "indexer/store/game_facets.h"
+#include "query/explorer.h"
+#include "query/explorer_summary.h"
+#include "query/time_control.h"
+#include "query_test_support.h"
+#include "sample_games.h"
+
+namespace pgnbase::query {
+namespace {
+
+const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+
+// What the games table says of a game, read directly (the facets are not used).
+struct Header {
+  int64_t white_elo = 0, black_elo = 0, date_key = 0;
+  std::string time_control = "?";
+};
+
+class ExplorerLichess : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new query_test::TempDir;
+    db_path_ = dir_->file("lichess.db");
+    query_test::import_files(db_path_, {kSample}, false);
+    games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_, true));
+    headers_ = new std::map<int64_t, Header>;
+    store::Database db(db_path_, store::Database::Mode::ReadOnly);
+    store::Statement s = db.prepare("SELECT id, white_elo, black_elo, date_key, time_control FROM games");
+    while (s.step()) {
+      Header& h = (*headers_)[s.column_int64(0)];
+      if (!s.column_is_null(1)) h.white_elo = s.column_int64(1);
+      if (!s.column_is_null(2)) h.black_elo = s.column_int64(2);
+      if (!s.column_is_null(3)) h.date_key = s.column_int64(3);
+      if (!s.column_is_null(4)) h.time_control = std::string(s.column_text(4));
+    }
+  }
+  static void TearDownTestSuite() {
+    delete games_;
+    delete headers_;
+    delete dir_;
+  }
+
+  // The brute-force verdict of the filter's rating, date and time-control parts.
+  static bool passes(const GameFilter& f, const Header& h) {
+    auto in = [&](int64_t elo) {
+      return elo > 0 && (!f.min_elo || elo >= *f.min_elo) && (!f.max_elo || elo <= *f.max_elo);
+    };
+    if ((f.min_elo || f.max_elo) &&
+        !(f.elo_either ? in(h.white_elo) || in(h.black_elo) : in(h.white_elo) && in(h.black_elo)))
+      return false;
+    // A partial date lies in a range when its first and last possible days both do.
+    const int64_t first = h.date_key, last = first % 10000 == 0 ? first + 9999 : first % 100 == 0 ? first + 99 : first;
+    if (f.date_from_key && !(first > 0 && first >= *f.date_from_key)) return false;
+    if (f.date_to_key && !(first > 0 && last <= *f.date_to_key)) return false;
+    return !f.time_control || f.time_control->matches(h.time_control);
+  }
+
+  // Per next position key, the passing games that move there from `key`.
+  static std::map<Key, std::set<int64_t>> expected_moves(Key key, const GameFilter& f, std::string* fen) {
+    std::map<Key, std::set<int64_t>> next;
+    for (const auto& g : *games_) {
+      if (!passes(f, headers_->at(g.id))) continue;
+      for (size_t ply = 0; ply + 1 < g.keys.size(); ++ply)
+        if (g.keys[ply] == key && g.codes[ply] != kNullMoveCode) {
+          next[g.keys[ply + 1]].insert(g.id);
+          *fen = g.fens[ply];
+        }
+    }
+    return next;
+  }
+
+  static ExplorerResult run(const Board& position, const GameFilter& filter, bool facets) {
+    store::Database db(db_path_, store::Database::Mode::ReadOnly);
+    ExplorerOptions options;
+    options.filter = filter;
+    options.filter.position = position;
+    options.use_facets = facets;
+    options.facet_min_games = 0;
+    options.point_lookup_limit = facets ? 20000 : 0;  // SQL: one pass over the passing games
+    return explore(db, options);
+  }
+
+  static inline query_test::TempDir* dir_ = nullptr;
+  static inline std::string db_path_;
+  static inline std::vector<query_test::ReplayedGame>* games_ = nullptr;
+  static inline std::map<int64_t, Header>* headers_ = nullptr;
+};
+
+TEST_F(ExplorerLichess, FacetsAreStoredForEveryGame) {
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  std::optional<store::GameFacets> facets = store::read_game_facets(db);
+  ASSERT_TRUE(facets);
+  EXPECT_EQ(facets->last_id, uint32_t(headers_->rbegin()->first));
+  for (const auto& [id, h] : *headers_) {
+    ASSERT_EQ(facets->white_elo[size_t(id)], h.white_elo) << id;
+    ASSERT_EQ(facets->black_elo[size_t(id)], h.black_elo) << id;
+    ASSERT_EQ(facets->date_key[size_t(id)], h.date_key) << id;
+    const uint16_t tc = facets->time_control[size_t(id)];
+    ASSERT_EQ(tc ? facets->time_controls[tc - 1] : std::string("?"), h.time_control) << id;
+  }
+}
+
+TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
+  std::vector<std::pair<std::string, GameFilter>> filters;
+  filters.push_back({"none", {}});
+  GameFilter f;
+  f.min_elo = 3000;
+  filters.push_back({"min-elo 3000", f});
+  f.elo_either = true;
+  filters.push_back({"min-elo 3000 either", f});
+  f = {};
+  f.min_elo = 2500;
+  f.max_elo = 3100;
+  filters.push_back({"elo 2500-3100", f});
+  f = {};
+  f.date_from_key = 20210300;  // March 2021 (a whole-month bound, as parse_date_bound writes it)
+  f.date_to_key = 20210699;
+  filters.push_back({"2021.03-2021.06", f});
+  f = {};
+  f.time_control = TimeControlMatcher::parse("bullet");
+  f.min_elo = 2800;
+  f.date_from_key = 20210000;
+  filters.push_back({"bullet, 2800+, from 2021", f});
+  // The start position, a first-move position and one a few moves deep.
+  const std::vector<std::string> fens = {
+      std::string(kStartFen), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+      "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"};
+  for (const auto& [label, filter] : filters)
+    for (const std::string& fen : fens) {
+      const Board position = query_test::board_of(fen);
+      std::string ignored;
+      const auto want = expected_moves(position.key(), filter, &ignored);
+      uint64_t want_total = 0;
+      for (const auto& [next, ids] : want) want_total += ids.size();
+      for (bool facets : {true, false}) {
+        const ExplorerResult r = run(position, filter, facets);
+        EXPECT_EQ(r.used_facets, facets) << label;
+        std::map<Key, std::set<int64_t>> found_keys;
+        uint64_t total = 0;
+        std::map<Key, uint64_t> found, wanted;
+        for (const ExplorerMove& m : r.moves) {
+          Board after = position;
+          UndoInfo undo;
+          after.do_move(m.move, undo);
+          found[after.key()] = m.games;
+          total += m.games;
+          EXPECT_EQ(m.fen, write_fen(after));
+        }
+        for (const auto& [next, ids] : want) wanted[next] = ids.size();
+        EXPECT_EQ(found, wanted) << label << " " << fen << (facets ? " (facets)" : " (SQL)");
+        EXPECT_EQ(total, want_total) << label;
+      }
+    }
+}
+
+TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {
+  GameFilter filter;
+  filter.time_control = TimeControlMatcher::parse("blitz");
+  const Board position = query_test::board_of("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+  std::string ignored;
+  std::vector<std::pair<int64_t, int64_t>> rated;  // (-rating sum, id)
+  for (const auto& [next, ids] : expected_moves(position.key(), filter, &ignored))
+    for (int64_t id : ids) {
+      const Header& h = headers_->at(id);
+      if (h.white_elo && h.black_elo) rated.push_back({-(h.white_elo + h.black_elo), id});
+    }
+  std::sort(rated.begin(), rated.end());
+  rated.erase(std::unique(rated.begin(), rated.end()), rated.end());
+  ASSERT_GE(rated.size(), 5u);
+  for (bool facets : {true, false}) {
+    const ExplorerResult r = run(position, filter, facets);
+    ASSERT_EQ(r.top_games.size(), 5u);
+    for (size_t i = 0; i < 5; ++i) {
+      const TopGame& g = r.top_games[i];
+      EXPECT_EQ(g.id, rated[i].second) << i;
+      EXPECT_EQ(g.white_elo, headers_->at(g.id).white_elo);
+      EXPECT_EQ(g.black_elo, headers_->at(g.id).black_elo);
+      EXPECT_FALSE(g.white.empty());
+      EXPECT_FALSE(g.san.empty());
+      EXPECT_EQ(g.date.substr(0, 2), "20");
+    }
+  }
+}
+
+TEST_F(ExplorerLichess, OpeningNamesComeFromTheDeepestNamedPosition) {
+  const indexer::EcoTable& table = indexer::EcoTable::builtin();
+  // 1.e4 c5 2.Nf3 is named (B27 Sicilian Defense); each of its moves names its own line
+  // or, when the table has no entry, inherits the position's.
+  const Board position = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+  const ExplorerResult r = run(position, {}, true);
+  const indexer::EcoEntry* own = table.find(position.key());
+  ASSERT_TRUE(own);
+  EXPECT_EQ(r.opening.eco, own->eco);
+  EXPECT_EQ(r.opening.name, own->name);
+  ASSERT_GE(r.moves.size(), 3u);
+  size_t named = 0;
+  for (const ExplorerMove& m : r.moves) {
+    const indexer::EcoEntry* child = table.find(query_test::board_of(m.fen).key());
+    EXPECT_EQ(m.opening.name, child ? child->name : own->name) << m.san;
+    named += child != nullptr;
+  }
+  EXPECT_GT(named, 0u);
+}
+
+// Stored answers (explorer_summary.h) equal the answers counted from the postings, and
+// are ignored once the position index changes.
+TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
+  const std::string copy = dir_->file("summaries.db");
+  std::filesystem::copy_file(db_path_, copy);
+  SummaryBuildStats stats;
+  {
+    store::Database db(copy, store::Database::Mode::ReadWrite);
+    store::Transaction t(db);
+    stats = build_explorer_summaries(db, 50);
+    t.commit();
+  }
+  EXPECT_GT(stats.positions, 20u);
+  store::Database db(copy, store::Database::Mode::ReadOnly);
+  store::Statement keys = db.prepare("SELECT count(*) FROM explorer_summaries");
+  ASSERT_TRUE(keys.step());
+  EXPECT_EQ(uint64_t(keys.column_int64(0)), stats.positions);
+  // Walk the tree the summaries cover; each stored answer against a counted one.
+  std::vector<Board> todo = {Board()};
+  size_t compared = 0;
+  while (!todo.empty()) {
+    const Board position = todo.back();
+    todo.pop_back();
+    const std::optional<ExplorerResult> stored = read_explorer_summary(db, position);
+    if (!stored) continue;
+    ExplorerOptions options;
+    options.filter.position = position;
+    const ExplorerResult a = explore(db, options);
+    options.use_summaries = false;
+    const ExplorerResult b = explore(db, options);
+    ASSERT_EQ(a.games, b.games);
+    EXPECT_EQ(a.ended_here, b.ended_here);
+    ASSERT_EQ(a.moves.size(), b.moves.size()) << a.fen;
+    for (size_t i = 0; i < a.moves.size(); ++i) {
+      EXPECT_EQ(a.moves[i].san, b.moves[i].san);
+      EXPECT_EQ(a.moves[i].fen, b.moves[i].fen);
+      EXPECT_EQ(a.moves[i].games, b.moves[i].games);
+      EXPECT_EQ(a.moves[i].white_wins, b.moves[i].white_wins);
+      EXPECT_EQ(a.moves[i].draws, b.moves[i].draws);
+      EXPECT_EQ(a.moves[i].black_wins, b.moves[i].black_wins);
+      EXPECT_EQ(a.moves[i].rated_games, b.moves[i].rated_games);
+      EXPECT_DOUBLE_EQ(a.moves[i].rating_sum, b.moves[i].rating_sum);
+      if (a.moves[i].games >= 50) todo.push_back(query_test::board_of(a.moves[i].fen));
+      // Names come from the stored eco_positions here; they are the builtin table's.
+      const uint64_t child = query_test::board_of(a.moves[i].fen).key();
+      const indexer::EcoEntry* entry = indexer::EcoTable::builtin().find(child);
+      EXPECT_EQ(name_opening(db, std::span(&child, 1)).name, entry ? std::string(entry->name) : "");
+    }
+    ASSERT_EQ(a.top_games.size(), b.top_games.size());
+    for (size_t i = 0; i < a.top_games.size(); ++i) {
+      EXPECT_EQ(a.top_games[i].id, b.top_games[i].id);
+      EXPECT_EQ(a.top_games[i].san, b.top_games[i].san);
+      EXPECT_EQ(a.top_games[i].white, b.top_games[i].white);
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, stats.positions);
+  // Another import changes the position index: the stored answers no longer count.
+  const std::string more = dir_->file("more.pgn");
+  query_test::write_file(more, query_test::kSampleGames);
+  query_test::import_files(copy, {more});
+  store::Database after(copy, store::Database::Mode::ReadOnly);
+  EXPECT_FALSE(read_explorer_summary(after, Board()));
+}
+
+}  // namespace
+}  // namespace pgnbase::query
