@@ -5,9 +5,6 @@
 
 namespace pgnbase::query {
 
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i] (non-ASCII lead byte), or 0.
 size_t utf8_sequence(std::string_view s, size_t i) {
   auto at = [&](size_t k) { return i + k < s.size() ? uint8_t(s[i + k]) : uint8_t(0); };
   auto cont = [](uint8_t c) { return (c & 0xC0) == 0x80; };
@@ -25,6 +22,8 @@ size_t utf8_sequence(std::string_view s, size_t i) {
   }
   return 0;
 }
+
+namespace {
 
 void append_key(std::string_view key, std::string& out) {
   out += '"';

@@ -12,6 +12,9 @@
 
 namespace pgnbase::query {
 
+// Length of the valid UTF-8 sequence starting at s[i] (non-ASCII lead byte), or 0.
+size_t utf8_sequence(std::string_view s, size_t i);
+
 // Appends text as a JSON string literal (with quotes). Valid UTF-8 passes through;
 // each byte that is not part of valid UTF-8 is read as Latin-1 (old PGN files are
 // often Latin-1), so the output is always valid UTF-8 JSON.

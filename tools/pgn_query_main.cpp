@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/fen.h"
+#include "dataset/dataset_export.h"
+#include "dataset/dataset_key.h"
 #include "indexer/store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
@@ -49,7 +51,9 @@ constexpr const char* kOverview =
     "  export   matching games as PGN (-o FILE, - for stdout)\n"
     "  explore  the opening explorer: next moves from a position with results\n"
     "  stats    what the database holds and how big each part is\n"
-    "  rejects  games the import rejected, and their original text\n";
+    "  rejects  games the import rejected, and their original text\n"
+    "  export-dataset  DB DIR: the games, positions and explorer as a Parquet dataset (appends)\n"
+    "  key      FEN: the position's Polyglot key in hex, and as the dataset's signed key column\n";
 
 struct FilterText {
   std::string fen, eco, white, black, player, event, site, result, date_from, date_to, time_control;
@@ -126,13 +130,15 @@ GameFilter make_filter(const FilterText& t) {
 // Parses the command's options (argv[2..]) with DB as the first positional argument.
 // Returns false when --help was shown.
 bool parse_command_line(int argc, char** argv, const po::options_description& visible, const char* usage,
-                        std::string& db_path, po::variables_map& vm) {
+                        std::string& db_path, po::variables_map& vm, const char* second_positional = nullptr,
+                        bool first_is_fen = false) {
   po::options_description hidden;
   hidden.add_options()("db", po::value(&db_path))("timing", "print the time taken to stderr");
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
   positional.add("db", 1);
+  if (second_positional) positional.add(second_positional, 1);
   try {
     po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(positional).run(), vm);
     po::notify(vm);
@@ -143,7 +149,7 @@ bool parse_command_line(int argc, char** argv, const po::options_description& vi
     std::cout << usage << "\n" << visible;
     return false;
   }
-  if (db_path.empty()) throw UsageError{"missing the database path"};
+  if (db_path.empty()) throw UsageError{std::string(first_is_fen ? "missing the FEN" : "missing the database path")};
   return true;
 }
 
@@ -277,6 +283,54 @@ int rejects_command(int argc, char** argv) {
   return kExitOk;
 }
 
+int export_dataset_command(int argc, char** argv) {
+  dataset::ExportOptions options;
+  std::string dir;
+  po::options_description d("export-dataset options");
+  d.add_options()
+      ("help,h", "show this help")
+      ("dir", po::value(&dir), "the dataset folder: new, empty, or an earlier export of this database")
+      ("bucket-bits", po::value(&options.bucket_bits)->default_value(options.bucket_bits),
+       "a new dataset's positions/ and explorer/ buckets kb=NN: the key's top bits (0-12)");
+  std::string db_path;
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, d, "pgn-query export-dataset DB DIR [--bucket-bits N]", db_path, vm, "dir"))
+    return kExitOk;
+  if (dir.empty()) throw UsageError{"missing the dataset folder DIR"};
+  if (options.bucket_bits < 0 || options.bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  const auto started = std::chrono::steady_clock::now();
+  const dataset::ExportSummary s = dataset::export_dataset(db, dir, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (s.export_number == 0) {
+    std::printf("%s: nothing new to export (every game is in the dataset)\n", dir.c_str());
+    return kExitOk;
+  }
+  std::printf("%s: export %d: games %lld..%lld, %lld games, %llu positions, %llu explorer rows, %llu files, "
+              "%llu bytes in %.2f s (%.0f games/s)\n",
+              dir.c_str(), s.export_number, (long long)s.first_game_id, (long long)s.last_game_id, (long long)s.games,
+              (unsigned long long)s.postings, (unsigned long long)s.explorer_rows, (unsigned long long)s.files,
+              (unsigned long long)s.bytes, seconds, double(s.games) / std::max(seconds, 1e-9));
+  return kExitOk;
+}
+
+int key_command(int argc, char** argv) {
+  int bucket_bits = dataset::ExportOptions{}.bucket_bits;
+  po::options_description d("key options");
+  d.add_options()("help,h", "show this help")(
+      "bucket-bits", po::value(&bucket_bits)->default_value(bucket_bits), "the dataset's bucket bits, for kb=NN");
+  std::string fen;
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, d, "pgn-query key FEN", fen, vm, nullptr, true)) return kExitOk;
+  if (bucket_bits < 0 || bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
+  Board board;
+  if (auto e = parse_fen(fen, board)) throw UsageError{"bad FEN: " + e->message};
+  std::printf("%016llx kb=%02u %lld\n", (unsigned long long)board.key(), dataset::key_bucket(board.key(), bucket_bits),
+              (long long)dataset::signed_key(board.key()));
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -299,6 +353,8 @@ int main(int argc, char** argv) {
     if (command == "explore") return explore_command(argc, argv);
     if (command == "stats") return stats_command(argc, argv);
     if (command == "rejects") return rejects_command(argc, argv);
+    if (command == "export-dataset") return export_dataset_command(argc, argv);
+    if (command == "key") return key_command(argc, argv);
     std::fprintf(stderr, "pgn-query: unknown command '%s'\n%s", command.c_str(), kOverview);
     return kExitUsage;
   } catch (const UsageError& e) {
