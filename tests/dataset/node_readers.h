@@ -18,9 +18,10 @@ namespace pgnbase::dataset_test {
 
 inline const std::filesystem::path kReaderDir = std::filesystem::path(PGNBASE_SOURCE_DIR) / "tests" / "dataset";
 
-// Runs node with args in kReaderDir; returns stdout, or nullopt when node exited badly
-// (its stderr then goes to the test log).
-inline std::optional<std::string> run_node(const std::vector<std::string>& args) {
+// Runs program (found on PATH) with args in folder; returns stdout, or nullopt when it
+// exited badly (its stderr then goes to the test log).
+inline std::optional<std::string> run_program(const std::filesystem::path& folder, const std::string& program,
+                                              const std::vector<std::string>& args, int* exit_code = nullptr) {
   int fds[2];
   if (pipe(fds) != 0) return std::nullopt;
   const pid_t pid = fork();
@@ -28,11 +29,11 @@ inline std::optional<std::string> run_node(const std::vector<std::string>& args)
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
-    if (chdir(kReaderDir.c_str()) != 0) _exit(126);
-    std::vector<char*> argv{const_cast<char*>("node")};
+    if (chdir(folder.c_str()) != 0) _exit(126);
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    execvp("node", argv.data());
+    execvp(program.c_str(), argv.data());
     _exit(127);
   }
   close(fds[1]);
@@ -42,8 +43,13 @@ inline std::optional<std::string> run_node(const std::vector<std::string>& args)
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return out;
+}
+
+inline std::optional<std::string> run_node(const std::vector<std::string>& args) {
+  return run_program(kReaderDir, "node", args);
 }
 
 inline bool node_found() {
@@ -76,10 +82,12 @@ inline std::string duckdb_value(const std::string& sql) {
   return rows.empty() ? "" : rows[0].substr(0, rows[0].find('\t'));
 }
 
-// What hyparquet reads from a file: hyparquet_dump.mjs's lines.
-inline std::vector<std::string> hyparquet_dump(const std::filesystem::path& file) {
-  const auto out = run_node({"hyparquet_dump.mjs", file.string()});
-  EXPECT_TRUE(out.has_value()) << "hyparquet failed on " << file;
+// What hyparquet reads from files: hyparquet_dump.mjs's lines.
+inline std::vector<std::string> hyparquet_dump(const std::vector<std::filesystem::path>& files) {
+  std::vector<std::string> args{"hyparquet_dump.mjs"};
+  for (const auto& f : files) args.push_back(f.string());
+  const auto out = run_node(args);
+  EXPECT_TRUE(out.has_value()) << "hyparquet failed on " << files.size() << " files";
   std::vector<std::string> lines;
   std::istringstream in(out.value_or(""));
   for (std::string line; std::getline(in, line);) lines.push_back(line);
