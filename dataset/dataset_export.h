@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "dataset/dataset_error.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::dataset {

@@ -12,18 +12,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace pgnbase::dataset {
+#include "dataset/dataset_error.h"
 
-// A file could not be written, or a dataset folder is not ours; message names the file.
-struct DatasetError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace pgnbase::dataset {
 
 // What a column holds and how SQL engines see it (DuckDB's names in brackets).
 enum class ColumnKind {

@@ -1,0 +1,177 @@
+// Appending to a dataset: a second export after another import writes new files only
+// (earlier ones byte for byte as they were), ids stay unique, answers stay equal; and
+// folders the export must not touch are refused with everything left as it was.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "core/fen.h"
+#include "dataset/dataset_export.h"
+#include "dataset/dataset_key.h"
+#include "dataset/dataset_meta.h"
+#include "query/database_report.h"
+#include "query/explorer.h"
+#include "query/game_search.h"
+#include "tests/dataset/node_readers.h"
+#include "tests/query/query_test_support.h"
+#include "tests/temp_dir_test.h"
+
+namespace pgnbase::dataset {
+namespace {
+
+namespace fs = std::filesystem;
+using dataset_test::duckdb_value;
+
+const fs::path kSource = fs::path(PGNBASE_SOURCE_DIR);
+const std::string kSample = (kSource / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst").string();
+// Two real games: the sample of FIDE's Laws of Chess, appendix E.
+const std::string kSmall = (kSource / "tests" / "data" / "archives" / "fide-appendix-e-sample.pgn.gz").string();
+const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
+
+// Every file under dir (relative path -> contents).
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = query_test::read_file(e.path().string());
+  return out;
+}
+
+ExportSummary export_to(const std::string& db_path, const fs::path& dir) {
+  store::Database db = query::open_database(db_path);
+  return export_dataset(db, dir);
+}
+
+class DatasetAppendTest : public TempDirTest {
+ protected:
+  std::string db_path() const { return (dir_ / "games.db").string(); }
+  fs::path dataset() const { return dir_ / "dataset"; }
+};
+
+TEST_F(DatasetAppendTest, SecondExportAddsNewFilesOnlyWithUniqueIds) {
+  PGNBASE_REQUIRE_NODE_READERS();
+  query_test::import_files(db_path(), {kSample});
+  const ExportSummary first = export_to(db_path(), dataset());
+  ASSERT_EQ(first.export_number, 1);
+  const auto before = snapshot(dataset());
+
+  query_test::import_files(db_path(), {kSmall});
+  const ExportSummary second = export_to(db_path(), dataset());
+  EXPECT_EQ(second.export_number, 2);
+  EXPECT_EQ(second.first_game_id, first.last_game_id + 1);
+  EXPECT_GT(second.games, 0);
+  const auto after = snapshot(dataset());
+  size_t added = 0;
+  for (const auto& [path, bytes] : after) {
+    if (path == "_meta") continue;
+    EXPECT_NE(path[path.rfind('/') + 1], '.') << "temporary file left: " << path;
+    const auto old = before.find(path);
+    if (old != before.end()) {
+      EXPECT_EQ(bytes, old->second) << path << " changed";
+    } else {
+      EXPECT_NE(path.find("part-000002"), std::string::npos) << path;
+      ++added;
+    }
+  }
+  for (const auto& [path, bytes] : before) EXPECT_TRUE(after.count(path)) << path << " was removed";
+  EXPECT_EQ(added, second.files);
+
+  const std::string games = "read_parquet('" + (dataset() / "games/*/*.parquet").string() + "', hive_partitioning = true)";
+  const int64_t total = first.games + second.games;
+  EXPECT_EQ(duckdb_value("SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || max(id) FROM " + games),
+            std::to_string(total) + " " + std::to_string(total) + " " + std::to_string(second.last_game_id));
+  EXPECT_EQ(duckdb_value("SELECT count(*) FROM read_parquet('" + (dataset() / "positions/*/*.parquet").string() + "')"),
+            std::to_string(first.postings + second.postings));
+  const auto meta = read_dataset_meta(dataset());
+  ASSERT_TRUE(meta.has_value());
+  EXPECT_EQ(meta->last_game_id, second.last_game_id);
+  EXPECT_EQ(meta->exports.size(), 2u);
+
+  // The start position over both exports, as the explorer and the FEN search answer it.
+  store::Database db = query::open_database(db_path());
+  query::ExplorerOptions options;
+  options.filter.position = Board();
+  db.exec("BEGIN");
+  const query::ExplorerResult r = query::explore(db, options);
+  db.exec("COMMIT");
+  const std::string key = std::to_string(signed_key(Board().key()));
+  EXPECT_EQ(duckdb_value("SELECT sum(games) FROM read_parquet('" + (dataset() / "explorer/*/*.parquet").string() +
+                         "') WHERE key = " + key + " AND next_move = " + std::to_string(encode_move(Board(), r.moves[0].move))),
+            std::to_string(r.moves[0].games));
+  query::SearchOptions search;
+  search.filter.position = Board();
+  EXPECT_EQ(duckdb_value("SELECT count(DISTINCT game_id) FROM read_parquet('" +
+                         (dataset() / "positions/*/*.parquet").string() + "') WHERE key = " + key),
+            std::to_string(query::GameSearch(db, search).count()));
+
+  // Nothing new: no file written, _meta unchanged.
+  const auto settled = snapshot(dataset());
+  EXPECT_EQ(export_to(db_path(), dataset()).export_number, 0);
+  EXPECT_EQ(snapshot(dataset()), settled);
+}
+
+TEST_F(DatasetAppendTest, RefusesAFolderWithFilesButNoMeta) {
+  query_test::import_files(db_path(), {kSmall});
+  fs::create_directories(dataset());
+  query_test::write_file((dataset() / "notes.txt").string(), "mine");
+  EXPECT_THROW(export_to(db_path(), dataset()), DatasetError);
+  EXPECT_EQ(snapshot(dataset()), (std::map<std::string, std::string>{{"notes.txt", "mine"}}));
+}
+
+TEST_F(DatasetAppendTest, RefusesTheExportOfAnotherDatabase) {
+  query_test::import_files(db_path(), {kSmall});
+  export_to(db_path(), dataset());
+  const auto before = snapshot(dataset());
+  const std::string other = (dir_ / "other.db").string();
+  query_test::import_files(other, {kSample});
+  try {
+    export_to(other, dataset());
+    ADD_FAILURE() << "no error";
+  } catch (const DatasetError& e) {
+    EXPECT_NE(std::string(e.what()).find("another database"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(snapshot(dataset()), before);
+}
+
+TEST_F(DatasetAppendTest, RefusesANewerMetaFormat) {
+  query_test::import_files(db_path(), {kSmall});
+  fs::create_directories(dataset());
+  query_test::write_file((dataset() / "_meta").string(), "pgnbase_dataset: 99\n");
+  EXPECT_THROW(export_to(db_path(), dataset()), DatasetError);
+  EXPECT_EQ(snapshot(dataset()).size(), 1u);
+}
+
+TEST_F(DatasetAppendTest, NeverRenamesOverAFileTheUserPutThere) {
+  query_test::import_files(db_path(), {kSmall});
+  export_to(db_path(), dataset());
+  query_test::import_files(db_path(), {kSample});
+  // The sample's start position lands in kb=17: a file of the user's where export 2 would write.
+  const fs::path users = dataset() / "positions" / "kb=17" / "part-000002.parquet";
+  query_test::write_file(users.string(), "the user's");
+  const auto before = snapshot(dataset());
+  try {
+    export_to(db_path(), dataset());
+    ADD_FAILURE() << "no error";
+  } catch (const DatasetError& e) {
+    EXPECT_NE(std::string(e.what()).find("already exists"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(snapshot(dataset()), before);  // no new file, no temporary file, _meta as it was
+}
+
+TEST_F(DatasetAppendTest, CommandLineKeyAndRefusal) {
+  int code = -1;
+  const auto key = dataset_test::run_program(dir_, kQueryBinary, {"key", std::string(kStartFen)}, &code);
+  EXPECT_EQ(key.value_or(""), "463b96181691fc9c kb=17 5060803636482931868\n");
+  query_test::import_files(db_path(), {kSmall});
+  fs::create_directories(dataset());
+  query_test::write_file((dataset() / "notes.txt").string(), "mine");
+  EXPECT_FALSE(dataset_test::run_program(dir_, kQueryBinary, {"export-dataset", db_path(), dataset().string()}, &code));
+  EXPECT_EQ(code, 1);
+  EXPECT_FALSE(dataset_test::run_program(dir_, kQueryBinary, {"key", "not a fen"}, &code));
+  EXPECT_EQ(code, 2);
+}
+
+}  // namespace
+}  // namespace pgnbase::dataset
