@@ -23,8 +23,8 @@ bash tools/install_deps.sh || fail "dependencies could not be installed"
 # The dataset tests read the exported Parquet files with two independent readers
 # (DuckDB and hyparquet, tests/dataset/package.json); without node they skip that part.
 if command -v node >/dev/null && command -v npm >/dev/null; then
-  echo "== Installing the dataset tests' Parquet readers (npm ci in tests/dataset)"
-  npm ci --prefix tests/dataset --no-audit --no-fund --loglevel=error || fail "npm ci in tests/dataset"
+  echo "== Installing the dataset tests' Parquet readers (npm install in tests/dataset, versions from its lock file)"
+  npm install --prefix tests/dataset --no-save --no-audit --no-fund --loglevel=error || fail "npm install in tests/dataset"
 else
   echo "== node/npm not found: the dataset tests skip their DuckDB and hyparquet checks"
 fi

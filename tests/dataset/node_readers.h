@@ -1,6 +1,6 @@
 // The independent Parquet readers of the dataset tests: DuckDB (@duckdb/node-api) and
-// hyparquet, run with node from tests/dataset (tools/run_tests.sh installs them with
-// npm ci). A test skips only when node itself is missing; node without the packages
+// hyparquet, run with node from tests/dataset (tools/run_tests.sh installs them with npm
+// install). A test skips only when node itself is missing; node without the packages
 // is a failure that says how to install them.
 #pragma once
 
@@ -63,7 +63,7 @@ inline bool node_found() {
     if (!::pgnbase::dataset_test::node_found())                                                            \
       GTEST_SKIP() << "node is not installed: the Parquet files cannot be checked by DuckDB and hyparquet"; \
     ASSERT_TRUE(std::filesystem::exists(::pgnbase::dataset_test::kReaderDir / "node_modules" / "hyparquet")) \
-        << "the reader packages are missing: run npm ci in tests/dataset (tools/run_tests.sh does)";       \
+        << "the reader packages are missing: run npm install in tests/dataset (tools/run_tests.sh does)";       \
   } while (0)
 
 // SQL through DuckDB: the rows as tab-separated lines.
