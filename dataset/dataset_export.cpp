@@ -103,12 +103,8 @@ std::string part_name(int export_number, int piece) {
   return name;
 }
 
-std::string bucket_folder(uint32_t bucket, int bucket_bits) {
-  const int width = std::max<int>(2, int(std::to_string((uint64_t(1) << bucket_bits) - 1).size()));
-  char name[32];
-  std::snprintf(name, sizeof name, "kb=%0*u", width, bucket);
-  return name;
-}
+// kb=N without leading zeros, so that engines infer the partition column as an integer.
+std::string bucket_folder(uint32_t bucket) { return "kb=" + std::to_string(bucket); }
 
 std::string text_of(store::Database& db, std::string_view sql) {
   store::Statement s = db.prepare(sql);
@@ -248,7 +244,7 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
     for (uint32_t b = 0; b < buckets.buckets(); ++b) {
       const std::vector<DatasetPosting> sorted = buckets.read_sorted(b);
       if (sorted.empty()) continue;
-      const std::string folder = bucket_folder(b, meta.bucket_bits), name = part_name(summary.export_number, 0);
+      const std::string folder = bucket_folder(b), name = part_name(summary.export_number, 0);
       ParquetWriter positions(pending.add(dir / "positions" / folder / name), positions_columns(),
                               parquet_options(options, {0, 1, 2}, summary.export_number));
       write_positions(sorted, facts, options.position_group_rows, positions);

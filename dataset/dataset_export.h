@@ -3,8 +3,8 @@
 //
 //   DIR/_meta                              format, key definition, last exported game id
 //   DIR/games/source=S/part-E.parquet      one row per game of source S, by id
-//   DIR/positions/kb=NN/part-E.parquet     one row per position of every game, by key
-//   DIR/explorer/kb=NN/part-E.parquet      counts per (key, next move), by key
+//   DIR/positions/kb=N/part-E.parquet     one row per position of every game, by key
+//   DIR/explorer/kb=N/part-E.parquet      counts per (key, next move), by key
 //
 // E is the export's number (000001, 000002, ...). An export writes the games with ids
 // above _meta's last_game_id and only new files: every file is written under a
@@ -22,7 +22,7 @@
 namespace pgnbase::dataset {
 
 struct ExportOptions {
-  int bucket_bits = 6;               // a new dataset's kb=NN buckets; an existing one keeps its own
+  int bucket_bits = 6;               // a new dataset's kb=N buckets; an existing one keeps its own
   size_t position_group_rows = 65536;  // rows per positions/explorer row group (cut between keys)
   size_t game_group_rows = 16384;    // rows per games row group
   size_t page_rows = 8192;

@@ -1,6 +1,6 @@
 // How a position's Polyglot key appears in the dataset (docs/dataset.md): the `key`
 // columns hold the signed 64-bit integer with the key's 64 bits (two's complement),
-// what SQL engines call BIGINT; the bucket folder kb=NN is the key's top bits.
+// what SQL engines call BIGINT; the bucket folder kb=N is the key's top bits.
 //
 // | Polyglot key (hex)  | key column             | kb (6 bits) |
 // |---------------------|------------------------|-------------|

@@ -38,7 +38,7 @@ std::string format_dataset_meta(const DatasetMeta& m) {
       << "database_id: " << m.database_id << "\n"
       << kKeyLine << "\n"
       << "bucket_bits: " << m.bucket_bits << "\n"
-      << "bucket: kb = the unsigned key >> " << (64 - m.bucket_bits) << ", folder kb=NN of positions/ and explorer/\n"
+      << "bucket: kb = the unsigned key >> " << (64 - m.bucket_bits) << ", folder kb=N of positions/ and explorer/\n"
       << kIdsLine << "\n"
       << "last_game_id: " << m.last_game_id << "\n";
   for (const std::string& e : m.exports) out << "export " << e << "\n";

@@ -19,7 +19,7 @@ inline constexpr int kDatasetFormatVersion = 1;
 struct DatasetMeta {
   int format_version = kDatasetFormatVersion;
   int schema_version = 0;        // of the database exported (indexer/store/schema.h)
-  int bucket_bits = 6;           // positions/ and explorer/ folders kb=NN: the key's top bits
+  int bucket_bits = 6;           // positions/ and explorer/ folders kb=N: the key's top bits
   std::string database_id;       // content hash of the database's first source: the same database
   int64_t last_game_id = 0;      // games with larger ids are what the next export writes
   std::vector<std::string> exports;  // one line per export: "N: games A..B, ..."

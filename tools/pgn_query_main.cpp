@@ -291,7 +291,7 @@ int export_dataset_command(int argc, char** argv) {
       ("help,h", "show this help")
       ("dir", po::value(&dir), "the dataset folder: new, empty, or an earlier export of this database")
       ("bucket-bits", po::value(&options.bucket_bits)->default_value(options.bucket_bits),
-       "a new dataset's positions/ and explorer/ buckets kb=NN: the key's top bits (0-12)");
+       "a new dataset's positions/ and explorer/ buckets kb=N: the key's top bits (0-12)");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query export-dataset DB DIR [--bucket-bits N]", db_path, vm, "dir"))
@@ -319,14 +319,14 @@ int key_command(int argc, char** argv) {
   int bucket_bits = dataset::ExportOptions{}.bucket_bits;
   po::options_description d("key options");
   d.add_options()("help,h", "show this help")(
-      "bucket-bits", po::value(&bucket_bits)->default_value(bucket_bits), "the dataset's bucket bits, for kb=NN");
+      "bucket-bits", po::value(&bucket_bits)->default_value(bucket_bits), "the dataset's bucket bits, for kb=N");
   std::string fen;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query key FEN", fen, vm, nullptr, true)) return kExitOk;
   if (bucket_bits < 0 || bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
   Board board;
   if (auto e = parse_fen(fen, board)) throw UsageError{"bad FEN: " + e->message};
-  std::printf("%016llx kb=%02u %lld\n", (unsigned long long)board.key(), dataset::key_bucket(board.key(), bucket_bits),
+  std::printf("%016llx kb=%u %lld\n", (unsigned long long)board.key(), dataset::key_bucket(board.key(), bucket_bits),
               (long long)dataset::signed_key(board.key()));
   return kExitOk;
 }

@@ -144,6 +144,10 @@ TEST_F(DatasetExportTest, SummaryCountsEveryGameAndPosition) {
   EXPECT_EQ(summary_.postings, postings);
   EXPECT_EQ(duckdb_value("SELECT count(*) FROM " + table(dataset(), "positions")), std::to_string(postings));
   EXPECT_EQ(duckdb_value("SELECT count(DISTINCT id) FROM " + table(dataset(), "games")), std::to_string(games_->size()));
+  // The bucket folders read as an integer column, and each holds only its own keys.
+  EXPECT_EQ(duckdb_value("SELECT count(*) FROM " + table(dataset(), "positions") + " WHERE kb <> ((key >> 58) & 63)"),
+            "0");
+  EXPECT_EQ(duckdb_value("SELECT DISTINCT typeof(kb) FROM " + table(dataset(), "explorer")), "BIGINT");
 }
 
 TEST_F(DatasetExportTest, PositionsAnswerLikeTheFenSearch) {
