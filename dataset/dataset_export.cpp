@@ -117,7 +117,7 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
   DatasetMeta meta;
   meta.database_id = text_of(db, "SELECT content_hash FROM sources ORDER BY id LIMIT 1");
   meta.schema_version = std::atoi(text_of(db, "SELECT value FROM meta WHERE key = 'schema_version'").c_str());
-  meta.bucket_bits = options.bucket_bits;
+  meta.bucket_bits = options.bucket_bits.value_or(ExportOptions::kDefaultBucketBits);
   const std::optional<DatasetMeta> existing = read_dataset_meta(dir);
   if (!existing) {
     if (fs::exists(dir) && !fs::is_empty(dir))
@@ -130,6 +130,9 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
   if (existing->schema_version != meta.schema_version)
     throw DatasetError(where + "exported from schema version " + std::to_string(existing->schema_version) +
                        ", this database has " + std::to_string(meta.schema_version));
+  if (options.bucket_bits && *options.bucket_bits != existing->bucket_bits)
+    throw DatasetError(where + "the dataset has " + std::to_string(existing->bucket_bits) + " bucket bits, not " +
+                       std::to_string(*options.bucket_bits));
   if (max_id < existing->last_game_id)
     throw DatasetError(where + "games up to id " + std::to_string(existing->last_game_id) +
                        " were exported, but this database ends at " + std::to_string(max_id));
@@ -216,7 +219,8 @@ void export_games(store::Database& db, int64_t after_id, const fs::path& dir, in
 }  // namespace
 
 ExportSummary export_dataset(store::Database& db, const fs::path& dir, const ExportOptions& options) {
-  if (options.bucket_bits < 0 || options.bucket_bits > 12) throw DatasetError("bucket bits must be 0..12");
+  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
+    throw DatasetError("bucket bits must be 0..12");
   ReadSnapshot snapshot(db);
   store::Statement range = db.prepare("SELECT coalesce(max(id), 0) FROM games");
   range.step();

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 
 #include "dataset/dataset_error.h"
 #include "indexer/store/database.h"
@@ -22,7 +23,10 @@
 namespace pgnbase::dataset {
 
 struct ExportOptions {
-  int bucket_bits = 6;               // a new dataset's kb=N buckets; an existing one keeps its own
+  static constexpr int kDefaultBucketBits = 6;
+  // kb=N buckets: the key's top bits. Unset: 6 for a new dataset, an existing one's own;
+  // set to another number than an existing dataset's, the export is refused.
+  std::optional<int> bucket_bits;
   size_t position_group_rows = 65536;  // rows per positions/explorer row group (cut between keys)
   size_t game_group_rows = 16384;    // rows per games row group
   size_t page_rows = 8192;

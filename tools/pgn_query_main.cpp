@@ -290,14 +290,16 @@ int export_dataset_command(int argc, char** argv) {
   d.add_options()
       ("help,h", "show this help")
       ("dir", po::value(&dir), "the dataset folder: new, empty, or an earlier export of this database")
-      ("bucket-bits", po::value(&options.bucket_bits)->default_value(options.bucket_bits),
-       "a new dataset's positions/ and explorer/ buckets kb=N: the key's top bits (0-12)");
+      ("bucket-bits", po::value<int>()->notifier([&](int v) { options.bucket_bits = v; }),
+       "positions/ and explorer/ buckets kb=N: the key's top bits (0-12; default 6 for a new dataset, "
+       "an existing one's own)");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query export-dataset DB DIR [--bucket-bits N]", db_path, vm, "dir"))
     return kExitOk;
   if (dir.empty()) throw UsageError{"missing the dataset folder DIR"};
-  if (options.bucket_bits < 0 || options.bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
+  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
+    throw UsageError{"--bucket-bits must be 0..12"};
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   const auto started = std::chrono::steady_clock::now();
@@ -316,7 +318,7 @@ int export_dataset_command(int argc, char** argv) {
 }
 
 int key_command(int argc, char** argv) {
-  int bucket_bits = dataset::ExportOptions{}.bucket_bits;
+  int bucket_bits = dataset::ExportOptions::kDefaultBucketBits;
   po::options_description d("key options");
   d.add_options()("help,h", "show this help")(
       "bucket-bits", po::value(&bucket_bits)->default_value(bucket_bits), "the dataset's bucket bits, for kb=N");

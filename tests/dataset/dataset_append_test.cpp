@@ -44,6 +44,15 @@ ExportSummary export_to(const std::string& db_path, const fs::path& dir) {
   return export_dataset(db, dir);
 }
 
+// The largest N of the kb=N folders under dir.
+int largest_bucket(const fs::path& dir) {
+  int largest = -1;
+  for (const auto& [path, bytes] : snapshot(dir))
+    if (const size_t at = path.find("/kb="); at != std::string::npos)
+      largest = std::max(largest, std::stoi(path.substr(at + 4)));
+  return largest;
+}
+
 // Expects the export of db_path into dir to fail with a message containing reason, and
 // to leave every file of dir as it was.
 void expect_refused(const std::string& db_path, const fs::path& dir, const std::string& reason) {
@@ -138,6 +147,25 @@ TEST_F(DatasetAppendTest, RefusesTheExportOfAnotherDatabase) {
   const std::string other = (dir_ / "other.db").string();
   query_test::import_files(other, {kSample});
   expect_refused(other, dataset(), "another database");
+}
+
+TEST_F(DatasetAppendTest, RefusesOtherBucketBitsAndKeepsItsOwn) {
+  query_test::import_files(db_path(), {kSmall});
+  ExportOptions four;
+  four.bucket_bits = 4;
+  {
+    store::Database db = query::open_database(db_path());
+    export_dataset(db, dataset(), four);
+  }
+  EXPECT_EQ(read_dataset_meta(dataset())->bucket_bits, 4);
+  EXPECT_LT(largest_bucket(dataset()), 16);
+  query_test::import_files(db_path(), {kSample});
+  store::Database db = query::open_database(db_path());
+  ExportOptions six;
+  six.bucket_bits = 6;
+  EXPECT_THROW(export_dataset(db, dataset(), six), DatasetError);
+  EXPECT_EQ(export_dataset(db, dataset()).export_number, 2);  // unset: the dataset's own 4 bits
+  EXPECT_LT(largest_bucket(dataset()), 16);
 }
 
 TEST_F(DatasetAppendTest, RefusesANewerMetaFormat) {
