@@ -125,6 +125,14 @@ class DatasetExportTest : public ::testing::Test {
 
   static fs::path dataset() { return dir_->path() / "dataset"; }
 
+  // The checks, each against the one export of the suite (one test: CTest runs each test
+  // in its own process, and the import and export are the slow part under sanitizers).
+  static void summary_counts_every_game_and_position();
+  static void positions_answer_like_the_fen_search();
+  static void explorer_sums_equal_explore();
+  static void eco_and_player_counts_equal_search_count();
+  static void hyparquet_reads_every_file_as_the_replay_has_it();
+
   static query_test::TempDir* dir_;
   static std::string db_path_;
   static std::vector<query_test::ReplayedGame>* games_;
@@ -136,7 +144,7 @@ std::string DatasetExportTest::db_path_;
 std::vector<query_test::ReplayedGame>* DatasetExportTest::games_ = nullptr;
 ExportSummary DatasetExportTest::summary_;
 
-TEST_F(DatasetExportTest, SummaryCountsEveryGameAndPosition) {
+void DatasetExportTest::summary_counts_every_game_and_position() {
   uint64_t postings = 0;
   for (const auto& g : *games_) postings += g.keys.size();
   EXPECT_EQ(summary_.export_number, 1);
@@ -150,7 +158,7 @@ TEST_F(DatasetExportTest, SummaryCountsEveryGameAndPosition) {
   EXPECT_EQ(duckdb_value("SELECT DISTINCT typeof(kb) FROM " + table(dataset(), "explorer")), "BIGINT");
 }
 
-TEST_F(DatasetExportTest, PositionsAnswerLikeTheFenSearch) {
+void DatasetExportTest::positions_answer_like_the_fen_search() {
   std::vector<Board> positions = sampled_positions(*games_);
   for (const std::string& fen : expected_fens()) positions.push_back(query_test::board_of(fen));
   ASSERT_GT(positions.size(), 100u);
@@ -166,7 +174,7 @@ TEST_F(DatasetExportTest, PositionsAnswerLikeTheFenSearch) {
   EXPECT_GT(found, 100u);
 }
 
-TEST_F(DatasetExportTest, ExplorerSumsEqualExplore) {
+void DatasetExportTest::explorer_sums_equal_explore() {
   std::vector<Board> positions{Board()};
   for (const auto& g : *games_)
     if (g.fens.size() > 6 && positions.size() < 40) positions.push_back(query_test::board_of(g.fens[1 + g.id % 6]));
@@ -205,7 +213,7 @@ TEST_F(DatasetExportTest, ExplorerSumsEqualExplore) {
   }
 }
 
-TEST_F(DatasetExportTest, EcoAndPlayerCountsEqualSearchCount) {
+void DatasetExportTest::eco_and_player_counts_equal_search_count() {
   store::Database db = query::open_database(db_path_);
   auto search_count = [&](query::GameFilter filter) {
     query::SearchOptions options;
@@ -236,7 +244,7 @@ TEST_F(DatasetExportTest, EcoAndPlayerCountsEqualSearchCount) {
 
 // Every file through hyparquet: positions rows equal the brute-force replay of every
 // game, key statistics equal each row group's range, and no key spans two row groups.
-TEST_F(DatasetExportTest, HyparquetReadsEveryFileAsTheReplayHasIt) {
+void DatasetExportTest::hyparquet_reads_every_file_as_the_replay_has_it() {
   std::map<int64_t, int> results;
   {
     store::Database db = query::open_database(db_path_);
@@ -336,6 +344,29 @@ TEST_F(DatasetExportTest, HyparquetReadsEveryFileAsTheReplayHasIt) {
   std::sort(duck.begin(), duck.end());
   EXPECT_EQ(explorer.size(), summary_.explorer_rows);
   EXPECT_EQ(explorer, duck);
+}
+
+TEST_F(DatasetExportTest, ExportedDatasetAnswersLikePgnbase) {
+  {
+    SCOPED_TRACE("SummaryCountsEveryGameAndPosition");
+    summary_counts_every_game_and_position();
+  }
+  {
+    SCOPED_TRACE("PositionsAnswerLikeTheFenSearch");
+    positions_answer_like_the_fen_search();
+  }
+  {
+    SCOPED_TRACE("ExplorerSumsEqualExplore");
+    explorer_sums_equal_explore();
+  }
+  {
+    SCOPED_TRACE("EcoAndPlayerCountsEqualSearchCount");
+    eco_and_player_counts_equal_search_count();
+  }
+  {
+    SCOPED_TRACE("HyparquetReadsEveryFileAsTheReplayHasIt");
+    hyparquet_reads_every_file_as_the_replay_has_it();
+  }
 }
 
 }  // namespace
