@@ -141,7 +141,7 @@ void Board::do_move(Move m, UndoInfo& undo) {
   const Piece moving = board_[from];
   Key k = key_ ^ en_passant_hash() ^ zobrist::castling_key(castling_);
   en_passant_ = SQ_NONE;
-  ++halfmove_;
+  if (halfmove_ < kMaxHalfmoveClock) ++halfmove_;
 
   if (m.kind() == MoveKind::CASTLING) {
     const bool king_side = to > from;
@@ -218,7 +218,7 @@ void Board::do_null_move(UndoInfo& undo) {
   undo = {key_, checkers_, NO_PIECE, castling_, en_passant_, halfmove_};
   Key k = key_ ^ en_passant_hash();
   en_passant_ = SQ_NONE;
-  ++halfmove_;
+  if (halfmove_ < kMaxHalfmoveClock) ++halfmove_;
   if (side_ == BLACK) ++fullmove_;
   side_ = ~side_;
   key_ = k ^ zobrist::white_to_move_key();

@@ -19,6 +19,12 @@ struct UndoInfo {
   uint16_t halfmove_clock;
 };
 
+// Limits of the move counters. The halfmove clock lives in 16 bits (UndoInfo keeps it
+// too) and stops at 65,535 (the 75-move rule ends a game at 150); the fullmove number
+// is read up to 2^31 - 1 and counted in 64 bits, so playing on never overflows.
+inline constexpr int kMaxHalfmoveClock = 0xFFFF;
+inline constexpr int64_t kMaxFullmoveNumber = 0x7FFFFFFF;
+
 class Board {
  public:
   // The standard start position.
@@ -29,7 +35,8 @@ class Board {
   void put_piece(Piece p, Square s);
   void set_side_to_move(Color c) { side_ = c; }
   void set_en_passant(Square s) { en_passant_ = s; }
-  void set_counters(int halfmove, int fullmove) { halfmove_ = uint16_t(halfmove); fullmove_ = fullmove; }
+  // halfmove at most kMaxHalfmoveClock, fullmove at most kMaxFullmoveNumber (parse_fen checks).
+  void set_counters(int halfmove, int64_t fullmove) { halfmove_ = uint16_t(halfmove); fullmove_ = fullmove; }
   // Grants the right to castle with the rook on rook_square (outside/inside the king).
   void add_castling_right(Color c, Square rook_square);
   void set_chess960(bool on) { chess960_ = on; }
@@ -49,7 +56,7 @@ class Board {
   // The en-passant target square as FEN writes it (after every double step), or SQ_NONE.
   Square en_passant() const { return en_passant_; }
   int halfmove_clock() const { return halfmove_; }
-  int fullmove_number() const { return fullmove_; }
+  int64_t fullmove_number() const { return fullmove_; }
   bool chess960() const { return chess960_; }
   Key key() const { return key_; }
   Bitboard checkers() const { return checkers_; }
@@ -98,8 +105,8 @@ class Board {
   Color side_ = WHITE;
   uint8_t castling_ = 0;
   Square en_passant_ = SQ_NONE;
-  uint16_t halfmove_ = 0;
-  int fullmove_ = 1;
+  uint16_t halfmove_ = 0;  // saturates at kMaxHalfmoveClock
+  int64_t fullmove_ = 1;   // 64 bits: no game is long enough to overflow it from kMaxFullmoveNumber
   bool chess960_ = false;
 };
 

@@ -145,9 +145,13 @@ std::optional<FenError> parse_en_passant(std::string_view field, Board& board) {
   return std::nullopt;
 }
 
-bool parse_counter(std::string_view s, int& value) {
+// A move counter: digits only, at most max. Returns the reason it is not one.
+std::optional<std::string> parse_counter(std::string_view s, int64_t max, int64_t& value) {
+  const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits) return "not a non-negative number";
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  return ec == std::errc() && end == s.data() + s.size() && value >= 0;
+  if (ec != std::errc() || end != s.data() + s.size() || value > max) return "larger than " + std::to_string(max);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -163,12 +167,14 @@ std::optional<FenError> parse_fen(std::string_view fen, Board& board, bool chess
   board.set_side_to_move(fields[1] == "w" ? WHITE : BLACK);
   if (auto e = parse_castling(fields[2], board, chess960)) return e;
   if (auto e = parse_en_passant(fields[3], board)) return e;
-  int halfmove = 0, fullmove = 1;
-  if (fields.size() > 4 && !parse_counter(fields[4], halfmove))
-    return error(FenField::HalfmoveClock, fields[4], "not a non-negative number");
-  if (fields.size() > 5 && !parse_counter(fields[5], fullmove))
-    return error(FenField::FullmoveNumber, fields[5], "not a non-negative number");
-  board.set_counters(halfmove, fullmove);
+  int64_t halfmove = 0, fullmove = 1;
+  if (fields.size() > 4)
+    if (auto why = parse_counter(fields[4], kMaxHalfmoveClock, halfmove))
+      return error(FenField::HalfmoveClock, fields[4], *why);
+  if (fields.size() > 5)
+    if (auto why = parse_counter(fields[5], kMaxFullmoveNumber, fullmove))
+      return error(FenField::FullmoveNumber, fields[5], *why);
+  board.set_counters(int(halfmove), fullmove);
   board.set_chess960(chess960);
   board.finish_setup();
   const Color them = ~board.side_to_move();

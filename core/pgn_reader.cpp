@@ -57,8 +57,8 @@ uint64_t count_byte(const char* from, const char* to, char c) {
 
 // Line breaks whose first byte lies in [from, to): each '\n', and each '\r' not
 // followed by '\n' (old Mac files). limit bounds the look at the byte after a '\r'.
-uint32_t count_line_breaks(const char* from, const char* to, const char* limit) {
-  auto breaks = static_cast<uint32_t>(count_byte(from, to, '\n'));
+uint64_t count_line_breaks(const char* from, const char* to, const char* limit) {
+  uint64_t breaks = count_byte(from, to, '\n');
   for (const char* r = find_byte(from, to, '\r'); r < to; r = find_byte(r + 1, to, '\r')) {
     if (r + 1 == limit || r[1] != '\n') ++breaks;
   }
@@ -67,7 +67,7 @@ uint32_t count_line_breaks(const char* from, const char* to, const char* limit) 
 
 }  // namespace
 
-PgnReader::PgnReader(std::string_view text, uint64_t base_offset, uint32_t first_line)
+PgnReader::PgnReader(std::string_view text, uint64_t base_offset, uint64_t first_line)
     : begin_(text.data()),
       end_(text.data() + text.size()),
       cur_(text.data()),
@@ -126,7 +126,7 @@ bool PgnReader::at_line_start(const char* p) const {
   return p == begin_ || is_line_break(p[-1]);
 }
 
-uint32_t PgnReader::line_at(const char* p) {
+uint64_t PgnReader::line_at(const char* p) {
   if (p >= counted_until_) {
     counted_line_ += count_line_breaks(counted_until_, p, end_);
   } else {

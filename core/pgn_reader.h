@@ -23,11 +23,12 @@ enum class PgnErrorCode : uint8_t {
 
 const char* describe(PgnErrorCode code);
 
-// line and offset are absolute (base_offset/first_line of the reader added);
+// line and offset are absolute (base_offset/first_line of the reader added), both 64
+// bits: a multi-GB archive has more than 2^32 lines;
 // token views the offending bytes (at most a few dozen) inside the reader's text.
 struct PgnError {
   PgnErrorCode code;
-  uint32_t line;
+  uint64_t line;
   uint64_t offset;
   std::string_view token;
 };
@@ -38,7 +39,7 @@ struct PgnError {
 // it runs to the point where the reader resynchronised (trailing blanks cut).
 struct GameText {
   uint64_t offset;
-  uint32_t line;
+  uint64_t line;
   std::string_view text;
 };
 
@@ -50,7 +51,7 @@ struct GameText {
 // Moves inside variations come through move() too; a result token inside a
 // variation is dropped. Every view points into the reader's text.
 template <class V>
-concept PgnVisitor = requires(V& visitor, std::string_view text, uint64_t offset, uint32_t line,
+concept PgnVisitor = requires(V& visitor, std::string_view text, uint64_t offset, uint64_t line,
                               int value, const GameText& game, const PgnError* error) {
   visitor.begin_game(offset, line);
   visitor.tag(text, text);
@@ -67,7 +68,7 @@ concept PgnVisitor = requires(V& visitor, std::string_view text, uint64_t offset
 
 // Does nothing with every callback: derive from it and hide the ones you need.
 struct PgnVisitorBase {
-  void begin_game(uint64_t, uint32_t) {}
+  void begin_game(uint64_t, uint64_t) {}
   void tag(std::string_view, std::string_view) {}
   bool end_tags() { return true; }
   void move(std::string_view) {}
@@ -91,7 +92,7 @@ struct PgnVisitorBase {
 class PgnReader {
  public:
   // base_offset/first_line: absolute position of text[0] in the file (for messages).
-  explicit PgnReader(std::string_view text, uint64_t base_offset = 0, uint32_t first_line = 1);
+  explicit PgnReader(std::string_view text, uint64_t base_offset = 0, uint64_t first_line = 1);
 
   // Reads the next game; false when no game is left.
   template <PgnVisitor V>
@@ -118,7 +119,7 @@ class PgnReader {
   const char* next_tag_line(const char* from) const;
   bool at_line_start(const char* p) const;
   bool at_column_zero(const char* p) const { return p == begin_ || p[-1] == '\n' || p[-1] == '\r'; }
-  uint32_t line_at(const char* p);
+  uint64_t line_at(const char* p);
   void fail(GameState& game, PgnErrorCode code, const char* at, const char* token_end);
   void fail_and_resync(GameState& game, PgnErrorCode code, const char* at);
   bool fail_tag(GameState& game, PgnErrorCode code, const char* open);
@@ -147,7 +148,7 @@ class PgnReader {
   uint64_t base_offset_;
   // Lines are counted lazily, only up to positions someone asks about.
   const char* counted_until_;
-  uint32_t counted_line_;
+  uint64_t counted_line_;
 };
 
 // Unescapes \" and \\ in a raw tag value and appends the result to out.
@@ -341,7 +342,7 @@ bool PgnReader::read_game(V& visitor) {
   game.last_token_end = start;
   cur_ = tags_begin;
   const uint64_t offset = base_offset_ + static_cast<uint64_t>(start - begin_);
-  const uint32_t line = line_at(start);
+  const uint64_t line = line_at(start);
   visitor.begin_game(offset, line);
 
   PgnVisitorBase quiet;

@@ -6,7 +6,7 @@
 #include "dataset/dataset_key.h"
 #include "indexer/store/blob_codec.h"
 #include "indexer/store/tag_codec.h"
-#include "query/json_writer.h"
+#include "query/text_encoding.h"
 
 namespace pgnbase::dataset {
 
@@ -22,23 +22,14 @@ enum GamesColumn : int {
 };
 
 // Text columns are UTF-8: valid UTF-8 passes, any other byte is read as Latin-1 (as
-// the JSON output does), since old PGN files are often Latin-1.
+// every output does: query/text_encoding.h), since old PGN files are often Latin-1.
 std::string utf8_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    const uint8_t c = uint8_t(s[i]);
-    if (c < 0x80) {
-      out += char(c);
-      ++i;
-    } else if (const size_t n = query::utf8_sequence(s, i)) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += char(0xC0 | c >> 6);
-      out += char(0x80 | (c & 0x3F));
-      ++i;
-    }
+    const query::Character c = query::read_character(s, i);
+    query::append_utf8(c.code_point, out);
+    i += c.bytes;
   }
   return out;
 }

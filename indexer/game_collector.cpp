@@ -11,7 +11,7 @@ const std::string* GameDraft::find_tag(std::string_view name) const {
   return nullptr;
 }
 
-void GameCollector::begin_game(uint64_t offset, uint32_t line) {
+void GameCollector::begin_game(uint64_t offset, uint64_t line) {
   draft_.offset = offset;
   draft_.line = line;
   draft_.tags.clear();
@@ -38,7 +38,7 @@ bool GameCollector::end_tags() {
     size_t side = fen->find(' ');
     black_starts_ = side != std::string::npos && side + 1 < fen->size() && (*fen)[side + 1] == 'b';
     size_t last = fen->find_last_of(' ');
-    int number = 0;
+    int64_t number = 0;
     if (last != std::string::npos) {
       auto [ptr, ec] = std::from_chars(fen->data() + last + 1, fen->data() + fen->size(), number);
       if (ec == std::errc() && number > 0) first_move_number_ = number;
@@ -52,7 +52,7 @@ void GameCollector::append_move_number(uint32_t ply) {
   uint32_t half = ply - 1 + (black_starts_ ? 1 : 0);
   bool white = half % 2 == 0;
   if (!white && !need_number_) return;
-  scratch_ += std::to_string(first_move_number_ + half / 2);
+  scratch_ += std::to_string(first_move_number_ + int64_t(half / 2));
   scratch_ += white ? ". " : "... ";
 }
 

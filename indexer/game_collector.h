@@ -15,7 +15,7 @@ namespace pgnbase::indexer {
 
 struct GameDraft {
   uint64_t offset = 0;
-  uint32_t line = 0;
+  uint64_t line = 0;
   std::vector<Tag> tags;
   std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
   std::vector<AnnotationEntry> annotations;
@@ -32,7 +32,7 @@ class GameCollector : public PgnVisitorBase {
 
   const GameDraft& draft() const { return draft_; }
 
-  void begin_game(uint64_t offset, uint32_t line);
+  void begin_game(uint64_t offset, uint64_t line);
   void tag(std::string_view name, std::string_view raw_value);
   bool end_tags();
   void move(std::string_view token);
@@ -53,7 +53,7 @@ class GameCollector : public PgnVisitorBase {
   GameDraft draft_;
   // Ply numbering for move numbers inside variations.
   bool black_starts_ = false;
-  int first_move_number_ = 1;
+  int64_t first_move_number_ = 1;  // the FEN's fullmove number, up to kMaxFullmoveNumber
   std::vector<uint32_t> line_ply_;  // per open variation: ply of its last move
   bool need_number_ = true;         // next variation move needs "N..." even for Black
   std::string scratch_;

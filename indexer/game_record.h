@@ -18,7 +18,7 @@ enum class Variant : uint8_t { Standard = 0, Chess960 = 1 };
 // which sees chunks in order, makes them absolute.
 struct GamePlace {
   uint64_t offset = 0;  // byte offset in the uncompressed input (absolute)
-  uint32_t line = 0;    // 1-based line of the game's first byte
+  uint64_t line = 0;    // 1-based line of the game's first byte
   uint64_t number = 0;  // 1-based game number in its input
 };
 

@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 // What a worker made of one chunk, in input order.
 struct ChunkResult {
   Chunk chunk;
-  uint32_t lines = 0;
+  uint64_t lines = 0;
   std::vector<GameRecord> games;
   std::vector<RejectRecord> rejects;
   std::vector<bool> is_game;  // per item in input order: games[] or rejects[]
@@ -230,7 +230,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
         if (is_game) place = &result->games[next_game].place;
         else place = &result->rejects[next_reject].place;
         place->number = ++game_number;
-        place->line += uint32_t(lines_before);
+        place->line += lines_before;
         if (is_game) {
           GameRecord& game = result->games[next_game++];
           chunk_ids.push_back(options.dedupe && writer.skip_duplicate(game) ? 0 : writer.add_game(game));

@@ -26,14 +26,14 @@ std::string system_message(int error) { return std::strerror(error); }
   throw InputError(name + ": not a PGN file (looks like " + std::string(looks_like) + ")");
 }
 
-// path opened read-only; nullopt with errno set when it cannot be.
+// Opens path read-only; nullopt, with errno set, when it cannot.
 std::optional<int> open_descriptor(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   return fd;
 }
 
-// The regular file at path as a RawInput named name, when its content is a zip archive.
+// Opens the regular file at path as a RawInput named name when it holds a zip archive.
 std::optional<RawInput> open_zip_file(const std::string& path, const std::string& name) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
@@ -145,8 +145,8 @@ struct InputSource::State {
     ::madvise(const_cast<char*>(mapped_text.data()) + begin, end - begin, MADV_DONTNEED);
   }
 
-  // "ARCHIVE:MEMBER" where ARCHIVE is a zip file: reads that member. False when path
-  // has no such reading (then the path itself was simply not found).
+  // Reads path as "ARCHIVE:MEMBER", ARCHIVE a zip file (tried at each ':' from the left).
+  // False when no prefix of path is a zip file: then path was simply not found.
   bool open_zip_member(const std::string& path) {
     for (size_t colon = path.find(':'); colon != std::string::npos; colon = path.find(':', colon + 1)) {
       std::optional<RawInput> zip = open_zip_file(path.substr(0, colon), path);

@@ -46,7 +46,7 @@ struct Chunk {
 
 // Counts line breaks as PgnReader does: each '\n', and each '\r' not followed by '\n'
 // (so a reader can number lines per chunk and add them up later).
-uint32_t count_lines(std::string_view text);
+uint64_t count_lines(std::string_view text);
 
 // True when the line starting at text[position] begins a game under rule 1 or 2
 // above. position must be 0 < position < text.size() with a line ending at

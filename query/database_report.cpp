@@ -11,7 +11,9 @@
 #include "indexer/store/schema.h"
 #include "query/game_filter.h"
 #include "query/game_sql.h"
+#include "query/csv_writer.h"
 #include "query/json_writer.h"
+#include "query/text_encoding.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -98,7 +100,7 @@ store::Database open_database(const std::string& path) {
   return db;
 }
 
-void print_stats(store::Database& db, bool json, OutputFile& out) {
+void print_stats(store::Database& db, const StatsOptions& options, OutputFile& out) {
   db.exec("BEGIN");  // one snapshot for every number, even while an import writes
   int64_t games = 0, players = 0, chess960 = 0, setups = 0, eco_tag = 0, eco_computed = 0;
   double plies = 0, moves_bytes = 0, tags_bytes = 0, annotation_bytes = 0;
@@ -159,7 +161,40 @@ void print_stats(store::Database& db, bool json, OutputFile& out) {
   db.exec("COMMIT");
 
   std::string& o = out.buffer();
-  if (json) {
+  if (options.format == ReportFormat::Csv) {
+    // One line per figure: section, item, value (the sources table has its own lines).
+    CsvWriter csv({"section", "item", "value"}, out);
+    auto line = [&](const std::string& section, const std::string& item, const std::string& value) {
+      csv.add_row({section, item, value});
+    };
+    line("games", "games", std::to_string(games));
+    line("games", "chess960", std::to_string(chess960));
+    line("games", "setup", std::to_string(setups));
+    line("games", "plies", std::to_string(int64_t(plies)));
+    line("games", "players", std::to_string(players));
+    line("games", "first_date", first_date ? date_of_key(*first_date) : "");
+    line("games", "last_date", last_date ? date_of_key(*last_date) : "");
+    line("games", "eco_from_tag", std::to_string(eco_tag));
+    line("games", "eco_computed", std::to_string(eco_computed));
+    for (const auto& [code, n] : languages) line("piece_letters", code, std::to_string(n));
+    line("rejects", "total", std::to_string(rejects));
+    for (const auto& [kind, n] : reject_kinds) line("rejects", kind, std::to_string(n));
+    for (const Source& src : sources) {
+      const std::string section = "source " + std::to_string(src.id);
+      line(section, "path", src.path);
+      line(section, "games_found", std::to_string(src.games_found));
+      line(section, "imported", std::to_string(src.imported));
+      line(section, "rejected", std::to_string(src.rejected));
+      line(section, "duplicates", std::to_string(src.duplicates));
+      line(section, "imported_at", src.imported_at);
+    }
+    line("position_index", "segments", std::to_string(segments.size()));
+    line("position_index", "postings", std::to_string(postings));
+    line("position_index", "block_bytes", std::to_string(index_bytes));
+    for (const StorageLine& st : sizes) line("storage_bytes", st.part, std::to_string(st.bytes));
+    return;
+  }
+  if (options.format == ReportFormat::Json) {
     o += "{\"games\":" + std::to_string(games) + ",\"players\":" + std::to_string(players);
     o += ",\"chess960_games\":" + std::to_string(chess960) + ",\"setup_games\":" + std::to_string(setups);
     o += ",\"plies\":" + std::to_string(int64_t(plies));
@@ -224,14 +259,16 @@ void print_stats(store::Database& db, bool json, OutputFile& out) {
                 (long long)eco_computed, (long long)(games - eco_tag - eco_computed));
   o += line;
   o += "piece letters ";
-  for (const auto& [code, n] : languages) o += " " + code + "=" + std::to_string(n);
+  for (const auto& [code, n] : languages) o += " " + printable(code) + "=" + std::to_string(n);
   o += "\nrejects        " + std::to_string(rejects) + "\n";
-  for (const auto& [kind, n] : reject_kinds) o += "  " + kind + ": " + std::to_string(n) + "\n";
+  for (const auto& [kind, n] : reject_kinds) o += "  " + printable(kind) + ": " + std::to_string(n) + "\n";
   o += "\nsources\n";
   {
-    TextTable table({{"id", true, 6}, {"path", false, 60}, {"found", true, 10}, {"imported", true, 10},
-                     {"rejected", true, 10}, {"dupes", true, 8}, {"imported at", false, 20}, {"seconds", true, 10}},
-                    out);
+    TextTable::Column path{"path", false, 60};
+    path.keep_end = true;  // the file name identifies the source, not its directory
+    TextTable table({{"id", true, 12}, path, {"found", true, 10}, {"imported", true, 10}, {"rejected", true, 10},
+                     {"dupes", true, 8}, {"imported at", false, 20}, {"seconds", true, 10}},
+                    out, options.wide);
     for (const Source& s : sources) {
       std::snprintf(line, sizeof line, "%.2f", s.seconds);
       table.add_row({std::to_string(s.id), s.path, std::to_string(s.games_found), std::to_string(s.imported),
@@ -247,7 +284,7 @@ void print_stats(store::Database& db, bool json, OutputFile& out) {
                 megabytes(tags_bytes).c_str(), megabytes(annotation_bytes).c_str());
   o += line;
   o += std::string("\nstorage (") + (from_dbstat ? "dbstat" : "page counts; this SQLite has no dbstat") + ")\n";
-  TextTable table({{"part", false, 40}, {"bytes", true, 16}, {"MB", true, 12}}, out);
+  TextTable table({{"part", false, 40}, {"bytes", true, 16}, {"MB", true, 12}}, out, options.wide);
   for (const StorageLine& s : sizes) {
     std::snprintf(line, sizeof line, "%.2f", double(s.bytes) / 1e6);
     table.add_row({s.part, std::to_string(s.bytes), line});
@@ -267,18 +304,18 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, Output
   std::unique_ptr<OutputFile> texts;
   if (!options.text_path.empty()) texts = std::make_unique<OutputFile>(options.text_path);
   std::unique_ptr<TextTable> table;
-  if (!options.json)
+  if (options.list && !options.json)
     table = std::make_unique<TextTable>(
-        std::vector<TextTable::Column>{{"id", true, 8}, {"source", false, 40}, {"game", true, 8}, {"line", true, 9},
-                                       {"kind", false, 28}, {"reason", false, 100}},
-        out);
+        std::vector<TextTable::Column>{{"id", true, 12}, {"source", false, 40, true}, {"game", true, 12},
+                                       {"line", true, 12}, {"kind", false, 28}, {"reason", false, 100}},
+        out, options.wide);
   int64_t n = 0;
   while (s.step()) {
     ++n;
     if (table) {
       table->add_row({std::to_string(s.column_int64(0)), std::string(s.column_text(1)), std::to_string(s.column_int64(2)),
                       std::to_string(s.column_int64(4)), std::string(s.column_text(5)), std::string(s.column_text(6))});
-    } else {
+    } else if (options.list) {
       std::string& o = out.buffer();
       o += "{\"id\":" + std::to_string(s.column_int64(0)) + ",\"source\":";
       append_json_string(s.column_text(1), o);
@@ -291,9 +328,12 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, Output
       out.maybe_flush();
     }
     if (texts) {
-      std::span<const std::byte> text = s.column_blob(7);
+      std::span<const std::byte> bytes = s.column_blob(7);
+      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       std::string& t = texts->buffer();
-      t.append(reinterpret_cast<const char*>(text.data()), text.size());
+      // A file gets the bytes as they were (it re-imports); a terminal a safe view.
+      if (texts->is_terminal()) append_printable(text, t, LineBreaks::Keep);
+      else t += text;
       if (!t.empty() && t.back() != '\n') t += '\n';
       t += '\n';  // a blank line between games
       texts->maybe_flush();

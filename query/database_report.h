@@ -7,6 +7,7 @@
 
 #include "indexer/store/database.h"
 #include "query/output_file.h"
+#include "query/report_format.h"
 
 namespace pgnbase::query {
 
@@ -17,14 +18,22 @@ store::Database open_database(const std::string& path);
 
 // Games, players, date range, sources, rejects by kind, the position index segments,
 // and the bytes each table and index takes (dbstat when SQLite has it, else the file's
-// page counts). json: one JSON object instead of text.
-void print_stats(store::Database& db, bool json, OutputFile& out);
+// page counts). Table: text and tables; JSON: one object; CSV: section,item,value lines.
+struct StatsOptions {
+  ReportFormat format = ReportFormat::Table;
+  bool wide = false;  // cut no table cell
+};
+void print_stats(store::Database& db, const StatsOptions& options, OutputFile& out);
 
 struct RejectsOptions {
   std::string kind;    // exact kind ("illegal move"); empty = any
   std::string reason;  // reason pattern, '*' wildcards, case-insensitive; empty = any
-  std::string text_path;  // when set, the rejected games' original text goes there
+  // When set, the rejected games' original text goes there ("-": stdout): byte for byte
+  // into a file or a pipe, with control characters escaped (printable()) on a terminal.
+  std::string text_path;
   bool json = false;
+  bool wide = false;  // cut no table cell
+  bool list = true;   // false: only the text goes out (-o FILE), no table or JSON lines
 };
 
 // Lists rejected games (source, game number, line, kind, reason) to out; returns how many.

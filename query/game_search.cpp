@@ -18,17 +18,22 @@ struct SortKey {
   uint32_t game_id;
 };
 
-// Sort value of a row of build_game_key_query: id, white_elo, black_elo, date_key, time_control.
-int64_t sort_value(GameOrder order, const store::Statement& s) {
+// Sort value of a row of build_game_key_query: id, white_elo, black_elo, date_key,
+// time_control. descending reverses the order of known values; unknown dates and
+// unrated games stay last either way.
+int64_t sort_value(GameOrder order, bool descending, const store::Statement& s) {
   switch (order) {
     case GameOrder::Id: return 0;
-    case GameOrder::Date: return s.column_is_null(3) ? INT64_MAX : s.column_int64(3);
+    case GameOrder::Date:
+      if (s.column_is_null(3)) return INT64_MAX;
+      return descending ? -s.column_int64(3) : s.column_int64(3);
     case GameOrder::Elo: {
       const bool w = !s.column_is_null(1), b = !s.column_is_null(2);
+      if (!w && !b) return INT64_MAX;
       int64_t we = w ? s.column_int64(1) : 0, be = b ? s.column_int64(2) : 0;
       if (!w) we = be;
       if (!b) be = we;
-      return -(we + be);
+      return descending ? we + be : -(we + be);  // strongest first unless descending
     }
   }
   return 0;
@@ -39,9 +44,11 @@ GameKeyColumns key_columns(const SearchOptions& options) {
   return {options.order == GameOrder::Elo, options.order == GameOrder::Date, options.filter.time_control.has_value()};
 }
 
-void sort_keys(std::vector<SortKey>& keys) {
-  std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
-    return a.primary != b.primary ? a.primary < b.primary : a.game_id < b.game_id;
+// Equal values keep input order, or its reverse when descending.
+void sort_keys(std::vector<SortKey>& keys, bool descending) {
+  std::sort(keys.begin(), keys.end(), [descending](const SortKey& a, const SortKey& b) {
+    if (a.primary != b.primary) return a.primary < b.primary;
+    return descending ? a.game_id > b.game_id : a.game_id < b.game_id;
   });
 }
 
@@ -86,7 +93,7 @@ void GameSearch::start() {
   if (options_.filter.position) {
     prepare_position_candidates();
     moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
-  } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
+  } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id && !options_.descending) {
     streaming_ = true;
     statement_ = db_.prepare(build_game_query(GameFilter{}, GameOrder::Id).sql);
   } else {
@@ -102,9 +109,9 @@ void GameSearch::select_games() {
   while (s.step()) {
     if (!time_control_passes(options_.filter, time_control_verdicts_, optional_text(s, 4))) continue;
     const uint32_t id = uint32_t(s.column_int64(0));
-    keys.push_back({sort_value(options_.order, s), id, id});
+    keys.push_back({sort_value(options_.order, options_.descending, s), id, id});
   }
-  sort_keys(keys);
+  sort_keys(keys, options_.descending);
   selected_.resize(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) selected_[i] = keys[i].game_id;
 }
@@ -114,7 +121,7 @@ void GameSearch::prepare_position_candidates() {
   const auto& games = candidates_.games;
   if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id) {
     order_.resize(games.size());
-    for (uint32_t i = 0; i < games.size(); ++i) order_[i] = i;
+    for (uint32_t i = 0; i < games.size(); ++i) order_[i] = options_.descending ? uint32_t(games.size()) - 1 - i : i;
     return;
   }
   std::vector<SortKey> keys;
@@ -126,7 +133,7 @@ void GameSearch::prepare_position_candidates() {
     for (uint32_t i = 0; i < games.size(); ++i) {
       s.reset();
       s.bind_int64(1, games[i].game_id);
-      if (s.step()) keys.push_back({sort_value(options_.order, s), i, games[i].game_id});
+      if (s.step()) keys.push_back({sort_value(options_.order, options_.descending, s), i, games[i].game_id});
     }
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
@@ -134,7 +141,7 @@ void GameSearch::prepare_position_candidates() {
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     std::vector<SortKey> passing;
-    while (s.step()) passing.push_back({sort_value(options_.order, s), 0, uint32_t(s.column_int64(0))});
+    while (s.step()) passing.push_back({sort_value(options_.order, options_.descending, s), 0, uint32_t(s.column_int64(0))});
     std::sort(passing.begin(), passing.end(), [](const SortKey& a, const SortKey& b) { return a.game_id < b.game_id; });
     size_t p = 0;
     for (uint32_t i = 0; i < games.size(); ++i) {
@@ -143,7 +150,7 @@ void GameSearch::prepare_position_candidates() {
         keys.push_back({passing[p].primary, i, games[i].game_id});
     }
   }
-  if (options_.order != GameOrder::Id) sort_keys(keys);
+  if (options_.order != GameOrder::Id || options_.descending) sort_keys(keys, options_.descending);
   order_.resize(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) order_[i] = keys[i].index;
 }

@@ -34,6 +34,7 @@ namespace pgnbase::query {
 struct SearchOptions {
   GameFilter filter;
   GameOrder order = GameOrder::Id;
+  bool descending = false;          // --desc: the order reversed (unknown dates, unrated games still last)
   int64_t offset = 0;               // matching games to skip
   std::optional<int64_t> limit;     // at most this many games
   // Up to this many candidate games of a position search, the header filters are

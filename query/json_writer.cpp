@@ -2,26 +2,9 @@
 
 #include "core/san.h"
 #include "indexer/store/blob_codec.h"
+#include "query/text_encoding.h"
 
 namespace pgnbase::query {
-
-size_t utf8_sequence(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return i + k < s.size() ? uint8_t(s[i + k]) : uint8_t(0); };
-  auto cont = [](uint8_t c) { return (c & 0xC0) == 0x80; };
-  const uint8_t c = at(0);
-  if (c >= 0xC2 && c <= 0xDF) return cont(at(1)) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    const uint8_t c1 = at(1);
-    const bool ok = c == 0xE0 ? (c1 >= 0xA0 && c1 <= 0xBF) : c == 0xED ? (c1 >= 0x80 && c1 <= 0x9F) : cont(c1);
-    return ok && cont(at(2)) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    const uint8_t c1 = at(1);
-    const bool ok = c == 0xF0 ? (c1 >= 0x90 && c1 <= 0xBF) : c == 0xF4 ? (c1 >= 0x80 && c1 <= 0x8F) : cont(c1);
-    return ok && cont(at(2)) && cont(at(3)) ? 4 : 0;
-  }
-  return 0;
-}
 
 namespace {
 
@@ -66,16 +49,28 @@ void append_json_string(std::string_view text, std::string& out) {
       ++i;
       continue;
     }
-    if (size_t n = utf8_sequence(text, i)) {
-      out.append(text.substr(i, n));
-      i += n;
-      continue;
+    const Character ch = read_character(text, i);  // valid UTF-8, or a Latin-1 byte
+    if (is_control(ch.code_point)) {  // C1: valid JSON raw, but a terminal may act on it
+      out += "\\u00";
+      out += kHex[ch.code_point >> 4];
+      out += kHex[ch.code_point & 15];
+    } else {
+      append_utf8(ch.code_point, out);
     }
-    out += char(0xC0 | (c >> 6));  // the byte as a Latin-1 character
-    out += char(0x80 | (c & 0x3F));
-    ++i;
+    i += ch.bytes;
   }
   out += '"';
+}
+
+TagNameSet::TagNameSet() : names_(16, std::hash<std::string_view>(), CountingEqual{&comparisons_}) {}
+
+bool TagNameSet::insert(std::string_view name) { return names_.insert(name).second; }
+
+void TagNameSet::clear() {
+  // clear() costs the bucket count: after a game with thousands of tags start afresh,
+  // so the small games that follow do not pay for it.
+  if (names_.bucket_count() > 1024) names_ = Set(16, std::hash<std::string_view>(), CountingEqual{&comparisons_});
+  else names_.clear();
 }
 
 bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
@@ -87,12 +82,10 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
   out += "{\"id\":";
   out += std::to_string(row.id);
   out += ",\"tags\":{";
-  std::vector<std::string_view> written;
+  written_.clear();
   bool first = true;
   auto tag = [&](std::string_view name, std::string_view value) {
-    for (std::string_view w : written)
-      if (w == name) return;
-    written.push_back(name);
+    if (!written_.insert(name)) return;
     if (!first) out += ',';
     first = false;
     append_json_string(name, out);

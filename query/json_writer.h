@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/move_code.h"
@@ -12,13 +13,41 @@
 
 namespace pgnbase::query {
 
-// Length of the valid UTF-8 sequence starting at s[i] (non-ASCII lead byte), or 0.
-size_t utf8_sequence(std::string_view s, size_t i);
-
 // Appends text as a JSON string literal (with quotes). Valid UTF-8 passes through;
 // each byte that is not part of valid UTF-8 is read as Latin-1 (old PGN files are
-// often Latin-1), so the output is always valid UTF-8 JSON.
+// often Latin-1), so the output is always valid UTF-8 JSON. Every control character
+// (C0, DEL and C1) is escaped, so no raw one reaches a terminal.
 void append_json_string(std::string_view text, std::string& out);
+
+// The tag names already written for one game, so that a repeated name keeps its first
+// value. One hash look-up per name (a scan of the names so far made a game of 80,000
+// tags take 10 s). The views must stay valid until clear(). Not copyable: the
+// comparison counter is shared with the set by address.
+class TagNameSet {
+ public:
+  TagNameSet();
+  TagNameSet(const TagNameSet&) = delete;
+  TagNameSet& operator=(const TagNameSet&) = delete;
+
+  // True when name is new (and adds it), false when it was inserted before.
+  bool insert(std::string_view name);
+  void clear();
+  // Name comparisons made so far: the tests bound the work per name with it.
+  uint64_t comparisons() const { return comparisons_; }
+
+ private:
+  struct CountingEqual {
+    uint64_t* count;
+    bool operator()(std::string_view a, std::string_view b) const {
+      ++*count;
+      return a == b;
+    }
+  };
+  using Set = std::unordered_set<std::string_view, std::hash<std::string_view>, CountingEqual>;
+
+  uint64_t comparisons_ = 0;
+  Set names_;
+};
 
 // Formats games as JSON Lines:
 //   {"id":1,"tags":{"Event":"...",...},"variant":"standard","start_fen":null,
@@ -30,10 +59,13 @@ class JsonGameWriter {
  public:
   // Appends one line; false (nothing appended) when the row is corrupt.
   bool write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies, std::string& out);
+  // Tag-name comparisons made by every write() so far (the tests bound the work per tag).
+  uint64_t tag_name_comparisons() const { return written_.comparisons(); }
 
  private:
   std::string move_;
   std::vector<indexer::TagView> tags_;
+  TagNameSet written_;
 };
 
 }  // namespace pgnbase::query

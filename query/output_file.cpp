@@ -1,5 +1,7 @@
 #include "query/output_file.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -10,15 +12,20 @@ OutputFile::OutputFile(const std::string& path) : name_(path.empty() || path == 
     file_ = stdout;
     stdout_ = true;
   } else {
-    file_ = std::fopen(path.c_str(), "wb");
+    target_ = std::make_unique<ReplacingFile>(path);
+    file_ = std::fopen(target_->write_path().c_str(), "wb");
     if (!file_) throw OutputError("cannot write '" + path + "': " + std::strerror(errno));
   }
+  terminal_ = isatty(fileno(file_));
   buffer_.reserve(kFlushBytes + (kFlushBytes >> 2));
 }
 
 OutputFile::~OutputFile() {
   if (!file_) return;
-  if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
+  // A half-written temporary file is dropped (target_ removes it); a stream or a
+  // terminal gets the rest.
+  const bool keep_rest = stdout_ || target_->in_place();
+  if (keep_rest && !buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
   if (stdout_) std::fflush(file_);
   else std::fclose(file_);
 }
@@ -36,6 +43,7 @@ void OutputFile::close() {
   file_ = nullptr;
   int rc = stdout_ ? std::fflush(f) : std::fclose(f);
   if (rc != 0) throw OutputError("writing '" + name_ + "' failed: " + std::strerror(errno));
+  if (target_) target_->commit();
 }
 
 }  // namespace pgnbase::query

@@ -1,25 +1,27 @@
 // Buffered output to a file or stdout: callers append to buffer() and call
 // maybe_flush() after each record; the bytes go out in large fwrite()s.
+// A file is written through a ReplacingFile (query/replacing_file.h): under a
+// temporary name, renamed over the asked one by close(), so a failed or interrupted
+// command leaves the old file (or none) under that name, never half of a new one.
 // Write failures (disk full, closed pipe) throw OutputError naming the file.
 #pragma once
 
 #include <cstdio>
-#include <stdexcept>
+#include <memory>
 #include <string>
 
-namespace pgnbase::query {
+#include "query/replacing_file.h"
 
-class OutputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace pgnbase::query {
 
 class OutputFile {
  public:
   static constexpr size_t kFlushBytes = size_t{1} << 20;
 
-  // "-" (or "") is stdout; any other path is created or truncated.
+  // "-" (or "") is stdout; any other path is replaced when close() succeeds.
   explicit OutputFile(const std::string& path);
+  // Without close(), a file's temporary copy is removed and the asked name keeps what
+  // it held; stdout gets what is buffered.
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -29,15 +31,20 @@ class OutputFile {
     if (buffer_.size() >= kFlushBytes) flush();
   }
   void flush();
-  // Flushes and closes; throws on failure. The destructor closes silently.
+  // Flushes, closes and puts the file in place; throws on failure.
   void close();
   bool is_stdout() const { return stdout_; }
+  // Whether the bytes go to a terminal (stdout or a path like /dev/tty), which acts on
+  // control characters.
+  bool is_terminal() const { return terminal_; }
   const std::string& name() const { return name_; }
 
  private:
   std::string name_;
+  std::unique_ptr<ReplacingFile> target_;
   std::FILE* file_ = nullptr;
   bool stdout_ = false;
+  bool terminal_ = false;
   std::string buffer_;
 };
 

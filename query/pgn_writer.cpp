@@ -132,7 +132,7 @@ bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> cod
     }
     return any;
   };
-  int64_t number = std::max(1, board.fullmove_number());
+  int64_t number = std::max<int64_t>(1, board.fullmove_number());
   bool need_number = true;
   annotate_after(0);
   UndoInfo undo;

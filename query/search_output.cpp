@@ -7,7 +7,9 @@
 #include <thread>
 
 #include "indexer/bounded_queue.h"
+#include "query/csv_writer.h"
 #include "query/json_writer.h"
+#include "query/text_encoding.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -91,31 +93,54 @@ struct GameFormatter {
   }
 };
 
+// Appends formatted games to out: as they are to a file or a pipe, as printable text
+// to a terminal (tag values and comments are stored as the PGN file had them).
+void append_games(std::string_view text, OutputFile& out) {
+  if (out.is_terminal()) append_printable(text, out.buffer(), LineBreaks::Keep);
+  else out.buffer() += text;
+}
+
 // Decodes the current game's codes (a position search has them already).
 bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
   codes = search.codes();
   return !(codes.empty() && search.row().plies > 0);
 }
 
-void write_table(GameSearch& search, bool with_position, OutputFile& out, SearchSummary& summary) {
+// The columns of the table and CSV outputs, and a game's cells in them.
+std::vector<TextTable::Column> list_columns(bool with_position) {
   std::vector<TextTable::Column> columns = {
-      {"id", true, 10},     {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
+      {"id", true, 12},     {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
       {"Elo", true, 5},     {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4},
       {"Event", false, 32}, {"Plies", true, 6}};
   if (with_position) columns.push_back({"At ply", false, 24});
-  TextTable table(std::move(columns), out);
+  return columns;
+}
+
+const std::vector<std::string> kCsvHeader = {"id",  "white", "white_elo", "black", "black_elo", "result",
+                                             "date", "eco",  "event",     "site",  "round",     "plies"};
+
+std::vector<std::string> list_cells(const GameRow& row, bool csv) {
+  std::vector<std::string> cells = {std::to_string(row.id),
+                                    std::string(row.white.value_or(csv ? "" : "?")),
+                                    optional_number(row.white_elo),
+                                    std::string(row.black.value_or(csv ? "" : "?")),
+                                    optional_number(row.black_elo),
+                                    std::string(result_token(row.result)),
+                                    std::string(row.date.value_or("")),
+                                    std::string(row.eco.value_or("")),
+                                    std::string(row.event.value_or(""))};
+  if (csv) {
+    cells.emplace_back(row.site.value_or(""));
+    cells.emplace_back(row.round.value_or(""));
+  }
+  cells.push_back(std::to_string(row.plies));
+  return cells;
+}
+
+void write_table(GameSearch& search, bool with_position, bool wide, OutputFile& out, SearchSummary& summary) {
+  TextTable table(list_columns(with_position), out, wide);
   while (search.next()) {
-    const GameRow& row = search.row();
-    std::vector<std::string> cells = {std::to_string(row.id),
-                                      std::string(row.white.value_or("?")),
-                                      optional_number(row.white_elo),
-                                      std::string(row.black.value_or("?")),
-                                      optional_number(row.black_elo),
-                                      std::string(result_token(row.result)),
-                                      std::string(row.date.value_or("")),
-                                      std::string(row.eco.value_or("")),
-                                      std::string(row.event.value_or("")),
-                                      std::to_string(row.plies)};
+    std::vector<std::string> cells = list_cells(search.row(), false);
     if (with_position) cells.push_back(plies_text(search.plies()));
     table.add_row(std::move(cells));
     ++summary.games;
@@ -123,13 +148,28 @@ void write_table(GameSearch& search, bool with_position, OutputFile& out, Search
   table.finish();
 }
 
+void write_csv(GameSearch& search, bool with_position, OutputFile& out, SearchSummary& summary) {
+  std::vector<std::string> header = kCsvHeader;
+  if (with_position) header.push_back("at_plies");
+  CsvWriter csv(header, out);
+  while (search.next()) {
+    std::vector<std::string> cells = list_cells(search.row(), true);
+    if (with_position) cells.push_back(plies_text(search.plies()));
+    csv.add_row(cells);
+    ++summary.games;
+  }
+}
+
 void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputFile& out, SearchSummary& summary) {
   GameFormatter formatter(output.format, output.pgn);
+  std::string game;
   while (search.next()) {
     std::span<const MoveCode> codes;
     const bool ok = current_codes(search, codes);
-    if (formatter.write(search.row(), codes, ok, search.plies(), out.buffer())) ++summary.games;
+    game.clear();
+    if (formatter.write(search.row(), codes, ok, search.plies(), game)) ++summary.games;
     else ++summary.corrupt;
+    append_games(game, out);
     out.maybe_flush();
   }
 }
@@ -160,7 +200,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
   auto write_oldest = [&] {
     auto& [batch, done] = in_flight.front();
     done.get();  // rethrows a worker's exception
-    out.buffer() += batch->text;
+    append_games(batch->text, out);
     summary.games += batch->written;
     summary.corrupt += batch->corrupt;
     out.maybe_flush();
@@ -201,7 +241,9 @@ SearchSummary run_search(store::Database& db, const SearchOptions& options, cons
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";
   } else if (output.format == SearchFormat::Table) {
-    write_table(search, options.filter.position.has_value(), out, summary);
+    write_table(search, options.filter.position.has_value(), output.wide, out, summary);
+  } else if (output.format == SearchFormat::Csv) {
+    write_csv(search, options.filter.position.has_value(), out, summary);
   } else {
     unsigned threads = output.threads ? output.threads : std::min(kMaxThreads, std::thread::hardware_concurrency());
     // Few games are not worth the threads.

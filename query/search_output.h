@@ -1,5 +1,5 @@
 // `pgn-query search` and `export`: runs a GameSearch and writes its games as an
-// aligned table, JSON Lines or PGN.
+// aligned table, CSV, JSON Lines or PGN.
 #pragma once
 
 #include <cstdint>
@@ -11,12 +11,13 @@
 
 namespace pgnbase::query {
 
-enum class SearchFormat : uint8_t { Table, Jsonl, Pgn };
+enum class SearchFormat : uint8_t { Table, Jsonl, Pgn, Csv };
 
 struct SearchOutputOptions {
   SearchFormat format = SearchFormat::Table;
   PgnWriteOptions pgn;
   bool count_only = false;  // print the number of matching games only
+  bool wide = false;        // table: cut no cell
   // Threads formatting PGN or JSON lines (0: one per core, at most 8). The reading
   // thread hands them batches of games and writes their text in order, so the output
   // is the same for any count.

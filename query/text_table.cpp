@@ -2,42 +2,32 @@
 
 #include <algorithm>
 
+#include "query/text_encoding.h"
+
 namespace pgnbase::query {
 
 namespace {
 
-// Cuts text to at most width display characters, marking the cut with '~'.
-std::string clip(std::string_view text, size_t width) {
-  if (display_width(text) <= width) return std::string(text);
-  std::string out;
-  size_t shown = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const bool continuation = (uint8_t(text[i]) & 0xC0) == 0x80;
-    if (!continuation && shown + 1 >= width) break;
-    if (!continuation) ++shown;
-    out += text[i];
-  }
-  out += '~';
-  return out;
+// Cuts text to at most width columns, marking the cut with '~' at the cut end.
+std::string clip(std::string_view text, size_t width, bool keep_end) {
+  if (display_width(text) <= width || width == 0) return std::string(text);
+  if (keep_end) return "~" + std::string(fitting_suffix(text, width - 1));
+  return std::string(fitting_prefix(text, width - 1)) + "~";
 }
 
 }  // namespace
 
-size_t display_width(std::string_view text) {
-  size_t n = 0;
-  for (char c : text)
-    if ((uint8_t(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
-
-TextTable::TextTable(std::vector<Column> columns, OutputFile& out) : columns_(std::move(columns)), out_(out) {
+TextTable::TextTable(std::vector<Column> columns, OutputFile& out, bool wide)
+    : columns_(std::move(columns)), out_(out), wide_(wide) {
   widths_.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) widths_[i] = display_width(columns_[i].header);
 }
 
 void TextTable::add_row(std::vector<std::string> cells) {
-  for (size_t i = 0; i < cells.size(); ++i)
-    if (display_width(cells[i]) > columns_[i].max_width) cells[i] = clip(cells[i], columns_[i].max_width);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = printable(cells[i]);  // cells come from the database: any bytes at all
+    if (!wide_) cells[i] = clip(cells[i], columns_[i].max_width, columns_[i].keep_end);
+  }
   if (widths_fixed_) {
     print_row(cells);
     out_.maybe_flush();

@@ -1,13 +1,19 @@
 // Aligned text columns for terminal output. Column widths come from the header and
 // the first kSampleRows rows (held back until then), so output of any length streams
 // with bounded memory; a later, wider cell just pushes its line out. Cells longer than
-// the column limit are cut with '~'.
+// the column limit are cut with '~' (at the end, or at the start for a path, so that
+// the file name stays), unless the table is wide (--wide), which cuts nothing. Widths
+// are terminal columns (query/display_width.h: CJK and emoji take two, combining
+// accents none). Cells are shown as printable() text
+// (query/text_encoding.h): Latin-1 bytes as their characters, control characters
+// escaped as \xHH, so a hostile tag can neither move the cursor nor break a line.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "query/display_width.h"
 #include "query/output_file.h"
 
 namespace pgnbase::query {
@@ -20,9 +26,11 @@ class TextTable {
     std::string header;
     bool right_aligned = false;
     size_t max_width = 32;
+    bool keep_end = false;  // cut a long cell at its start (paths: the file name stays)
   };
 
-  TextTable(std::vector<Column> columns, OutputFile& out);
+  // wide: no cell is cut, whatever the columns' max_width.
+  TextTable(std::vector<Column> columns, OutputFile& out, bool wide = false);
 
   // cells.size() must equal the column count.
   void add_row(std::vector<std::string> cells);
@@ -38,9 +46,7 @@ class TextTable {
   std::vector<size_t> widths_;
   std::vector<std::vector<std::string>> held_;
   bool widths_fixed_ = false;
+  bool wide_ = false;
 };
-
-// Display width of UTF-8 text (code points; stray bytes count one each).
-size_t display_width(std::string_view text);
 
 }  // namespace pgnbase::query

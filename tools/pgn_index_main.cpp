@@ -2,21 +2,28 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
-#include <map>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "core/notation.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/store/database.h"
+#include "query/file_identity.h"
+#include "tools/import_report.h"
+#include "tools/rejects_file.h"
 
+namespace fs = std::filesystem;
 namespace po = boost::program_options;
 using namespace pgnbase;
 using namespace pgnbase::indexer;
+using namespace pgnbase::tools;
 
 namespace {
 
@@ -40,37 +47,25 @@ std::optional<size_t> parse_size(const std::string& text) {
   return size_t(value * scale);
 }
 
-void print_progress(const std::string& name, const ImportProgress& p) {
-  double mb = p.bytes_done / 1e6;
-  double rate = p.seconds > 0 ? mb / p.seconds : 0;
-  std::string eta;
-  if (p.input_size && *p.input_size > 0 && p.input_bytes_read > 0 && p.seconds > 0.5) {
-    double fraction = double(p.input_bytes_read) / double(*p.input_size);
-    if (fraction > 0 && fraction < 1) eta = "  ETA " + std::to_string(int(p.seconds * (1 - fraction) / fraction)) + " s";
-  }
-  std::fprintf(stderr, "\r%s: %.1f MB  %llu games  %llu rejected  %.1f MB/s%s   ", name.c_str(), mb,
-               (unsigned long long)p.games, (unsigned long long)p.rejected, rate, eta.c_str());
-  std::fflush(stderr);
+// Why an output of the run would overwrite one of its inputs, or nullopt: -o DB (and the
+// files SQLite keeps beside it) must not be a PGN input, --rejects neither an input nor
+// the database. Compared by device and inode, so links and other names are caught.
+std::optional<std::string> find_overwritten_input(const std::string& db, const std::string& rejects,
+                                                  const std::vector<std::string>& inputs) {
+  query::InputFiles files;
+  for (const std::string& input : inputs) files.add(input, "input");
+  for (const std::string& file : query::database_files(db))
+    if (auto clash = files.clash(file == "-" ? "./-" : file)) return "-o " + *clash;
+  if (rejects.empty()) return std::nullopt;
+  files.add_database(db);
+  if (auto clash = files.clash(rejects == "-" ? "./-" : rejects)) return "--rejects " + *clash;
+  return std::nullopt;
 }
 
-void print_summary(const std::string& name, const ImportOutcome& o) {
-  const SourceSummary& s = o.summary;
-  double mb = o.bytes / 1e6;
-  std::string duplicates = s.duplicates ? ", " + std::to_string(s.duplicates) + " duplicates skipped" : "";
-  std::printf("%s: %llu games found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
-              name.c_str(), (unsigned long long)s.games_found, (unsigned long long)s.imported,
-              (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
-              o.seconds > 0 ? s.games_found / o.seconds : 0.0);
-  for (const auto& [kind, count] : s.rejects_by_kind)
-    std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
-  if (s.games_by_language.size() > 1 || (s.games_by_language.size() == 1 && !s.games_by_language.count("en"))) {
-    for (const auto& [code, count] : s.games_by_language)
-      std::printf("  piece letters %s: %llu games\n", code.c_str(), (unsigned long long)count);
-  }
-  if (s.plies)
-    std::printf("  %llu positions indexed (%.2f bytes each), moves %.2f bytes per ply\n",
-                (unsigned long long)s.positions, s.positions ? double(s.position_index_bytes) / s.positions : 0.0,
-                double(s.moves_bytes) / s.plies);
+// Removes a database this run created but put nothing into (every input failed).
+void remove_new_database(const std::string& db) {
+  std::error_code ignored;
+  for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
 }
 
 }  // namespace
@@ -112,7 +107,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (vm.count("help")) {
-    std::cout << visible << "\nExit status: 0 when every input was read (rejected games included), 1 on a fatal error.\n";
+    std::cout << visible
+              << "\nExit status: 0 when every input was read (rejected games included); 1 when an input failed\n"
+                 "(the others are still imported) or the database did; 2 for a bad command line.\n";
     return 0;
   }
   if (vm.count("version")) {
@@ -146,51 +143,71 @@ int main(int argc, char** argv) {
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
 
-  // Every input is opened and checked before anything is written, so a missing or
-  // non-PGN file stops the run with no database (or rejects file) created.
-  std::vector<std::string> sources;
-  try {
-    for (const std::string& input : inputs) {
-      std::vector<std::string> listed = list_sources(input);
-      sources.insert(sources.end(), listed.begin(), listed.end());
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pgn-index: %s\n", e.what());
-    return 1;
+  if (auto refusal = find_overwritten_input(output, rejects_path, inputs)) {
+    std::fprintf(stderr, "pgn-index: %s; refusing to overwrite it\n", refusal->c_str());
+    return 2;
   }
-
-  std::ofstream rejects_file;
-  if (!rejects_path.empty()) {
-    rejects_file.open(rejects_path, std::ios::binary | std::ios::trunc);
-    if (!rejects_file) {
-      std::fprintf(stderr, "pgn-index: cannot write rejects file %s\n", rejects_path.c_str());
-      return 1;
-    }
-    options.rejects_out = &rejects_file;
-  }
+  std::error_code ignored;
+  const bool database_existed = fs::exists(output, ignored);
+  const auto started = std::chrono::steady_clock::now();
+  ImportTotals totals;
+  bool fatal = false;
+  std::unique_ptr<RejectsFile> rejects;
   try {
+    if (!rejects_path.empty()) {
+      rejects = std::make_unique<RejectsFile>(rejects_path);
+      options.rejects_out = &rejects->stream();
+    }
     DatabaseWriter writer(output, writer_options);
-    for (const std::string& source : sources) {
-      std::string name = source == "-" ? "<stdin>" : source;
-      auto progress = [&](const ImportProgress& p) { print_progress(name, p); };
-      ImportOutcome outcome = show_progress ? import_file(source, writer, options, progress)
-                                            : import_file(source, writer, options);
-      if (show_progress) std::fprintf(stderr, "\r\033[K");
-      if (quiet) continue;
-      if (outcome.already_imported)
-        std::printf("%s: already in the database (source %lld), nothing to do\n", name.c_str(),
-                    (long long)outcome.existing_source_id);
-      else
-        print_summary(name, outcome);
+    // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
+    // failing ends the run.
+    for (const std::string& input : inputs) {
+      std::vector<std::string> sources;
+      try {
+        sources = list_sources(input);
+      } catch (const InputError& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "pgn-index: %s\n", e.what());  // the message names the input
+        totals.add_failure();
+        continue;
+      }
+      for (const std::string& source : sources) {
+        const std::string name = source == "-" ? "<stdin>" : source;
+        auto progress = [&](const ImportProgress& p) { print_progress(name, p); };
+        if (rejects) rejects->begin_input();
+        ImportOutcome outcome;
+        try {
+          outcome = show_progress ? import_file(source, writer, options, progress)
+                                  : import_file(source, writer, options);
+        } catch (const InputError& e) {
+          if (show_progress) std::fprintf(stderr, "\r\033[K");
+          std::fflush(stdout);
+          std::fprintf(stderr, "pgn-index: %s\n", e.what());
+          totals.add_failure();
+          continue;
+        }
+        if (show_progress) std::fprintf(stderr, "\r\033[K");
+        if (rejects && !outcome.already_imported) rejects->keep_input();
+        totals.add(outcome);
+        if (!quiet) print_summary(name, outcome);
+      }
     }
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
+    std::fflush(stdout);
     std::fprintf(stderr, "pgn-index: %s\n", e.what());
-    return 1;
+    fatal = true;
   }
-  if (rejects_file.is_open() && !rejects_file.flush()) {
-    std::fprintf(stderr, "pgn-index: writing %s failed\n", rejects_path.c_str());
-    return 1;
+  if (!quiet && inputs.size() > 1 && !fatal)
+    totals.print(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (totals.imported_files() == 0 && !database_existed) remove_new_database(output);
+  if (rejects && totals.imported_files() > 0) {
+    try {
+      rejects->commit();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pgn-index: %s\n", e.what());
+      return 1;
+    }
   }
-  return 0;
+  return fatal || totals.failed_files() > 0 ? 1 : 0;
 }

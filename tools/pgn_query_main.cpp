@@ -1,6 +1,7 @@
 // pgn-query: searches, explores and exports a pgnbase database (read-only).
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -13,8 +14,13 @@
 #include "indexer/store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
+#include "query/explorer_csv.h"
+#include "query/file_identity.h"
 #include "query/game_filter.h"
+#include "query/game_view.h"
 #include "query/output_file.h"
+#include "query/player_report.h"
+#include "query/plural.h"
 #include "query/search_output.h"
 
 namespace po = boost::program_options;
@@ -45,11 +51,28 @@ struct UsageError {
   std::string message;
 };
 
+// An output that would overwrite the database: one line, exit status 2, nothing written.
+struct RefusedOutput {
+  std::string message;
+};
+
+// Throws RefusedOutput when an output of the command (a path, or "-" for stdout, which
+// the shell may have pointed at the database with >>) is the database or its WAL.
+void refuse_writing_into_database(const std::string& db_path, const std::vector<std::string>& outputs) {
+  InputFiles inputs;
+  inputs.add_database(db_path);
+  for (const std::string& output : outputs)
+    if (auto clash = inputs.clash(output)) throw RefusedOutput{*clash + "; refusing to write into it"};
+}
+
 constexpr const char* kOverview =
     "pgn-query COMMAND DB [options]   (pgn-query COMMAND --help for each)\n"
     "  search   games matching filters, as a table, JSON lines or PGN\n"
     "  export   matching games as PGN (-o FILE, - for stdout)\n"
     "  explore  the opening explorer: next moves from a position with results\n"
+    "  show     one game (by the id search lists), or the position at one of its plies\n"
+    "  player   one player's report: results by colour, year, opening, opponent; ratings; wins\n"
+    "  players  player names with game counts and date spans (events: the same for events)\n"
     "  stats    what the database holds and how big each part is\n"
     "  rejects  games the import rejected, and their original text\n"
     "  export-dataset  DB DIR: the games, positions and explorer as a Parquet dataset (appends)\n"
@@ -103,6 +126,8 @@ GameFilter make_filter(const FilterText& t) {
   f.site = name(t.site);
   f.min_elo = t.min_elo;
   f.max_elo = t.max_elo;
+  if (f.min_elo && f.max_elo && *f.min_elo > *f.max_elo)
+    throw UsageError{"--min-elo " + std::to_string(*f.min_elo) + " is above --max-elo " + std::to_string(*f.max_elo)};
   f.min_plies = t.min_plies;
   f.max_plies = t.max_plies;
   if (!t.date_from.empty()) {
@@ -115,6 +140,8 @@ GameFilter make_filter(const FilterText& t) {
     if (!parse_date_bound(t.date_to, true, key, error)) throw UsageError{error};
     f.date_to_key = key;
   }
+  if (f.date_from_key && f.date_to_key && *f.date_from_key > *f.date_to_key)
+    throw UsageError{"--date-from " + t.date_from + " is after --date-to " + t.date_to};
   if (!t.result.empty()) {
     int result;
     if (!parse_result(t.result, result, error)) throw UsageError{error};
@@ -129,16 +156,20 @@ GameFilter make_filter(const FilterText& t) {
 
 // Parses the command's options (argv[2..]) with DB as the first positional argument.
 // Returns false when --help was shown.
+// second_argument: the name of a second positional argument (show's game id, player's
+// name), or nullptr.
 bool parse_command_line(int argc, char** argv, const po::options_description& visible, const char* usage,
-                        std::string& db_path, po::variables_map& vm, const char* second_positional = nullptr,
+                        std::string& db_path, po::variables_map& vm, const char* second_argument = nullptr,
                         bool first_is_fen = false) {
   po::options_description hidden;
   hidden.add_options()("db", po::value(&db_path))("timing", "print the time taken to stderr");
+  if (second_argument && std::string_view(second_argument) == "id") hidden.add_options()("id", po::value<int64_t>());
+  else if (second_argument) hidden.add_options()(second_argument, po::value<std::string>());
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
   positional.add("db", 1);
-  if (second_positional) positional.add(second_positional, 1);
+  if (second_argument) positional.add(second_argument, 1);
   try {
     po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(positional).run(), vm);
     po::notify(vm);
@@ -161,17 +192,19 @@ int search_command(int argc, char** argv, bool export_mode) {
   po::options_description d(export_mode ? "export options" : "search options");
   d.add_options()("help,h", "show this help");
   add_filter_options(d, filter_text, false);
-  if (!export_mode) d.add_options()("format", po::value(&format)->default_value(format), "table, jsonl or pgn");
+  if (!export_mode) d.add_options()("format", po::value(&format)->default_value(format), "table, csv, jsonl or pgn");
   d.add_options()
       ("output,o", po::value(&output), export_mode ? "PGN file to write (- for stdout); required" : "write here instead of stdout")
       ("limit", po::value(&limit), "at most this many games")
       ("offset", po::value(&offset)->default_value(0), "skip this many matching games first")
       ("order", po::value(&order)->default_value(order), "id (input order), date, or elo (strongest first)")
+      ("desc", "reverse the order (--order date --desc: newest first); unknown dates and ratings stay last")
       ("notation", po::value(&notation)->default_value(notation),
        "PGN moves: san, long, uci, figurine, or SAN in a language: de, nl, fr, it, es, pt, cs, pl, hu")
       ("no-annotations", "PGN without comments, NAGs and variations")
       ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON (0: one per core, up to 8)");
-  if (!export_mode) d.add_options()("count", "print only the number of matching games");
+  if (!export_mode)
+    d.add_options()("count", "print only the number of matching games")("wide", "table: show every column in full");
   std::string db_path;
   po::variables_map vm;
   const char* usage = export_mode ? "pgn-query export DB [filters] -o FILE" : "pgn-query search DB [filters] [options]";
@@ -181,6 +214,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   search.filter = make_filter(filter_text);
   std::string error;
   if (!parse_order(order, search.order, error)) throw UsageError{error};
+  search.descending = vm.count("desc") > 0;
   if (offset < 0) throw UsageError{"--offset must not be negative"};
   search.offset = offset;
   if (vm.count("limit")) {
@@ -191,24 +225,56 @@ int search_command(int argc, char** argv, bool export_mode) {
   if (format == "table") out_options.format = SearchFormat::Table;
   else if (format == "jsonl" || format == "json") out_options.format = SearchFormat::Jsonl;
   else if (format == "pgn") out_options.format = SearchFormat::Pgn;
-  else throw UsageError{"bad --format '" + format + "': expected table, jsonl or pgn"};
+  else if (format == "csv") out_options.format = SearchFormat::Csv;
+  else throw UsageError{"bad --format '" + format + "': expected table, csv, jsonl or pgn"};
+  const bool listing = out_options.format == SearchFormat::Table || out_options.format == SearchFormat::Csv;
+  if (vm.count("count") && out_options.format != SearchFormat::Table)
+    throw UsageError{"--count prints a number: it takes no --format " + format};
+  if (listing && !vm["notation"].defaulted()) throw UsageError{"--notation applies to PGN output (--format pgn)"};
+  if (listing && vm.count("no-annotations")) throw UsageError{"--no-annotations applies to PGN output (--format pgn)"};
+  if (vm.count("wide") && out_options.format != SearchFormat::Table) throw UsageError{"--wide applies to the table"};
+  out_options.wide = vm.count("wide") > 0;
   if (!parse_notation(notation, out_options.pgn.notation, error)) throw UsageError{error};
   out_options.pgn.annotations = !vm.count("no-annotations");
   out_options.count_only = vm.count("count") > 0;
   out_options.threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
   if (summary.corrupt)
-    std::fprintf(stderr, "pgn-query: %lld games skipped: their stored moves or tags are corrupt\n",
-                 (long long)summary.corrupt);
+    std::fprintf(stderr, "pgn-query: %s skipped: their stored moves or tags are corrupt\n",
+                 plural(summary.corrupt, "game").c_str());
   if (export_mode && !out.is_stdout())
-    std::fprintf(stderr, "pgn-query: %lld games written to %s\n", (long long)summary.games, output.c_str());
+    std::fprintf(stderr, "pgn-query: %s written to %s\n", plural(summary.games, "game").c_str(), output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;
+}
+
+// --format table|json|csv (--json too) of the report commands.
+ReportFormat report_format(const po::variables_map& vm, const std::string& format) {
+  ReportFormat f;
+  if (format == "table") f = ReportFormat::Table;
+  else if (format == "json" || format == "jsonl") f = ReportFormat::Json;
+  else if (format == "csv") f = ReportFormat::Csv;
+  else throw UsageError{"bad --format '" + format + "': expected table, json or csv"};
+  if (vm.count("json")) {
+    if (!vm["format"].defaulted() && f != ReportFormat::Json) throw UsageError{"--json contradicts --format " + format};
+    f = ReportFormat::Json;
+  }
+  if (vm.count("wide") && f != ReportFormat::Table) throw UsageError{"--wide applies to the table"};
+  return f;
+}
+
+void add_report_format_options(po::options_description& d, std::string& format, std::string& output) {
+  d.add_options()
+      ("format", po::value(&format)->default_value("table"), "table, json or csv")
+      ("json", "the same as --format json")
+      ("wide", "table: show every column in full")
+      ("output,o", po::value(&output), "write here instead of stdout");
 }
 
 int explore_command(int argc, char** argv) {
@@ -219,41 +285,48 @@ int explore_command(int argc, char** argv) {
   add_filter_options(d, filter_text, true);
   d.add_options()
       ("json", "one JSON object instead of a table")
+      ("format", po::value<std::string>()->default_value("table"), "table, json or csv")
       ("no-elo", "leave out average ratings (answered from the position index alone when no filter is given)")
       ("output,o", po::value(&output), "write here instead of stdout");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query explore DB [--fen FEN] [filters]", db_path, vm)) return kExitOk;
+  const ReportFormat format = report_format(vm, vm["format"].as<std::string>());
   ExplorerOptions options;
   if (filter_text.fen.empty()) filter_text.fen = std::string(kStartFen);
   options.filter = make_filter(filter_text);
   options.ratings = !vm.count("no-elo");
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
   db.exec("BEGIN");
   ExplorerResult result = explore(db, options);
   db.exec("COMMIT");
-  if (vm.count("json")) print_explorer_json(result, out);
-  else print_explorer_table(result, out);
+  switch (format) {
+    case ReportFormat::Table: print_explorer_table(result, out); break;
+    case ReportFormat::Json: print_explorer_json(result, out); break;
+    case ReportFormat::Csv: print_explorer_csv(result, out); break;
+  }
   out.close();
   return kExitOk;
 }
 
 int stats_command(int argc, char** argv) {
-  std::string output = "-";
+  std::string format, output = "-";
   po::options_description d("stats options");
-  d.add_options()
-      ("help,h", "show this help")
-      ("json", "one JSON object instead of text")
-      ("output,o", po::value(&output), "write here instead of stdout");
+  d.add_options()("help,h", "show this help");
+  add_report_format_options(d, format, output);
   std::string db_path;
   po::variables_map vm;
-  if (!parse_command_line(argc, argv, d, "pgn-query stats DB", db_path, vm)) return kExitOk;
+  if (!parse_command_line(argc, argv, d, "pgn-query stats DB [--format table|json|csv] [--wide]", db_path, vm))
+    return kExitOk;
+  StatsOptions options{report_format(vm, format), vm.count("wide") > 0};
+  refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
-  print_stats(db, vm.count("json") > 0, out);
+  print_stats(db, options, out);
   out.close();
   return kExitOk;
 }
@@ -265,21 +338,150 @@ int rejects_command(int argc, char** argv) {
       ("help,h", "show this help")
       ("kind", po::value(&options.kind), "only this kind (exact, as stats lists them: \"illegal move\", ...)")
       ("reason", po::value(&options.reason), "only reasons containing this text (case-insensitive; * wildcards)")
-      ("output,o", po::value(&options.text_path), "write the rejected games' original text to this file")
-      ("json", "JSON lines instead of a table");
+      ("output,o", po::value(&options.text_path),
+       "write the rejected games' original text to this file and print only their count")
+      ("json", "JSON lines instead of a table")
+      ("wide", "table: show every column in full");
   std::string db_path;
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query rejects DB [--kind K] [--reason R] [-o FILE]", db_path, vm))
     return kExitOk;
   options.json = vm.count("json") > 0;
+  options.wide = vm.count("wide") > 0;
+  if (options.wide && options.json) throw UsageError{"--wide applies to the table"};
+  const bool text_to_file = !options.text_path.empty() && options.text_path != "-";
+  if (text_to_file && (options.json || options.wide))
+    throw UsageError{"-o FILE writes the games and prints only their count: no --json or --wide"};
+  std::vector<std::string> outputs = {"-"};
+  if (!options.text_path.empty()) outputs.push_back(options.text_path);
+  refuse_writing_into_database(db_path, outputs);
   store::Database db = open_database(db_path);
   OutputFile out("-");
+  options.list = !text_to_file;
   db.exec("BEGIN");
   int64_t n = print_rejects(db, options, out);
   db.exec("COMMIT");
+  if (text_to_file)
+    out.buffer() += plural(n, "rejected game") + " written to " + options.text_path + "\n";
   out.close();
-  if (!options.text_path.empty())
-    std::fprintf(stderr, "pgn-query: %lld rejected games written to %s\n", (long long)n, options.text_path.c_str());
+  return kExitOk;
+}
+
+int show_command(int argc, char** argv) {
+  ShowOptions options;
+  std::string format = "text", notation = "san", output = "-";
+  po::options_description d("show options");
+  d.add_options()
+      ("help,h", "show this help")
+      ("ply", po::value<int64_t>()->notifier([&](int64_t v) { options.ply = v; }),
+       "the position after this many half-moves (0: the start) as a board with its FEN")
+      ("format", po::value(&format)->default_value(format), "text, pgn or jsonl")
+      ("notation", po::value(&notation)->default_value(notation), "moves: san, long, uci, figurine, de, nl, fr, ...")
+      ("no-annotations", "leave out comments, NAGs and variations")
+      ("output,o", po::value(&output), "write here instead of stdout");
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = "pgn-query show DB ID [--ply N] [--format text|pgn|jsonl] [--notation N]";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm, "id")) return kExitOk;
+  if (!vm.count("id")) throw UsageError{"missing the game id (search lists them)"};
+  options.id = vm["id"].as<int64_t>();
+  if (format == "text") options.format = ShowFormat::Text;
+  else if (format == "pgn") options.format = ShowFormat::Pgn;
+  else if (format == "jsonl" || format == "json") options.format = ShowFormat::Jsonl;
+  else throw UsageError{"bad --format '" + format + "': expected text, pgn or jsonl"};
+  std::string error;
+  if (!parse_notation(notation, options.pgn.notation, error)) throw UsageError{error};
+  if (options.format == ShowFormat::Jsonl && !vm["notation"].defaulted())
+    throw UsageError{"--notation applies to the text and PGN views (JSON moves are SAN)"};
+  if (options.ply && options.format == ShowFormat::Pgn)
+    throw UsageError{"--ply shows a position: use the text view or --format jsonl"};
+  if (options.ply && *options.ply < 0) throw UsageError{"--ply must not be negative"};
+  options.pgn.annotations = !vm.count("no-annotations");
+  refuse_writing_into_database(db_path, {output, "-"});
+  store::Database db = open_database(db_path);
+  OutputFile out(output);
+  const ShowResult shown = show_game(db, options, out);
+  switch (shown.status) {
+    case ShowStatus::Shown: break;
+    case ShowStatus::NoSuchGame:
+      std::fprintf(stderr, "pgn-query show: no game %lld (the ids run from 1 to %lld)\n", (long long)options.id,
+                   (long long)shown.max_id);
+      return kExitFailure;
+    case ShowStatus::PlyOutOfRange:
+      throw UsageError{"--ply " + std::to_string(*options.ply) + " is past the end: game " +
+                       std::to_string(options.id) + " has " + plural(shown.plies, "ply", "plies")};
+    case ShowStatus::Corrupt:
+      std::fprintf(stderr, "pgn-query show: game %lld is corrupt: its stored moves or tags do not decode\n",
+                   (long long)options.id);
+      return kExitFailure;
+  }
+  out.close();
+  return kExitOk;
+}
+
+int player_command(int argc, char** argv) {
+  PlayerReportOptions options;
+  std::string format, output = "-";
+  int64_t top = 10;
+  po::options_description d("player options");
+  d.add_options()("help,h", "show this help")
+      ("top", po::value(&top)->default_value(top), "lines of the openings and opponents lists (0: all)");
+  add_report_format_options(d, format, output);
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = "pgn-query player DB NAME [--top N] [--format table|json|csv]\n"
+                      "NAME is matched as --player matches it (search --help)";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm, "name")) return kExitOk;
+  if (!vm.count("name") || vm["name"].as<std::string>().empty()) throw UsageError{"missing the player's name"};
+  if (top < 0) throw UsageError{"--top must not be negative"};
+  options.name = NamePattern{vm["name"].as<std::string>()};
+  options.top = size_t(top);
+  const ReportFormat f = report_format(vm, format);
+  refuse_writing_into_database(db_path, {output, "-"});
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  const PlayerReport report = build_player_report(db, options);
+  if (report.total.games == 0) {
+    std::fprintf(stderr, "pgn-query player: no games of '%s' (pgn-query players DB --like '*NAME*' lists names)\n",
+                 options.name.text.c_str());
+    return kExitFailure;
+  }
+  OutputFile out(output);
+  print_player_report(report, f, vm.count("wide") > 0, out);
+  out.close();
+  return kExitOk;
+}
+
+int names_command(int argc, char** argv, bool events) {
+  NameListOptions options;
+  options.events = events;
+  std::string format, output = "-", like;
+  int64_t limit = 0;
+  po::options_description d(events ? "events options" : "players options");
+  d.add_options()("help,h", "show this help")
+      ("like", po::value(&like), events ? "only events matching this pattern (as --event)"
+                                        : "only names matching this pattern (as --player)")
+      ("min-games", po::value(&options.min_games)->default_value(1), "only names with at least this many games")
+      ("limit", po::value(&limit), "at most this many names");
+  add_report_format_options(d, format, output);
+  std::string db_path;
+  po::variables_map vm;
+  const char* usage = events ? "pgn-query events DB [--like PATTERN] [--min-games N] [--limit N]"
+                             : "pgn-query players DB [--like PATTERN] [--min-games N] [--limit N]";
+  if (!parse_command_line(argc, argv, d, usage, db_path, vm)) return kExitOk;
+  if (!like.empty()) options.like = NamePattern{like};
+  if (options.min_games < 0) throw UsageError{"--min-games must not be negative"};
+  if (vm.count("limit")) {
+    if (limit < 0) throw UsageError{"--limit must not be negative"};
+    options.limit = limit;
+  }
+  const ReportFormat f = report_format(vm, format);
+  refuse_writing_into_database(db_path, {output, "-"});
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  OutputFile out(output);
+  print_name_list(list_names(db, options), events, f, vm.count("wide") > 0, out);
+  out.close();
   return kExitOk;
 }
 
@@ -289,7 +491,6 @@ int export_dataset_command(int argc, char** argv) {
   po::options_description d("export-dataset options");
   d.add_options()
       ("help,h", "show this help")
-      ("dir", po::value(&dir), "the dataset folder: new, empty, or an earlier export of this database")
       ("bucket-bits", po::value<int>()->notifier([&](int v) { options.bucket_bits = v; }),
        "positions/ and explorer/ buckets kb=N: the key's top bits (0-12; default 6 for a new dataset, "
        "an existing one's own)");
@@ -297,6 +498,7 @@ int export_dataset_command(int argc, char** argv) {
   po::variables_map vm;
   if (!parse_command_line(argc, argv, d, "pgn-query export-dataset DB DIR [--bucket-bits N]", db_path, vm, "dir"))
     return kExitOk;
+  if (vm.count("dir")) dir = vm["dir"].as<std::string>();
   if (dir.empty()) throw UsageError{"missing the dataset folder DIR"};
   if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
     throw UsageError{"--bucket-bits must be 0..12"};
@@ -336,6 +538,8 @@ int key_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must end in a clear error, not a silent kill.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::fputs(kOverview, stderr);
     return kExitUsage;
@@ -357,7 +561,14 @@ int main(int argc, char** argv) {
     if (command == "rejects") return rejects_command(argc, argv);
     if (command == "export-dataset") return export_dataset_command(argc, argv);
     if (command == "key") return key_command(argc, argv);
+    if (command == "show") return show_command(argc, argv);
+    if (command == "player") return player_command(argc, argv);
+    if (command == "players") return names_command(argc, argv, false);
+    if (command == "events") return names_command(argc, argv, true);
     std::fprintf(stderr, "pgn-query: unknown command '%s'\n%s", command.c_str(), kOverview);
+    return kExitUsage;
+  } catch (const RefusedOutput& e) {
+    std::fprintf(stderr, "pgn-query %s: %s\n", command.c_str(), e.message.c_str());
     return kExitUsage;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "pgn-query %s: %s (see pgn-query %s --help)\n", command.c_str(), e.message.c_str(),

@@ -19,15 +19,15 @@
 #include <thread>
 #include <vector>
 
-#include "core/movegen.h"
-#include "core/san.h"
 #include "indexer/store/database.h"
+#include "tests/cli/cli_support.h"
 
 namespace pgnbase {
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using cli_test::random_games;
 
 const std::string kIndexBinary = PGNBASE_BINARY_DIR "/tools/pgn-index";
 const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
@@ -73,31 +73,6 @@ Ended finish(pid_t pid, const fs::path& log) {
 
 std::string describe(const Ended& e) {
   return (e.exited ? "exit " + std::to_string(e.code) : "signal " + std::to_string(e.signal)) + ": " + e.output;
-}
-
-// Seeded random legal games written as PGN: deterministic, so CI needs no data files.
-std::string random_games(int games, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::string out;
-  for (int g = 0; g < games; ++g) {
-    out += "[Event \"Random " + std::to_string(seed) + "\"]\n[White \"W" + std::to_string(rng() % 50) +
-           "\"]\n[Black \"B" + std::to_string(rng() % 50) + "\"]\n[Result \"*\"]\n\n";
-    Board board;
-    const int plies = 20 + int(rng() % 100);
-    for (int ply = 0; ply < plies; ++ply) {
-      MoveList list;
-      generate_legal_moves(board, list);
-      if (list.empty()) break;
-      const Move m = list[rng() % list.size()];
-      if (ply % 2 == 0) out += std::to_string(ply / 2 + 1) + ". ";
-      append_san(board, m, out);
-      out += ply % 10 == 9 ? "\n" : " ";
-      UndoInfo undo;
-      board.do_move(m, undo);
-    }
-    out += "*\n\n";
-  }
-  return out;
 }
 
 // FNV-1a over every row of a query, so two databases can be compared table by table.

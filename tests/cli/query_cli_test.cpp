@@ -365,7 +365,10 @@ TEST_F(QueryCli, RejectsListsAndWritesTheOriginalText) {
   size_t games = 0;
   for (size_t at = text.find("[Variant \""); at != std::string::npos; at = text.find("[Variant \"", at + 1)) ++games;
   EXPECT_GT(games, 100u);
-  std::istringstream lines(r.out);
+  // With -o FILE only the count is printed; the table lists the same games.
+  EXPECT_EQ(r.out, std::to_string(games) + " rejected games written to " + file + "\n");
+  Ran table = query({"rejects", *db_, "--kind", "unsupported variant"});
+  std::istringstream lines(table.out);
   size_t rows = 0;
   for (std::string line; std::getline(lines, line);) rows += line.find("unsupported variant") != std::string::npos;
   EXPECT_EQ(rows, games);

@@ -98,6 +98,13 @@ const BadFen kBadFens[] = {
      "one", "not a non-negative number"},
     {"FullmoveTrailingGarbage", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1a",
      FenField::FullmoveNumber, "1a", "not a non-negative number"},
+    // Counter limits (core/board.h): 16 bits of halfmove clock, 31 of fullmove number.
+    {"HalfmoveBeyondSixteenBits", "4k3/8/8/8/8/8/8/4K3 w - - 65536 1", FenField::HalfmoveClock, "65536",
+     "larger than 65535"},
+    {"FullmoveBeyondThirtyOneBits", "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648", FenField::FullmoveNumber,
+     "2147483648", "larger than 2147483647"},
+    {"FullmoveBeyondSixtyFourBits", "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999",
+     FenField::FullmoveNumber, "99999999999999999999999", "larger than 2147483647"},
     // The whole position.
     {"SideNotToMoveInCheck", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", FenField::Position, "",
      "the side not to move (black) is in check"},
@@ -154,6 +161,44 @@ TEST(Fen, FiveFieldsDefaultTheFullmoveNumberToOne) {
   Board board;
   ASSERT_EQ(fen_error("4k3/8/8/8/8/8/8/4K3 w - - 37", board), "");
   EXPECT_EQ(write_fen(board), "4k3/8/8/8/8/8/8/4K3 w - - 37 1");
+}
+
+// The largest fullmove number a FEN may hold, then a Black move: the count goes on in
+// 64 bits (it overflowed a 32-bit int, undefined behaviour that UBSan stops at).
+TEST(MoveCounters, FullmoveNumberAtItsLimitCountsOnPastThirtyOneBits) {
+  Board board;
+  ASSERT_EQ(fen_error("4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647", board), "");
+  const Move move = Move::make(SQ_E8, SQ_D8);
+  UndoInfo undo;
+  board.do_move(move, undo);
+  EXPECT_EQ(board.fullmove_number(), int64_t{2147483648});
+  EXPECT_EQ(write_fen(board), "3k4/8/8/8/8/8/8/4K3 w - - 1 2147483648");
+  board.undo_move(move, undo);
+  EXPECT_EQ(write_fen(board), "4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647");
+  UndoInfo null_undo;
+  board.do_null_move(null_undo);
+  EXPECT_EQ(board.fullmove_number(), int64_t{2147483648});
+  board.undo_null_move(null_undo);
+  EXPECT_EQ(board.fullmove_number(), int64_t{2147483647});
+}
+
+// The halfmove clock is 16 bits: it stops at 65535 instead of wrapping to 0, and
+// undoing a move still restores the value before it.
+TEST(MoveCounters, HalfmoveClockStopsAtItsLimit) {
+  Board board;
+  ASSERT_EQ(fen_error("4k3/8/8/8/8/8/8/4K3 w - - 65534 9", board), "");
+  UndoInfo first, second, third;
+  board.do_move(Move::make(SQ_E1, SQ_D1), first);
+  EXPECT_EQ(board.halfmove_clock(), 65535);
+  board.do_move(Move::make(SQ_E8, SQ_D8), second);
+  EXPECT_EQ(board.halfmove_clock(), 65535);
+  board.do_null_move(third);
+  EXPECT_EQ(board.halfmove_clock(), 65535);
+  board.undo_null_move(third);
+  board.undo_move(Move::make(SQ_E8, SQ_D8), second);
+  EXPECT_EQ(board.halfmove_clock(), 65535);
+  board.undo_move(Move::make(SQ_E1, SQ_D1), first);
+  EXPECT_EQ(write_fen(board), "4k3/8/8/8/8/8/8/4K3 w - - 65534 9");
 }
 
 TEST(Fen, ExtraWhitespaceBetweenFieldsIsAccepted) {

@@ -64,7 +64,7 @@ struct EventLog {
     events.push_back(std::move(event));
   }
 
-  void begin_game(uint64_t offset, uint32_t line) {
+  void begin_game(uint64_t offset, uint64_t line) {
     add({"<game ", std::to_string(offset), " ", std::to_string(line), ">"});
   }
   void tag(std::string_view name, std::string_view value) { add({"[", name, "=", value, "]"}); }
@@ -132,7 +132,7 @@ struct GameCounter : PgnVisitorBase {
   size_t comments = 0;
   size_t draw_offers = 0;
 
-  void begin_game(uint64_t, uint32_t) {
+  void begin_game(uint64_t, uint64_t) {
     games.emplace_back();
     depth = 0;
   }
@@ -496,6 +496,22 @@ TEST(PgnReader, HandMadeBaseOffsetAndFirstLineAreAddedToPositions) {
   EventLog log;
   reader.read_all(log);
   EXPECT_EQ(log.joined(), "<game 1001 51> [E=1] | e4 </game UnbalancedParenthesis line 52 ')'>");
+}
+
+// A multi-GB archive passes line 2^32: positions are 64-bit and do not wrap to line 1.
+TEST(PgnReader, LineNumbersPastThirtyTwoBitsDoNotWrap) {
+  ExactBuffer buffer("\n[E \"1\"]\n1. e4 )\n\n[E \"2\"]\n*\n");
+  const uint64_t first_line = (uint64_t{1} << 32) - 1;
+  PgnReader reader(buffer.view(), 0, first_line);
+  EventLog log;
+  reader.read_all(log);
+  EXPECT_EQ(log.joined(), "<game 1 4294967296> [E=1] | e4 </game UnbalancedParenthesis line 4294967297 ')'> "
+                          "<game 18 4294967299> [E=2] | result:* </game>");
+  PgnReader again(buffer.view(), 0, first_line);
+  GameCounter counter;
+  again.read_all(counter);
+  ASSERT_EQ(counter.games.size(), 2u);
+  EXPECT_EQ(counter.games[1].text.line, uint64_t{4294967299});
 }
 
 TEST(PgnReader, ReadGameReturnsFalseWhenNoGameIsLeft) {

@@ -30,7 +30,7 @@ struct TouchingVisitor {
     check(inside(view, data, size), "view outside the reader's range");
     sink += touch(view);
   }
-  void begin_game(uint64_t offset, uint32_t line) {
+  void begin_game(uint64_t offset, uint64_t line) {
     check(!in_game, "begin_game twice without end_game");
     check(offset >= base_offset && offset <= base_offset + size, "game offset outside the range");
     check(line >= 1, "line 0");

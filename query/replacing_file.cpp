@@ -1,0 +1,133 @@
+#include "query/replacing_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+
+namespace pgnbase::query {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Temporary files a signal handler must remove: fixed buffers, because the handler may
+// only call async-signal-safe functions (unlink, sigaction, raise). A path is written
+// before its slot is marked used, and the mark is cleared before the path is reused.
+constexpr int kSlots = 8;
+constexpr size_t kSlotPathBytes = 4096;
+char slot_paths[kSlots][kSlotPathBytes];
+std::atomic<bool> slot_used[kSlots];
+
+void remove_temporaries_and_die(int signal_number) {
+  for (int i = 0; i < kSlots; ++i)
+    if (slot_used[i].load()) unlink(slot_paths[i]);
+  struct sigaction restore {};
+  restore.sa_handler = SIG_DFL;
+  sigemptyset(&restore.sa_mask);
+  sigaction(signal_number, &restore, nullptr);
+  raise(signal_number);  // ends the process as the signal would have
+}
+
+// Installs the handler once, leaving alone a signal the caller ignores (nohup).
+void install_handler() {
+  static const bool installed = [] {
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      if (sigaction(signal_number, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+      struct sigaction handler {};
+      handler.sa_handler = remove_temporaries_and_die;
+      sigemptyset(&handler.sa_mask);
+      sigaction(signal_number, &handler, nullptr);
+    }
+    return true;
+  }();
+  (void)installed;
+}
+
+// A slot naming path for the handler, or -1 when none is free (the file may then stay).
+int claim_slot(const std::string& path) {
+  if (path.size() >= kSlotPathBytes) return -1;
+  install_handler();
+  for (int i = 0; i < kSlots; ++i) {
+    if (slot_used[i].load()) continue;
+    std::memcpy(slot_paths[i], path.c_str(), path.size() + 1);
+    slot_used[i].store(true);
+    return i;
+  }
+  return -1;
+}
+
+void release_slot(int slot) {
+  if (slot >= 0) slot_used[slot].store(false);
+}
+
+bool written_in_place(const std::string& path) {
+  if (path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode);
+}
+
+std::string system_message(int error) { return std::strerror(error); }
+
+}  // namespace
+
+ReplacingFile::ReplacingFile(const std::string& path) : path_(path), target_(path), write_path_(path) {
+  if (written_in_place(path)) {
+    in_place_ = true;
+    return;
+  }
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    const fs::path resolved = fs::weakly_canonical(path, ec);
+    if (!ec) target_ = resolved.string();
+  }
+  struct stat old {};
+  const bool replaces = stat(target_.c_str(), &old) == 0;
+  // NAME.tmp-PID beside the target; names near the 255-byte limit are shortened.
+  const fs::path target(target_);
+  std::string stem = target.filename().string().substr(0, 200);
+  const std::string base = (target.parent_path() / stem).string() + ".tmp-" + std::to_string(getpid());
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    write_path_ = attempt == 0 ? base : base + "-" + std::to_string(attempt);
+    fd = open(write_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno != EEXIST || attempt == 100)) {
+      const int error = errno;
+      write_path_ = path;
+      throw OutputError("cannot write '" + path + "': cannot create a temporary file beside it: " + system_message(error));
+    }
+  }
+  signal_slot_ = claim_slot(write_path_);
+  if (replaces) fchmod(fd, old.st_mode & 07777);
+  close(fd);
+}
+
+ReplacingFile::~ReplacingFile() {
+  if (in_place_ || committed_) return;
+  unlink(write_path_.c_str());
+  release_slot(signal_slot_);
+}
+
+void ReplacingFile::commit() {
+  if (in_place_ || committed_) return;
+  // Synced before the rename, so that a crash cannot leave the new name with no data.
+  const int fd = open(write_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    throw OutputError("writing '" + path_ + "' failed: " + system_message(error));
+  }
+  close(fd);
+  if (rename(write_path_.c_str(), target_.c_str()) != 0)
+    throw OutputError("cannot put '" + path_ + "' in place: " + system_message(errno));
+  committed_ = true;
+  release_slot(signal_slot_);
+}
+
+}  // namespace pgnbase::query

@@ -1,0 +1,114 @@
+// Terminal widths of wide and combining characters, tables that stay aligned with them,
+// cuts that keep a path's file name, --wide, and RFC 4180 CSV read back strictly.
+#include <gtest/gtest.h>
+
+#include "query/csv_writer.h"
+#include "query/display_width.h"
+#include "query/text_table.h"
+#include "csv_reader.h"
+#include "query_test_support.h"
+
+namespace pgnbase {
+namespace {
+
+using query::display_width;
+
+TEST(DisplayWidth, WideAndCombiningCharacters) {
+  EXPECT_EQ(display_width("Carlsen"), 7u);
+  EXPECT_EQ(display_width("Kramník"), 7u);             // precomposed í
+  EXPECT_EQ(display_width("Kramni\xCC\x81k"), 7u);     // i + U+0301 combining acute
+  EXPECT_EQ(display_width("丁立人"), 6u);               // CJK: two columns each
+  EXPECT_EQ(display_width("이세돌"), 6u);               // Hangul
+  EXPECT_EQ(display_width("🏆 cup"), 6u);               // emoji: two
+  EXPECT_EQ(display_width("♔♕"), 2u);                   // chess symbols: one each
+}
+
+TEST(DisplayWidth, FittingNeverSplitsACharacter) {
+  EXPECT_EQ(query::fitting_prefix("丁立人", 5), "丁立");
+  EXPECT_EQ(query::fitting_prefix("Kramni\xCC\x81k", 6), "Kramni\xCC\x81");  // the accent stays with its i
+  EXPECT_EQ(query::fitting_suffix("丁立人", 3), "人");
+  EXPECT_EQ(query::fitting_suffix("ab\xCC\x81" "c", 2), "b\xCC\x81" "c");
+  EXPECT_EQ(query::fitting_suffix("ab\xCC\x81" "c", 1), "c");  // no orphaned combining mark
+}
+
+// Each row's second column starts at the same terminal column.
+void expect_aligned(const std::string& text) {
+  size_t column = std::string::npos;
+  size_t start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = text.substr(start, end - start);
+    const size_t gap = line.find("  ");
+    ASSERT_NE(gap, std::string::npos) << line;
+    size_t second = gap;
+    while (line[second] == ' ') ++second;
+    const size_t at = display_width(line.substr(0, second));
+    if (column == std::string::npos) column = at;
+    EXPECT_EQ(at, column) << line;
+  }
+}
+
+std::string table_text(const std::vector<std::vector<std::string>>& rows, std::vector<query::TextTable::Column> columns,
+                       bool wide = false) {
+  query_test::TempDir dir;
+  {
+    query::OutputFile out(dir.file("t.txt"));
+    query::TextTable table(std::move(columns), out, wide);
+    for (const auto& r : rows) table.add_row(r);
+    table.finish();
+    out.close();
+  }
+  return query_test::read_file(dir.file("t.txt"));
+}
+
+TEST(TextTable, ColumnsStayAlignedWithWideCharacters) {
+  const std::string text = table_text({{"Ding Liren", "1"}, {"丁立人", "2"}, {"Kramni\xCC\x81k", "3"}, {"🏆 x", "4"}},
+                                      {{"player", false, 20}, {"n", true, 3}});
+  expect_aligned(text);
+  EXPECT_NE(text.find("丁立人"), std::string::npos);
+}
+
+TEST(TextTable, PathsAreCutAtTheStartSoTheFileNameStays) {
+  query::TextTable::Column path{"source", false, 20};
+  path.keep_end = true;
+  const std::string dir = "/a/long/directory/that/holds/many/files/";
+  const std::string text = table_text({{dir + "first-file.pgn", "1"}, {dir + "second-file.pgn", "2"}},
+                                      {path, {"n", true, 3}});
+  EXPECT_NE(text.find("first-file.pgn"), std::string::npos) << text;
+  EXPECT_NE(text.find("second-file.pgn"), std::string::npos) << text;
+  EXPECT_EQ(text.find("/a/long"), std::string::npos) << text;  // the directory is what was cut
+  EXPECT_NE(text.find("\n~"), std::string::npos) << text;
+  expect_aligned(text);
+}
+
+TEST(TextTable, WideCutsNothing) {
+  const std::string name(50, 'x');
+  EXPECT_EQ(table_text({{name, "1"}}, {{"name", false, 10}, {"n", true, 3}}).find(name), std::string::npos);
+  EXPECT_NE(table_text({{name, "1"}}, {{"name", false, 10}, {"n", true, 3}}, true).find(name), std::string::npos);
+}
+
+TEST(Csv, FieldsRoundTripThroughAStrictReader) {
+  const std::vector<std::string> fields = {"plain", "with, comma", "say \"hi\"", "two\nlines", "", "Kramník",
+                                           "carriage\r\nreturn"};
+  query_test::TempDir dir;
+  {
+    query::OutputFile out(dir.file("t.csv"));
+    query::CsvWriter csv({"a", "b", "c", "d", "e", "f", "g"}, out);
+    csv.add_row(fields);
+    out.close();
+  }
+  const std::string text = query_test::read_file(dir.file("t.csv"));
+  EXPECT_EQ(text.substr(0, 15), "a,b,c,d,e,f,g\r\n");
+  auto records = csv_check::parse(text);
+  ASSERT_TRUE(records.has_value()) << text;
+  ASSERT_EQ(records->size(), 2u);
+  EXPECT_EQ((*records)[1], fields);
+}
+
+TEST(Csv, Latin1BytesBecomeUtf8) {
+  std::string out;
+  query::append_csv_field("Kramn\xEDk", out);  // í in Latin-1
+  EXPECT_EQ(out, "Kramník");
+}
+
+}  // namespace
+}  // namespace pgnbase

@@ -1,0 +1,95 @@
+#include "tools/import_report.h"
+
+#include <cstdio>
+
+#include "query/plural.h"
+
+namespace pgnbase::tools {
+
+using indexer::ImportOutcome;
+using indexer::ImportProgress;
+using indexer::SourceSummary;
+
+namespace {
+
+// Seconds as a clock reads them: "0:42", "12:05", "1:02:09".
+std::string clock_time(double seconds) {
+  const long long s = (long long)(seconds + 0.5);
+  char buffer[32];
+  if (s >= 3600) std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  else std::snprintf(buffer, sizeof buffer, "%lld:%02lld", s / 60, s % 60);
+  return buffer;
+}
+
+}  // namespace
+
+void print_progress(const std::string& name, const ImportProgress& p) {
+  double mb = p.bytes_done / 1e6;
+  double rate = p.seconds > 0 ? mb / p.seconds : 0;
+  std::string eta;
+  // The share of the input read so far (compressed bytes for a compressed file) gives
+  // the time left at the rate so far; shown once half a second has made the rate stable.
+  if (p.input_size && *p.input_size > 0 && p.input_bytes_read > 0 && p.seconds > 0.5) {
+    double fraction = double(p.input_bytes_read) / double(*p.input_size);
+    if (fraction > 0 && fraction < 1)
+      eta = "  " + std::to_string(int(fraction * 100)) + "%  ETA " + clock_time(p.seconds * (1 - fraction) / fraction);
+  }
+  std::fprintf(stderr, "\r%s: %.1f MB  %s  %llu rejected  %.1f MB/s%s   ", name.c_str(), mb,
+               query::plural(int64_t(p.games), "game").c_str(), (unsigned long long)p.rejected, rate, eta.c_str());
+  std::fflush(stderr);
+}
+
+void print_summary(const std::string& name, const ImportOutcome& o) {
+  if (o.already_imported) {
+    std::printf("%s: already in the database (source %lld), nothing to do\n", name.c_str(),
+                (long long)o.existing_source_id);
+    return;
+  }
+  const SourceSummary& s = o.summary;
+  double mb = o.bytes / 1e6;
+  std::string duplicates = s.duplicates ? ", " + std::to_string(s.duplicates) + " duplicates skipped" : "";
+  std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
+              name.c_str(), query::plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
+              (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
+              o.seconds > 0 ? s.games_found / o.seconds : 0.0);
+  for (const auto& [kind, count] : s.rejects_by_kind)
+    std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
+  if (s.games_by_language.size() > 1 || (s.games_by_language.size() == 1 && !s.games_by_language.count("en"))) {
+    for (const auto& [code, count] : s.games_by_language)
+      std::printf("  piece letters %s: %s\n", code.c_str(), query::plural(int64_t(count), "game").c_str());
+  }
+  if (s.plies)
+    std::printf("  %llu positions indexed (%.2f bytes each), moves %.2f bytes per ply\n",
+                (unsigned long long)s.positions, s.positions ? double(s.position_index_bytes) / s.positions : 0.0,
+                double(s.moves_bytes) / s.plies);
+}
+
+void ImportTotals::add(const ImportOutcome& o) {
+  if (o.already_imported) {
+    ++already_imported_;
+    return;
+  }
+  ++imported_files_;
+  games_found_ += o.summary.games_found;
+  imported_ += o.summary.imported;
+  rejected_ += o.summary.rejected;
+  duplicates_ += o.summary.duplicates;
+}
+
+void ImportTotals::print(double seconds) const {
+  const uint64_t files = imported_files_ + already_imported_ + failed_;
+  std::string detail;
+  auto note = [&](uint64_t n, const char* what) {
+    if (n) detail += (detail.empty() ? " (" : ", ") + std::to_string(n) + " " + what;
+  };
+  note(failed_, "failed");
+  note(already_imported_, "already in the database");
+  if (!detail.empty()) detail += ")";
+  std::string duplicates = duplicates_ ? ", " + std::to_string(duplicates_) + " duplicates skipped" : "";
+  std::printf("total: %s%s, %s found, %llu imported, %llu rejected%s in %.2f s\n",
+              query::plural(int64_t(files), "file").c_str(), detail.c_str(),
+              query::plural(int64_t(games_found_), "game").c_str(),
+              (unsigned long long)imported_, (unsigned long long)rejected_, duplicates.c_str(), seconds);
+}
+
+}  // namespace pgnbase::tools

@@ -1,0 +1,33 @@
+// What pgn-index prints about an import: the progress line (stderr, terminals only),
+// one summary per file and, for several files, the total (stdout).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "indexer/import_pipeline.h"
+
+namespace pgnbase::tools {
+
+void print_progress(const std::string& name, const indexer::ImportProgress& progress);
+
+// "NAME: 2000 games found, 2000 imported, 0 rejected in 0.94 s (...)" and the detail lines.
+void print_summary(const std::string& name, const indexer::ImportOutcome& outcome);
+
+// The files of one run, added up.
+class ImportTotals {
+ public:
+  void add(const indexer::ImportOutcome& outcome);
+  void add_failure() { ++failed_; }
+  // Files imported by this run (not counting those already in the database).
+  uint64_t imported_files() const { return imported_files_; }
+  uint64_t failed_files() const { return failed_; }
+  // "total: 3 files (1 failed), 4000 games found, 3990 imported, 10 rejected in 2.31 s".
+  void print(double seconds) const;
+
+ private:
+  uint64_t imported_files_ = 0, already_imported_ = 0, failed_ = 0;
+  uint64_t games_found_ = 0, imported_ = 0, rejected_ = 0, duplicates_ = 0;
+};
+
+}  // namespace pgnbase::tools
