@@ -114,6 +114,12 @@ SqlQuery build_game_query(const GameFilter& filter, GameOrder order) {
   return q;
 }
 
+SqlQuery build_games_after_id_query() {
+  SqlQuery q(2);
+  q.sql = std::string(kGameColumns) + " WHERE g.id > ?1 ORDER BY g.id";
+  return q;
+}
+
 SqlQuery build_game_by_id_query(const GameFilter& filter) {
   SqlQuery q(2);
   q.sql = kGameColumns;

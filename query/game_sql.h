@@ -52,6 +52,10 @@ SqlQuery build_game_query(const GameFilter& filter, GameOrder order);
 // No row when the game fails a filter.
 SqlQuery build_game_by_id_query(const GameFilter& filter);
 
+// Every game with an id above ?1, in id order, with the columns of build_game_query
+// (the dataset export's appends: dataset/dataset_export.h).
+SqlQuery build_games_after_id_query();
+
 // SELECT count(*) over the header filters.
 SqlQuery build_game_count_query(const GameFilter& filter);
 

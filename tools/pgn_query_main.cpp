@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/fen.h"
+#include "dataset/dataset_export.h"
+#include "dataset/dataset_key.h"
 #include "indexer/store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
@@ -73,7 +75,9 @@ constexpr const char* kOverview =
     "  player   one player's report: results by colour, year, opening, opponent; ratings; wins\n"
     "  players  player names with game counts and date spans (events: the same for events)\n"
     "  stats    what the database holds and how big each part is\n"
-    "  rejects  games the import rejected, and their original text\n";
+    "  rejects  games the import rejected, and their original text\n"
+    "  export-dataset  DB DIR: the games, positions and explorer as a Parquet dataset (appends)\n"
+    "  key      FEN: the position's Polyglot key in hex, and as the dataset's signed key column\n";
 
 struct FilterText {
   std::string fen, moves, eco, white, black, player, as, elo_of = "both", event, site, result, date_from, date_to,
@@ -180,7 +184,8 @@ GameFilter make_filter(const FilterText& t) {
 // second_argument: the name of a second positional argument (show's game id, player's
 // name), or nullptr.
 bool parse_command_line(int argc, char** argv, const po::options_description& visible, const char* usage,
-                        std::string& db_path, po::variables_map& vm, const char* second_argument = nullptr) {
+                        std::string& db_path, po::variables_map& vm, const char* second_argument = nullptr,
+                        bool first_is_fen = false) {
   po::options_description hidden;
   hidden.add_options()("db", po::value(&db_path))("timing", "print the time taken to stderr");
   if (second_argument && std::string_view(second_argument) == "id") hidden.add_options()("id", po::value<int64_t>());
@@ -200,7 +205,7 @@ bool parse_command_line(int argc, char** argv, const po::options_description& vi
     std::cout << usage << "\n" << visible;
     return false;
   }
-  if (db_path.empty()) throw UsageError{"missing the database path"};
+  if (db_path.empty()) throw UsageError{std::string(first_is_fen ? "missing the FEN" : "missing the database path")};
   return true;
 }
 
@@ -512,6 +517,56 @@ int names_command(int argc, char** argv, bool events) {
   return kExitOk;
 }
 
+int export_dataset_command(int argc, char** argv) {
+  dataset::ExportOptions options;
+  std::string dir;
+  po::options_description d("export-dataset options");
+  d.add_options()
+      ("help,h", "show this help")
+      ("bucket-bits", po::value<int>()->notifier([&](int v) { options.bucket_bits = v; }),
+       "positions/ and explorer/ buckets kb=N: the key's top bits (0-12; default 6 for a new dataset, "
+       "an existing one's own)");
+  std::string db_path;
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, d, "pgn-query export-dataset DB DIR [--bucket-bits N]", db_path, vm, "dir"))
+    return kExitOk;
+  if (vm.count("dir")) dir = vm["dir"].as<std::string>();
+  if (dir.empty()) throw UsageError{"missing the dataset folder DIR"};
+  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
+    throw UsageError{"--bucket-bits must be 0..12"};
+  Stopwatch stopwatch(vm.count("timing") > 0);
+  store::Database db = open_database(db_path);
+  const auto started = std::chrono::steady_clock::now();
+  const dataset::ExportSummary s = dataset::export_dataset(db, dir, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (s.export_number == 0) {
+    std::printf("%s: nothing new to export (every game is in the dataset)\n", dir.c_str());
+    return kExitOk;
+  }
+  std::printf("%s: export %d: games %lld..%lld, %lld games, %llu positions, %llu explorer rows, %llu files, "
+              "%llu bytes in %.2f s (%.0f games/s)\n",
+              dir.c_str(), s.export_number, (long long)s.first_game_id, (long long)s.last_game_id, (long long)s.games,
+              (unsigned long long)s.postings, (unsigned long long)s.explorer_rows, (unsigned long long)s.files,
+              (unsigned long long)s.bytes, seconds, double(s.games) / std::max(seconds, 1e-9));
+  return kExitOk;
+}
+
+int key_command(int argc, char** argv) {
+  int bucket_bits = dataset::ExportOptions::kDefaultBucketBits;
+  po::options_description d("key options");
+  d.add_options()("help,h", "show this help")(
+      "bucket-bits", po::value(&bucket_bits)->default_value(bucket_bits), "the dataset's bucket bits, for kb=N");
+  std::string fen;
+  po::variables_map vm;
+  if (!parse_command_line(argc, argv, d, "pgn-query key FEN", fen, vm, nullptr, true)) return kExitOk;
+  if (bucket_bits < 0 || bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
+  Board board;
+  if (auto e = parse_fen(fen, board)) throw UsageError{"bad FEN: " + e->message};
+  std::printf("%016llx kb=%u %lld\n", (unsigned long long)board.key(), dataset::key_bucket(board.key(), bucket_bits),
+              (long long)dataset::signed_key(board.key()));
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -536,6 +591,8 @@ int main(int argc, char** argv) {
     if (command == "explore") return explore_command(argc, argv);
     if (command == "stats") return stats_command(argc, argv);
     if (command == "rejects") return rejects_command(argc, argv);
+    if (command == "export-dataset") return export_dataset_command(argc, argv);
+    if (command == "key") return key_command(argc, argv);
     if (command == "show") return show_command(argc, argv);
     if (command == "player") return player_command(argc, argv);
     if (command == "players") return names_command(argc, argv, false);

@@ -20,6 +20,20 @@ fail() {
 echo "== Installing dependencies"
 bash tools/install_deps.sh || fail "dependencies could not be installed"
 
+# The dataset tests read the exported Parquet files with two independent readers
+# (DuckDB and hyparquet, tests/dataset/package.json): node and npm from Debian when the
+# machine has none; if even that fails, they skip that part and say so.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "== Installing node and npm (Debian packages) for the dataset tests' Parquet readers"
+  apt-get install -y --no-install-recommends nodejs npm >/dev/null || echo "run_tests: could not install node and npm" >&2
+fi
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  echo "== Installing the dataset tests' Parquet readers (npm install in tests/dataset, versions from its lock file)"
+  npm install --prefix tests/dataset --no-save --no-audit --no-fund --loglevel=error || fail "npm install in tests/dataset"
+else
+  echo "== node/npm not found: the dataset tests skip their DuckDB and hyparquet checks"
+fi
+
 echo "== Configuring $build_dir (Debug, ASan + UBSan)"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DPGNBASE_BUILD_TESTS=ON -DPGNBASE_SANITIZE=ON \
   || fail "cmake configure"

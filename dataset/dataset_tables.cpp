@@ -1,0 +1,243 @@
+#include "dataset/dataset_tables.h"
+
+#include <algorithm>
+#include <string>
+
+#include "dataset/dataset_key.h"
+#include "indexer/store/blob_codec.h"
+#include "indexer/store/tag_codec.h"
+#include "query/text_encoding.h"
+
+namespace pgnbase::dataset {
+
+namespace {
+
+using K = ColumnKind;
+
+// Column indexes of games_columns(), in order.
+enum GamesColumn : int {
+  G_ID, G_SOURCE_ID, G_GAME_NUMBER, G_EVENT, G_SITE, G_DATE, G_DATE_KEY, G_ROUND, G_WHITE, G_BLACK,
+  G_RESULT_TAG, G_RESULT, G_WHITE_ELO, G_BLACK_ELO, G_ECO, G_ECO_SOURCE, G_OPENING, G_TIME_CONTROL,
+  G_PLIES, G_VARIANT, G_START_FEN, G_LANGUAGE, G_MOVES, G_TAGS, G_ANNOTATIONS, G_COUNT
+};
+
+// Text columns are UTF-8: valid UTF-8 passes, any other byte is read as Latin-1 (as
+// every output does: query/text_encoding.h), since old PGN files are often Latin-1.
+std::string utf8_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const query::Character c = query::read_character(s, i);
+    query::append_utf8(c.code_point, out);
+    i += c.bytes;
+  }
+  return out;
+}
+
+void add_text(ColumnValues& c, std::optional<std::string_view> v) {
+  if (v) c.add(std::string_view(utf8_text(*v)));
+  else c.add_null();
+}
+
+void add_int(ColumnValues& c, std::optional<int64_t> v) {
+  if (v) c.add(*v);
+  else c.add_null();
+}
+
+// The other tags as PGN tag pair lines, [Name "Value"] joined by newlines.
+std::string tag_lines(const std::vector<indexer::TagView>& tags) {
+  std::string out;
+  for (const indexer::TagView& t : tags) {
+    if (!out.empty()) out += '\n';
+    out += '[';
+    out += t.name;
+    out += " \"";
+    for (char ch : t.value) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      out += ch;
+    }
+    out += "\"]";
+  }
+  return utf8_text(out);
+}
+
+// Runs of sorted postings with one key: calls f(begin, end) for each.
+template <typename F>
+void for_each_key(std::span<const DatasetPosting> sorted, F&& f) {
+  for (size_t i = 0; i < sorted.size();) {
+    size_t j = i + 1;
+    while (j < sorted.size() && sorted[j].key == sorted[i].key) ++j;
+    f(i, j);
+    i = j;
+  }
+}
+
+// Writes a row group when it holds group_rows rows or more (called between keys).
+void flush_if_full(std::vector<ColumnValues>& columns, size_t group_rows, ParquetWriter& writer, bool last) {
+  if (columns[0].rows() == 0 || (!last && columns[0].rows() < group_rows)) return;
+  writer.write_row_group(columns);
+  for (ColumnValues& c : columns) c.clear();
+}
+
+}  // namespace
+
+std::vector<ColumnSpec> games_columns() {
+  return {
+      {"id", K::Int64, false, false},
+      {"source_id", K::Int64},
+      {"game_number", K::Int64, false, false},
+      {"event", K::String, true},
+      {"site", K::String, true},
+      {"date", K::String, true},
+      {"date_key", K::Int32, true},
+      {"round", K::String, true},
+      {"white", K::String, true},
+      {"black", K::String, true},
+      {"result_tag", K::String, true},
+      {"result", K::UInt8},
+      {"white_elo", K::Int32, true},
+      {"black_elo", K::Int32, true},
+      {"eco", K::String, true},
+      {"eco_source", K::UInt8},
+      {"opening", K::String, true},
+      {"time_control", K::String, true},
+      {"plies", K::Int32},
+      {"variant", K::UInt8},
+      {"start_fen", K::String, true},
+      {"language", K::String},
+      {"moves", K::Binary, false, false, false},
+      {"tags", K::String, true, false, false},
+      {"annotations", K::Binary, true, false, false},
+  };
+}
+
+std::vector<ColumnSpec> positions_columns() {
+  return {
+      {"key", K::Int64},
+      {"game_id", K::Int64, false, false},
+      {"ply", K::Int32},
+      {"next_move", K::UInt16},
+      {"result", K::UInt8},
+  };
+}
+
+std::vector<ColumnSpec> explorer_columns() {
+  return {
+      {"key", K::Int64},
+      {"next_move", K::UInt16},
+      {"games", K::Int64},
+      {"white_wins", K::Int64},
+      {"draws", K::Int64},
+      {"black_wins", K::Int64},
+      {"rated_games", K::Int64},
+      {"elo_sum", K::Int64},
+      {"position_games", K::Int64},
+  };
+}
+
+bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
+  std::vector<indexer::TagView> tags;
+  std::string annotations;
+  if (!indexer::decode_tags(row.tags, tags)) return false;
+  if (!row.annotations.empty() && !indexer::decode_blob(row.annotations, annotations)) return false;
+  c[G_ID].add(row.id);
+  c[G_SOURCE_ID].add(row.source_id);
+  c[G_GAME_NUMBER].add(row.game_number);
+  add_text(c[G_EVENT], row.event);
+  add_text(c[G_SITE], row.site);
+  add_text(c[G_DATE], row.date);
+  add_int(c[G_DATE_KEY], row.date_key);
+  add_text(c[G_ROUND], row.round);
+  add_text(c[G_WHITE], row.white);
+  add_text(c[G_BLACK], row.black);
+  add_text(c[G_RESULT_TAG], row.result_tag);
+  c[G_RESULT].add(int64_t(row.result));
+  add_int(c[G_WHITE_ELO], row.white_elo);
+  add_int(c[G_BLACK_ELO], row.black_elo);
+  add_text(c[G_ECO], row.eco);
+  c[G_ECO_SOURCE].add(int64_t(row.eco_source));
+  add_text(c[G_OPENING], row.opening);
+  add_text(c[G_TIME_CONTROL], row.time_control);
+  c[G_PLIES].add(row.plies);
+  c[G_VARIANT].add(int64_t(row.variant));
+  add_text(c[G_START_FEN], row.start_fen);
+  add_text(c[G_LANGUAGE], row.language);
+  std::string moves;
+  for (MoveCode code : codes) {
+    moves += char(code & 0xFF);
+    moves += char(code >> 8);
+  }
+  c[G_MOVES].add(std::string_view(moves));
+  if (tags.empty()) c[G_TAGS].add_null();
+  else c[G_TAGS].add(std::string_view(tag_lines(tags)));
+  if (row.annotations.empty()) c[G_ANNOTATIONS].add_null();
+  else c[G_ANNOTATIONS].add(std::string_view(annotations));
+  return true;
+}
+
+void write_positions(std::span<const DatasetPosting> sorted, const GameFactsTable& games, size_t group_rows,
+                     ParquetWriter& writer) {
+  std::vector<ColumnValues> c(positions_columns().size());
+  for_each_key(sorted, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const DatasetPosting& p = sorted[i];
+      c[0].add(signed_key(p.key));
+      c[1].add(int64_t(p.game_id));
+      c[2].add(int64_t(p.ply));
+      c[3].add(int64_t(p.next_move));
+      c[4].add(int64_t(games.of(p.game_id).result));
+    }
+    flush_if_full(c, group_rows, writer, false);
+  });
+  flush_if_full(c, group_rows, writer, true);
+}
+
+uint64_t write_explorer(std::span<const DatasetPosting> sorted, const GameFactsTable& games, size_t group_rows,
+                        ParquetWriter& writer) {
+  std::vector<ColumnValues> c(explorer_columns().size());
+  std::vector<std::pair<uint16_t, uint32_t>> played;  // (move, game), one per distinct pair
+  uint64_t rows = 0;
+  for_each_key(sorted, [&](size_t begin, size_t end) {
+    played.clear();
+    int64_t position_games = 0;
+    for (size_t i = begin; i < end; ++i) {
+      played.emplace_back(sorted[i].next_move, sorted[i].game_id);
+      position_games += i == begin || sorted[i].game_id != sorted[i - 1].game_id;  // sorted by game within a key
+    }
+    std::sort(played.begin(), played.end());
+    played.erase(std::unique(played.begin(), played.end()), played.end());
+    // The mover is the same in every posting of a key: the side to move is part of it.
+    const DatasetPosting& first = sorted[begin];
+    const bool white_moves = (first.ply % 2 == 0) != games.of(first.game_id).black_starts;
+    for (size_t i = 0; i < played.size();) {
+      int64_t counts[4] = {}, rated = 0, elo_sum = 0, n = 0;
+      size_t j = i;
+      for (; j < played.size() && played[j].first == played[i].first; ++j) {
+        const GameFacts& g = games.of(played[j].second);
+        ++n;
+        ++counts[g.result & 3];
+        const int32_t elo = white_moves ? g.white_elo : g.black_elo;
+        if (elo >= 0) {
+          ++rated;
+          elo_sum += elo;
+        }
+      }
+      c[0].add(signed_key(first.key));
+      c[1].add(int64_t(played[i].first));
+      c[2].add(n);
+      c[3].add(counts[1]);
+      c[4].add(counts[2]);
+      c[5].add(counts[3]);
+      c[6].add(rated);
+      c[7].add(elo_sum);
+      c[8].add(position_games);
+      ++rows;
+      i = j;
+    }
+    flush_if_full(c, group_rows, writer, false);
+  });
+  flush_if_full(c, group_rows, writer, true);
+  return rows;
+}
+
+}  // namespace pgnbase::dataset

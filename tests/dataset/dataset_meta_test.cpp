@@ -1,0 +1,49 @@
+// The _meta file: what is written reads back the same, and files it did not write are refused.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "dataset/dataset_error.h"
+#include "dataset/dataset_meta.h"
+#include "tests/temp_dir_test.h"
+
+namespace pgnbase::dataset {
+namespace {
+
+class DatasetMetaTest : public TempDirTest {
+ protected:
+  void write(const std::string& text) { std::ofstream(dir_ / "_meta") << text; }
+};
+
+TEST_F(DatasetMetaTest, WrittenMetaReadsBackTheSame) {
+  DatasetMeta m;
+  m.schema_version = 2;
+  m.bucket_bits = 5;
+  m.database_id = "h64:1da5ba6ead9a91e3:7971214";
+  m.last_game_id = 123456;
+  m.exports = {"1: games 1..100", "2: games 101..123456"};
+  write_dataset_meta(dir_, m);
+  const std::optional<DatasetMeta> back = read_dataset_meta(dir_);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(format_dataset_meta(*back), format_dataset_meta(m));
+  EXPECT_EQ(back->last_game_id, 123456);
+  EXPECT_EQ(back->bucket_bits, 5);
+  EXPECT_EQ(back->exports.size(), 2u);
+  EXPECT_NE(format_dataset_meta(m).find("bucket: kb = the unsigned key >> 59"), std::string::npos);
+}
+
+TEST_F(DatasetMetaTest, AbsentMetaIsANewDataset) { EXPECT_FALSE(read_dataset_meta(dir_).has_value()); }
+
+TEST_F(DatasetMetaTest, RefusesFilesItDidNotWrite) {
+  write("some notes of the user\n");
+  EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
+  write("pgnbase_dataset: 1\nlast_game_id: many\n");
+  EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
+  write("last_game_id: 5\n");  // no format line
+  EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
+  write("pgnbase_dataset: 2\n");  // a newer format
+  EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
+}
+
+}  // namespace
+}  // namespace pgnbase::dataset
