@@ -52,7 +52,8 @@ void check_schema_version(store::Database& db) {
 
 DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
-  db_.set_busy_timeout(std::chrono::milliseconds(5000));
+  // A second import into the same database queues behind the first.
+  db_.wait_for_locks(options_.on_lock_wait);
   db_.configure_for_bulk_load();
   {
     store::Transaction t(db_);
@@ -61,10 +62,6 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     check_schema_version(db_);
     t.commit();
   }
-  store::Statement names = db_.prepare("SELECT id, name FROM names");
-  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
-  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
-  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
 }
 
 DatabaseWriter::~DatabaseWriter() = default;
@@ -76,8 +73,28 @@ std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_ha
   return std::nullopt;
 }
 
+int64_t DatabaseWriter::data_version() {
+  store::Statement s = db_.prepare("PRAGMA data_version");
+  return s.step() ? s.column_int64(0) : 0;
+}
+
+void DatabaseWriter::refresh_cached_state() {
+  const int64_t version = data_version();
+  if (cached_version_ == version) return;
+  name_ids_.clear();
+  store::Statement names = db_.prepare("SELECT id, name FROM names");
+  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
+  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
+  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+  dedupe_keys_.clear();
+  dedupe_keys_loaded_ = false;  // reloaded on the next skip_duplicate
+  truncated_.clear();
+  cached_version_ = version;
+}
+
 void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_t> size) {
   transaction_ = std::make_unique<store::Transaction>(db_);
+  refresh_cached_state();
   source_path_ = path;
   source_size_ = size;
   summary_ = SourceSummary{};
@@ -305,15 +322,8 @@ void DatabaseWriter::abandon_source() {
   insert_name_ = {};
   insert_name_word_ = {};
   transaction_.reset();  // rolls back
-  dedupe_keys_.clear();
-  dedupe_keys_loaded_ = false;
-  truncated_.clear();
-  // Names interned during the abandoned source are gone from the DB: reload the cache.
-  name_ids_.clear();
-  store::Statement names = db_.prepare("SELECT id, name FROM names");
-  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
-  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
-  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+  // Names and ids handed out during the abandoned source are gone from the database.
+  cached_version_.reset();
 }
 
 }  // namespace pgnbase::indexer

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,9 @@ struct WriterOptions {
   unsigned threads = 1;                               // for the position index's final merge
   std::filesystem::path temp_dir;                     // empty: the system's
   int zstd_level = 3;
+  // Runs (on the importing thread) when another import has held the database's write
+  // lock for a second; the writer then keeps waiting until it is free.
+  std::function<void()> on_lock_wait;
 };
 
 struct SourceSummary {
@@ -78,7 +82,11 @@ class DatabaseWriter {
 
  private:
   int64_t intern(const std::string& name);
-  void insert_names_prepared();
+  // Re-reads what this writer caches from the database (names, the next game id, the
+  // dedupe keys) when another connection committed since it last did, or after a
+  // rollback. Runs with the write lock held, so nothing changes it until the commit.
+  void refresh_cached_state();
+  int64_t data_version();
 
   store::Database db_;
   WriterOptions options_;
@@ -91,6 +99,7 @@ class DatabaseWriter {
   store::Statement insert_game_, insert_annotations_, insert_reject_, insert_name_, insert_name_word_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;
+  std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read
   std::string source_path_;
   std::optional<uint64_t> source_size_;
   SourceSummary summary_;

@@ -14,6 +14,7 @@
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
 #include "indexer/splitter.h"
+#include "indexer/thread_group.h"
 
 namespace pgnbase::indexer {
 
@@ -162,55 +163,39 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       source.release_mapped(at, at + kPiece);
     }
     known_hash = hasher.finish();
-    if (auto id = writer.find_source(*known_hash); id && !options.replace) {
+  }
+
+  writer.begin_source(path, source.size_on_disk());
+  // Checked with the write lock held, so that an import running beside this one cannot
+  // store the same file in between.
+  if (known_hash && !options.replace) {
+    if (auto id = writer.find_source(*known_hash)) {
+      writer.abandon_source();
       outcome.already_imported = true;
       outcome.existing_source_id = *id;
       return outcome;
     }
   }
-
-  writer.begin_source(path, source.size_on_disk());
   if (options.replace) outcome.replaced = writer.replace_sources(path, known_hash.value_or(""));
   const unsigned threads = std::max(1u, options.threads);
   BoundedQueue<Chunk> chunks(threads * 2);
   Reorderer reorderer;
   Slots slots(threads * 3 + 2);
   std::atomic<bool> stop{false};
-  std::exception_ptr producer_error;
   std::atomic<unsigned> workers_left{threads};
-
-  std::thread producer([&] {
-    try {
-      Splitter splitter(source, options.chunk_bytes);
-      while (slots.acquire(stop)) {
-        std::optional<Chunk> chunk = splitter.next();
-        if (!chunk) {
-          slots.release();
-          break;
-        }
-        if (!chunks.push(std::move(*chunk))) break;
-      }
-    } catch (...) {
-      producer_error = std::current_exception();
-    }
-    chunks.close();
-  });
-  std::vector<std::thread> workers;
-  for (unsigned i = 0; i < threads; ++i) {
-    workers.emplace_back([&] {
-      while (std::optional<Chunk> chunk = chunks.pop()) {
-        if (stop.load()) continue;
-        reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level()));
-      }
-      if (--workers_left == 0) reorderer.finish_producers();
-    });
-  }
-  auto shut_down = [&] {
+  auto stop_all = [&] {
     stop = true;
     slots.wake_all();
     chunks.close();
-    producer.join();
-    for (std::thread& w : workers) w.join();
+  };
+  // A failing thread stops the others and wakes the writer, which then rethrows its error.
+  ThreadGroup group([&] {
+    stop_all();
+    reorderer.finish_producers();
+  });
+  auto shut_down = [&] {
+    stop_all();
+    group.join();
   };
 
   ContentHasher hasher;
@@ -220,6 +205,31 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   std::vector<int64_t> chunk_ids;  // id of each game of the chunk, 0 for a skipped duplicate
   auto last_report = Clock::now();
   try {
+    group.start(
+        [&] {
+          Splitter splitter(source, options.chunk_bytes);
+          while (slots.acquire(stop)) {
+            std::optional<Chunk> chunk = splitter.next();
+            if (!chunk) {
+              slots.release();
+              break;
+            }
+            if (!chunks.push(std::move(*chunk))) break;
+          }
+          chunks.close();
+        },
+        "the input reading thread");
+    for (unsigned i = 0; i < threads; ++i)
+      group.start(
+          [&] {
+            while (std::optional<Chunk> chunk = chunks.pop()) {
+              if (stop.load()) continue;
+              if (options.on_worker_chunk) options.on_worker_chunk(chunk->index);
+              reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level()));
+            }
+            if (--workers_left == 0) reorderer.finish_producers();
+          },
+          "worker thread " + std::to_string(i + 1) + " of " + std::to_string(threads));
     for (uint64_t index = 0;; ++index) {
       std::optional<ChunkResult> result = reorderer.take(index);
       if (!result) break;
@@ -257,15 +267,15 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
         progress(report);
       }
     }
+    shut_down();  // rethrows the first error of a thread (the input's InputError, ...)
   } catch (...) {
-    shut_down();
+    stop_all();
+    try {
+      group.join();
+    } catch (...) {  // the writer's own error is the one to report
+    }
     writer.abandon_source();
     throw;
-  }
-  shut_down();
-  if (producer_error) {
-    writer.abandon_source();
-    std::rethrow_exception(producer_error);
   }
   const std::string hash = known_hash ? *known_hash : hasher.finish();
   outcome.bytes = report.bytes_done;

@@ -19,6 +19,9 @@ struct ImportOptions {
   std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
   bool replace = false;                 // --replace: remove the sources of this path or content first
   bool dedupe = true;                   // skip games equal to one already stored (off: --keep-duplicates)
+  // For tests: runs on a worker thread before it parses each chunk; what it throws
+  // ends the import as a worker's own failure (out of memory) would.
+  std::function<void(uint64_t chunk_index)> on_worker_chunk;
 };
 
 struct ImportProgress {
@@ -38,8 +41,9 @@ struct ImportOutcome {
   double seconds = 0;
 };
 
-// Throws InputError (unreadable or corrupt input) or store::StoreError (cannot write);
-// the file's transaction is then rolled back, earlier files stay.
+// Throws InputError (unreadable or corrupt input), store::StoreError (cannot write),
+// ThreadStartError (thread_group.h) or what a worker thread threw (std::bad_alloc); the
+// file's transaction is then rolled back, earlier files stay.
 ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
                           const std::function<void(const ImportProgress&)>& progress = {});
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "indexer/store/position_index_sql.h"
+#include "indexer/thread_group.h"
 
 namespace pgnbase::indexer {
 
@@ -190,16 +191,19 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
         partitions[p].done = true;
         changed.notify_all();
       }};
-  std::thread merger([&] {
-    try {
-      sorter_.merge_partitions(threads, sink);
-    } catch (...) {
-      merge_error = std::current_exception();
-    }
-    std::lock_guard lock(mutex);
-    merge_over = true;
-    changed.notify_all();
-  });
+  ThreadGroup merger;  // joined on every path; starting it may throw ThreadStartError
+  merger.start(
+      [&] {
+        try {
+          sorter_.merge_partitions(threads, sink);
+        } catch (...) {
+          merge_error = std::current_exception();
+        }
+        std::lock_guard lock(mutex);
+        merge_over = true;
+        changed.notify_all();
+      },
+      "the position index merge thread");
   uint64_t postings = 0, groups = 0;
   try {
     store::Statement insert = db.prepare(sql::kInsertBlock);

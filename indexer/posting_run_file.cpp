@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "indexer/run_file_cleanup.h"
 #include "indexer/store/varint.h"
 
 namespace pgnbase::indexer {
@@ -26,10 +27,11 @@ std::string describe_errno(int error) { return error ? std::strerror(error) : "u
 
 // Creates a new file with an unpredictable name (mkstemps: O_EXCL, random suffix), so two
 // builders or processes sharing a temp directory never collide and another local user
-// cannot make creation fail by guessing names. The pid in the name lets a later import
-// sweep the files of a process that died (sweep_stale_run_files).
+// cannot make creation fail by guessing names. The pid in the name tells the cleanups
+// of run_file_cleanup.h whose file it is.
 std::FILE* create_unique_file(const std::filesystem::path& directory, std::filesystem::path& path) {
-  std::string name = (directory / ("pgnbase-postings-" + std::to_string(::getpid()) + "-XXXXXX.run")).string();
+  remove_run_files_on_signal(directory);
+  std::string name = run_file_template(directory);
   int fd = ::mkstemps(name.data(), 4);
   if (fd < 0) {
     int error = errno;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "indexer/store/blob_codec.h"
+#include "indexer/thread_group.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -233,10 +234,12 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   std::vector<int64_t> counts(threads, 0);
   std::vector<uint64_t> refuted(threads, 0);
   std::vector<std::exception_ptr> errors(threads);
-  std::vector<std::thread> workers;
   const size_t chunk = (order_.size() + threads - 1) / threads;
+  // Joined however this ends: a thread that cannot start throws ThreadStartError once
+  // the others have finished their share.
+  indexer::ThreadGroup workers;
   for (unsigned t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
+    workers.start([&, t] {
       try {
         store::Database db(db_.path(), store::Database::Mode::ReadOnly);
         db.exec("BEGIN");
@@ -256,8 +259,8 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
       } catch (...) {
         errors[t] = std::current_exception();
       }
-    });
-  for (std::thread& w : workers) w.join();
+    }, "counting thread " + std::to_string(t + 1) + " of " + std::to_string(threads));
+  workers.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   int64_t total = 0;

@@ -4,9 +4,11 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "indexer/bounded_queue.h"
+#include "indexer/thread_group.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -178,24 +180,24 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
 void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, OutputFile& out,
                     SearchSummary& summary) {
   indexer::BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t)
-    workers.emplace_back([&] {
-      GameFormatter formatter(output.format, output.pgn);
-      while (std::optional<std::shared_ptr<Batch>> batch = work.pop()) {
-        Batch& b = **batch;
-        try {  // an exception (out of memory) travels to the reading thread with the batch
-          for (size_t i = 0; i < b.size; ++i) {
-            const OwnedGame& g = b.games[i];
-            if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
-            else ++b.corrupt;
-          }
-          b.done.set_value();
-        } catch (...) {
-          b.done.set_exception(std::current_exception());
+  indexer::ThreadGroup workers;  // joined on every path, never std::terminate
+  auto format_batches = [&] {
+    std::optional<GameFormatter> formatter;
+    while (std::optional<std::shared_ptr<Batch>> batch = work.pop()) {
+      Batch& b = **batch;
+      try {  // an exception (out of memory) travels to the reading thread with the batch
+        if (!formatter) formatter.emplace(output.format, output.pgn);
+        for (size_t i = 0; i < b.size; ++i) {
+          const OwnedGame& g = b.games[i];
+          if (formatter->write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
+          else ++b.corrupt;
         }
+        b.done.set_value();
+      } catch (...) {
+        b.done.set_exception(std::current_exception());
       }
-    });
+    }
+  };
   std::deque<std::pair<std::shared_ptr<Batch>, std::future<void>>> in_flight;
   auto write_oldest = [&] {
     auto& [batch, done] = in_flight.front();
@@ -207,6 +209,8 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
     in_flight.pop_front();
   };
   try {
+    for (unsigned t = 0; t < threads; ++t)
+      workers.start(format_batches, "formatting thread " + std::to_string(t + 1) + " of " + std::to_string(threads));
     bool more = true;
     while (more) {
       auto batch = std::make_shared<Batch>();
@@ -223,11 +227,11 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
     while (!in_flight.empty()) write_oldest();
   } catch (...) {
     work.close();
-    for (std::thread& t : workers) t.join();
+    workers.join();  // the workers keep their errors in the batches: this does not throw
     throw;
   }
   work.close();
-  for (std::thread& t : workers) t.join();
+  workers.join();
 }
 
 }  // namespace

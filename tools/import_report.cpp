@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "indexer/run_file_cleanup.h"
 #include "query/plural.h"
 
 namespace pgnbase::tools {
@@ -90,6 +91,17 @@ void ImportTotals::print(double seconds) const {
               query::plural(int64_t(files), "file").c_str(), detail.c_str(),
               query::plural(int64_t(games_found_), "game").c_str(),
               (unsigned long long)imported_, (unsigned long long)rejected_, duplicates.c_str(), seconds);
+}
+
+void report_stale_run_files(const std::filesystem::path& temp_dir) {
+  const indexer::StaleRunFiles stale = indexer::sweep_stale_run_files(temp_dir);
+  if (stale.files == 0) return;
+  std::string pids;
+  for (pid_t pid : stale.pids) pids += (pids.empty() ? "" : ", ") + std::to_string(pid);
+  std::fflush(stdout);
+  std::fprintf(stderr, "pgn-index: removed %llu run file%s (%.1f MiB) left in %s by ended imports (pid %s)\n",
+               static_cast<unsigned long long>(stale.files), stale.files == 1 ? "" : "s",
+               double(stale.bytes) / double(1 << 20), temp_dir.c_str(), pids.c_str());
 }
 
 }  // namespace pgnbase::tools

@@ -229,6 +229,10 @@ int main(int argc, char** argv) {
   writer_options.temp_dir = temp_dir;
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
+  if (isatty(STDERR_FILENO))
+    writer_options.on_lock_wait = [&output] {
+      std::fprintf(stderr, "pgn-index: waiting for another import into %s to finish\n", output.c_str());
+    };
 
   if (auto refusal = find_overwritten_input(output, rejects_path, inputs)) {
     std::fprintf(stderr, "pgn-index: %s; refusing to overwrite it\n", refusal->c_str());
@@ -246,6 +250,7 @@ int main(int argc, char** argv) {
       options.rejects_out = &rejects->stream();
     }
     DatabaseWriter writer(output, writer_options);
+    if (!quiet) report_stale_run_files(temp_dir.empty() ? fs::temp_directory_path() : fs::path(temp_dir));
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
     for (const std::string& input : inputs) {
@@ -286,7 +291,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     std::fflush(stdout);
-    std::fprintf(stderr, "pgn-index: %s\n", e.what());
+    std::fprintf(stderr, "pgn-index: %s\n", dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what());
     fatal = true;
   }
   if (!quiet && inputs.size() > 1 && !fatal)

@@ -2,8 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <utility>
 
 namespace pgnbase::store {
@@ -119,13 +122,38 @@ Database::Database(const std::string& path, Mode mode)
   }
 }
 
+// The busy handler of wait_for_locks: SQLite calls it while a lock is held elsewhere.
+struct Database::LockWait {
+  std::function<void()> on_long_wait;
+  std::chrono::steady_clock::time_point started;
+  bool told = false;
+
+  static int retry(void* self, int attempt) {
+    auto& wait = *static_cast<LockWait*>(self);
+    const auto now = std::chrono::steady_clock::now();
+    if (attempt == 0) {
+      wait.started = now;
+      wait.told = false;
+    } else if (!wait.told && now - wait.started >= std::chrono::seconds(1)) {
+      wait.told = true;
+      if (wait.on_long_wait) wait.on_long_wait();
+    }
+    // Polls often at first (the other transaction may be about to end), then every 100 ms.
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+    return 1;
+  }
+};
+
 Database::~Database() {
   // sqlite3_close_v2 defers the close until every Statement is finalized.
   if (db_) sqlite3_close_v2(db_);
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)), mode_(other.mode_) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      mode_(other.mode_),
+      lock_wait_(std::move(other.lock_wait_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
@@ -133,6 +161,7 @@ Database& Database::operator=(Database&& other) noexcept {
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
     mode_ = other.mode_;
+    lock_wait_ = std::move(other.lock_wait_);
   }
   return *this;
 }
@@ -169,6 +198,12 @@ bool Database::in_transaction() const { return db_ && sqlite3_get_autocommit(db_
 
 void Database::set_busy_timeout(std::chrono::milliseconds timeout) {
   sqlite3_busy_timeout(db_, static_cast<int>(timeout.count()));
+}
+
+void Database::wait_for_locks(std::function<void()> on_long_wait) {
+  lock_wait_ = std::make_unique<LockWait>();
+  lock_wait_->on_long_wait = std::move(on_long_wait);
+  sqlite3_busy_handler(db_, &LockWait::retry, lock_wait_.get());
 }
 
 void Database::configure_for_bulk_load() {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -143,6 +144,10 @@ class Database {
 
   // How long a statement waits for another connection's lock before failing Busy.
   void set_busy_timeout(std::chrono::milliseconds timeout);
+  // Waits for another connection's lock as long as it is held (no Busy failure), e.g. a
+  // second import queuing behind the first; on_long_wait runs once per wait, on the
+  // waiting thread, when the wait has lasted a second. Replaces the busy timeout.
+  void wait_for_locks(std::function<void()> on_long_wait);
 
   // Sets the bulk-load pragmas: WAL journal, synchronous=NORMAL (durable at
   // checkpoints, never corrupt), a 256 MiB page cache, temp tables in memory.
@@ -161,6 +166,8 @@ class Database {
   sqlite3* db_ = nullptr;
   std::shared_ptr<const std::string> path_;  // shared with Statements, for messages
   Mode mode_ = Mode::ReadOnly;
+  struct LockWait;
+  std::unique_ptr<LockWait> lock_wait_;  // wait_for_locks' state; SQLite holds its address
 };
 
 // BEGIN IMMEDIATE on construction (takes the write lock now, so a second writer

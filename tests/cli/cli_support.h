@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <ostream>
 #include <random>
 #include <string>
@@ -45,6 +46,9 @@ struct Redirects {
   int stdout_fd = -1;             // when >= 0, stdout goes here (a terminal)
   long file_size_limit = 0;       // RLIMIT_FSIZE in bytes when > 0
   std::string working_dir;        // empty: the test's own
+  int stdin_fd = -1;              // when >= 0, stdin comes from here (a pipe)
+  int stderr_fd = -1;             // when >= 0, stderr goes here (a terminal)
+  std::function<void()> in_child;  // runs in the child just before exec (limits, user)
 };
 
 struct Ran {
@@ -75,11 +79,12 @@ inline pid_t start(const fs::path& dir, const std::string& binary, const std::ve
   const std::string err = (dir / "stderr.txt").string();
   const pid_t pid = fork();
   if (pid == 0) {
-    const int in = open(redirects.stdin_path.empty() ? "/dev/null" : redirects.stdin_path.c_str(), O_RDONLY);
+    const int in = redirects.stdin_fd >= 0 ? redirects.stdin_fd
+                   : open(redirects.stdin_path.empty() ? "/dev/null" : redirects.stdin_path.c_str(), O_RDONLY);
     const int o = redirects.stdout_fd >= 0
                       ? redirects.stdout_fd
                       : open(out.c_str(), O_WRONLY | O_CREAT | (redirects.append_stdout ? O_APPEND : O_TRUNC), 0644);
-    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = redirects.stderr_fd >= 0 ? redirects.stderr_fd : open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(in, STDIN_FILENO);
     dup2(o, STDOUT_FILENO);
     dup2(e, STDERR_FILENO);
@@ -88,6 +93,7 @@ inline pid_t start(const fs::path& dir, const std::string& binary, const std::ve
       rlimit limit{rlim_t(redirects.file_size_limit), rlim_t(redirects.file_size_limit)};
       setrlimit(RLIMIT_FSIZE, &limit);
     }
+    if (redirects.in_child) redirects.in_child();
     std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -104,7 +110,7 @@ inline Ran finish(const fs::path& dir, pid_t pid, const Redirects& redirects = {
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   if (redirects.stdout_path.empty() && redirects.stdout_fd < 0) r.out = slurp(dir / "stdout.txt");
-  r.err = slurp(dir / "stderr.txt");
+  if (redirects.stderr_fd < 0) r.err = slurp(dir / "stderr.txt");
   return r;
 }
 
