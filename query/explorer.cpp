@@ -167,7 +167,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     int32_t& index = slot.index;
     Move m;
     if (code == kNullMoveCode) return index = kEnded;
-    if (!move_from_code(position, code, m) || !legal.contains(m)) return index = kNotHere;
+    if (!decode_stored_move(position, code, m) || !legal.contains(m)) return index = kNotHere;
     for (size_t i = 0; i < result.moves.size(); ++i)
       if (result.moves[i].move == m) return index = int32_t(i);  // same move, other castling code
     ExplorerMove& em = result.moves.emplace_back();
