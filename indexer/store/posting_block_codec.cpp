@@ -9,6 +9,7 @@
 
 #include "indexer/store/bit_stream.h"
 #include "indexer/store/varint.h"
+#include "indexer/store/zstd_frame_limit.h"
 
 namespace pgnbase::indexer {
 
@@ -283,7 +284,19 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
     section.stored = {p, static_cast<size_t>(stored)};
     section.decoded = false;
     p += stored;
+    if (section.codec == kZstd) check_zstd_size(section);
   }
+  // Each posting is one varint of the group sizes (the first of its group) or of the
+  // game gaps (the others), so the counts are bounded by bytes really present.
+  if (groups > sections_[kGroupSizes].raw_size || postings - groups > sections_[kGameGaps].raw_size)
+    fail("more postings than the block's bytes can hold");
+}
+
+void PostingBlockDecoder::check_zstd_size(const SectionRef& section) const {
+  // The size is checked before anything is allocated for it (zstd_frame_limit.h).
+  if (section.raw_size > zstd_max_output(section.stored.size())) fail("section larger than its bytes can hold");
+  const unsigned long long content = ZSTD_getFrameContentSize(section.stored.data(), section.stored.size());
+  if (content != section.raw_size) fail("section size differs from its zstd frame's");
 }
 
 std::span<const uint8_t> PostingBlockDecoder::section(int index) {

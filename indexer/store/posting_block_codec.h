@@ -151,6 +151,9 @@ class PostingBlockDecoder {
     bool decoded = false;
   };
 
+  // Fails unless a zstd section's raw size is its frame's and fits its stored bytes.
+  void check_zstd_size(const SectionRef& section) const;
+
   struct ZstdContext;
   std::unique_ptr<ZstdContext> zstd_;
   uint32_t postings_ = 0;
