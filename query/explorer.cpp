@@ -105,7 +105,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
 // (a fingerprint shared with another position) adds nothing.
 template <typename MoveIndex>
 void add_replayed_entries(store::Database& db, const Board& position, std::vector<uint32_t>& ids,
-                          MoveIndex& move_index, std::vector<Entry>& entries) {
+                          MoveIndex& move_index, std::vector<Entry>& entries, const CorruptGameReport& on_corrupt) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   store::Statement moves = db.prepare(game_moves_by_id_sql(db));
@@ -118,9 +118,12 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
     moves.reset();
     moves.bind_int64(1, id);
     plies.clear();
-    if (!moves.step() || !read_replay_row(moves, codes, start) ||
-        !confirm_plies(start, codes, position, {&anywhere, 1}, plies) || plies.empty())
+    if (!moves.step()) continue;
+    if (!read_replay_row(moves, codes, start) || !confirm_plies(start, codes, position, {&anywhere, 1}, plies)) {
+      if (on_corrupt) on_corrupt(id, replay_failure(moves));
       continue;
+    }
+    if (plies.empty()) continue;
     result.reset();
     result.bind_int64(1, id);
     const uint8_t game_result = result.step() ? uint8_t(result.column_int64(0) & 3) : 0;
@@ -205,7 +208,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   });
 
   if (!replay_ids.empty()) {
-    add_replayed_entries(db, position, replay_ids, move_index, entries);
+    add_replayed_entries(db, position, replay_ids, move_index, entries, options.on_corrupt);
     auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
     std::stable_sort(entries.begin(), entries.end(), by_game);
   }

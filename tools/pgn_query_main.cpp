@@ -59,6 +59,14 @@ void refuse_writing_into_database(const std::string& db_path, const std::vector<
     if (auto clash = inputs.clash(output)) throw RefusedOutput{*clash + "; refusing to write into it"};
 }
 
+// Prints `pgn-query COMMAND: corrupt game ID: REASON` for each game a command skips
+// (a database may come from anyone); the command goes on and exits 1 at the end.
+CorruptGameReport report_corrupt_game(const char* command) {
+  return [command](int64_t id, const std::string& reason) {
+    std::fprintf(stderr, "pgn-query %s: corrupt game %lld: %s\n", command, (long long)id, reason.c_str());
+  };
+}
+
 constexpr const char* kOverview =
     "pgn-query COMMAND DB [options]   (pgn-query COMMAND --help for each)\n"
     "  search   games matching filters, as a table, JSON lines or PGN\n"
@@ -208,15 +216,13 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
+  out_options.on_corrupt = report_corrupt_game(argv[1]);
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
-  if (summary.corrupt)
-    std::fprintf(stderr, "pgn-query: %lld games skipped: their stored moves or tags are corrupt\n",
-                 (long long)summary.corrupt);
   if (export_mode && !out.is_stdout())
     std::fprintf(stderr, "pgn-query: %lld games written to %s\n", (long long)summary.games, output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;
@@ -239,6 +245,11 @@ int explore_command(int argc, char** argv) {
   if (filter_text.fen.empty()) filter_text.fen = std::string(kStartFen);
   options.filter = make_filter(filter_text);
   options.ratings = !vm.count("no-elo");
+  bool any_corrupt = false;
+  options.on_corrupt = [&, report = report_corrupt_game(argv[1])](int64_t id, const std::string& reason) {
+    any_corrupt = true;
+    report(id, reason);
+  };
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
@@ -249,7 +260,7 @@ int explore_command(int argc, char** argv) {
   if (vm.count("json")) print_explorer_json(result, out);
   else print_explorer_table(result, out);
   out.close();
-  return kExitOk;
+  return any_corrupt ? kExitFailure : kExitOk;
 }
 
 int stats_command(int argc, char** argv) {
