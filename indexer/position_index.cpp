@@ -125,8 +125,9 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
-    low = std::min<uint32_t>(low, r.game_id);
-    high = std::max<uint32_t>(high, r.game_id);
+    const uint32_t id = r.game_id;  // a copy: std::min would bind a reference to a packed member
+    low = std::min(low, id);
+    high = std::max(high, id);
   }
   stats_.first_game_id = have_game_ ? std::min(stats_.first_game_id, low) : low;
   stats_.last_game_id = have_game_ ? std::max(stats_.last_game_id, high) : high;
