@@ -56,7 +56,15 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
     if (!time_control_ok(s)) return;
     info[i] = {true, rating_of(s, 1), rating_of(s, 2)};
   };
-  if (ids.size() <= point_lookup_limit) {
+  // One pass over the rating index fills an array by game id; ids are dense in a real
+  // database, but one from someone else may hold an id of 2^62: then look up by id.
+  int64_t max_id = 0;
+  if (ids.size() > point_lookup_limit && !filter.has_header_filters()) {
+    store::Statement s = db.prepare(sql::kMaxGameId);
+    max_id = s.step() ? s.column_int64(0) : 0;
+  }
+  const bool dense_ids = max_id >= 0 && uint64_t(max_id) <= 4 * uint64_t(ids.size()) + (uint64_t{1} << 24);
+  if (ids.size() <= point_lookup_limit || (!filter.has_header_filters() && !dense_ids)) {
     SqlQuery q = build_game_key_query(filter, true);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
@@ -68,8 +76,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
   } else if (!filter.has_header_filters()) {
     // Only the mover's rating is needed: one pass over that rating index, into an array
     // by game id.
-    store::Statement max_id = db.prepare(sql::kMaxGameId);
-    const int64_t size = max_id.step() ? max_id.column_int64(0) + 1 : 1;
+    const int64_t size = max_id + 1;
     std::vector<int16_t> ratings(size_t(size), kNoRating);
     store::Statement s = db.prepare(mover == WHITE ? sql::kWhiteElos : sql::kBlackElos);
     while (s.step()) {

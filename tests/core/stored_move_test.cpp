@@ -16,13 +16,10 @@
 namespace pgnbase {
 namespace {
 
+using test_support::code_of;
 using test_support::fen_error;
 using test_support::read_perft_file;
 using test_support::test_data_path;
-
-constexpr MoveCode code_of(Square from, Square to, unsigned promotion = 0) {
-  return MoveCode(from | (to << 6) | (promotion << 12));
-}
 
 // Compares decode_stored_move with the legal move list for every code; returns the
 // number of codes accepted.
