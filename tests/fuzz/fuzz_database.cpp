@@ -1,10 +1,11 @@
 // Fuzz target: a database from someone else. A small real database (the games of
 // tests/fuzz/data/database_base.pgn, imported once per process) is damaged as the input
-// says, then every query runs on it: search in each format, with and without a
-// position (list and count, one and two threads), export, explore and its replay of
-// lean postings, stats and rejects. Damage is a sequence of operations, 4 bytes each
-// plus data: replace a blob or text, XOR bytes into it, cut it, swap it with another
-// row's, set an integer column, or XOR bytes into the file itself.
+// says, then the queries run on it: search in each format, with and without a
+// position (list and count, one and two threads; PGN is what export writes), explore
+// and its replay of lean postings, stats and rejects. The first byte picks the queries
+// (run_queries); then damage, a sequence of operations, 4 bytes each plus data:
+// replace a blob or text, XOR bytes into it, cut it, empty it, take another row's, set
+// an integer column, or XOR bytes into the file itself.
 //
 // Properties: no crash or sanitizer report (libFuzzer's -malloc_limit_mb bounds what
 // one allocation may take); each command either runs or fails with a one-line error;
@@ -193,7 +194,12 @@ struct CorruptReports {
   }
 };
 
-void run_every_query(const std::string& path) {
+// Runs the queries whose bit is set in mask (0: all): bits 0-2 search as a table, JSON
+// Lines and PGN on 2 threads (each with no position, the start position and 1.e4),
+// bit 3 a position count, 4 explore, 5 stats, 6 rejects, 7 an ECO search by Elo with a
+// position (header filters checked game by game).
+void run_queries(const std::string& path, uint8_t mask) {
+  if (mask == 0) mask = 0xFF;
   store::Database db = open_database(path);
   CorruptReports reports;
   Board after_e4;
@@ -203,7 +209,7 @@ void run_every_query(const std::string& path) {
     if (db.in_transaction()) db.exec("ROLLBACK");
   };
   for (int format = 0; format < 3; ++format)
-    for (int position = 0; position < 3; ++position, end_transaction())
+    for (int position = 0; position < 3 && (mask >> format & 1); ++position, end_transaction())
       run_command([&] {
         SearchOptions search;
         if (position == 1) search.filter.position = Board();
@@ -215,19 +221,29 @@ void run_every_query(const std::string& path) {
         OutputFile out("/dev/null");
         run_search(db, search, output, out);
       });
-  run_command([&] {
-    SearchOptions search;
-    search.filter.position = after_e4;
-    search.count_threads = 1;
-    search.on_corrupt = reports.report();
-    SearchOutputOptions output;
-    output.count_only = true;
-    OutputFile out("/dev/null");
-    run_search(db, search, output, out);
-  });
-  end_transaction();
-  for (const Board& position : {Board(), after_e4})
+  for (int variant = 3; variant <= 7; variant += 4, end_transaction()) {
+    if (!(mask >> variant & 1)) continue;
     run_command([&] {
+      SearchOptions search;
+      search.filter.position = after_e4;
+      search.count_threads = 1;
+      SearchOutputOptions output;
+      output.count_only = variant == 3;
+      output.format = SearchFormat::Pgn;
+      if (variant == 7) {
+        std::string error;
+        EcoRange eco;
+        check(parse_eco_range("B", eco, error), "ECO range B", error);
+        search.filter.eco = eco;
+        search.order = GameOrder::Elo;
+      }
+      output.on_corrupt = reports.report();
+      OutputFile out("/dev/null");
+      run_search(db, search, output, out);
+    });
+  }
+  for (const Board& position : {Board(), after_e4})
+    if (mask & 16) run_command([&] {
       ExplorerOptions options;
       options.filter.position = position;
       options.on_corrupt = reports.report();
@@ -236,12 +252,12 @@ void run_every_query(const std::string& path) {
       print_explorer_json(result, out);
       print_explorer_table(result, out);
     });
-  run_command([&] {
+  if (mask & 32) run_command([&] {
     OutputFile out("/dev/null");
     print_stats(db, false, out);
   });
   end_transaction();
-  run_command([&] {
+  if (mask & 64) run_command([&] {
     OutputFile out("/dev/null");
     RejectsOptions options;
     options.text_path = "/dev/null";
@@ -256,6 +272,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;
   write_file(base.path, base.bytes);
   Input in(data, size);
+  const uint8_t queries = in.byte();
   std::vector<FilePatch> patches;
   run_command([&] {
     store::Database db(base.path.string(), store::Database::Mode::ReadWrite);
@@ -267,6 +284,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (size_t i = 0; i < p.bytes.size() && !bytes.empty(); ++i) bytes[(p.at + i) % bytes.size()] ^= p.bytes[i];
     write_file(base.path, bytes);
   }
-  run_command([&] { run_every_query(base.path.string()); });
+  run_command([&] { run_queries(base.path.string(), queries); });
   return 0;
 }
