@@ -102,6 +102,8 @@ PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
     : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir) {
   if (options_.key_bits < 0 || options_.key_bits > 64)
     throw PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
+  if (options_.block_postings > kMaxBlockPostings)
+    throw PositionIndexError("position index blocks hold at most " + std::to_string(kMaxBlockPostings) + " postings");
   stats_.key_bits = options_.key_bits;
 }
 

@@ -191,7 +191,8 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<Entry> entries;
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   indexer::PositionIndexReader reader(db);
-  entries.reserve(size_t(reader.count(position.key())));
+  // The counts come from block headers, which may claim more than the blocks decode to.
+  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 20)));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {

@@ -131,6 +131,7 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
 
 std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes) {
   if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
   masked_.assign(postings.begin(), postings.end());
   bool regroup = false;
@@ -254,7 +255,7 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
   }
   uint64_t postings = varint();
   uint64_t groups = varint();
-  if (postings == 0 || postings > (uint64_t{1} << 31) || groups == 0 || groups > postings) fail("bad counts");
+  if (postings == 0 || postings > kMaxBlockPostings || groups == 0 || groups > postings) fail("bad counts");
   postings_ = static_cast<uint32_t>(postings);
   groups_ = static_cast<uint32_t>(groups);
   need(9);

@@ -68,6 +68,29 @@ TEST(UntrustedPostingBlock, PostingCountBeyondTheBytesPresentIsRefusedAtOpen) {
   EXPECT_THROW(decoder.open(block), PositionIndexError);
 }
 
+// Even with every byte present, a block may hold at most kMaxBlockPostings postings,
+// so that sections sized per posting stay small; the encoder keeps to it too.
+TEST(UntrustedPostingBlock, MoreThanTheMaximumPostingsIsRefusedEvenWithTheirBytes) {
+  const uint64_t postings = kMaxBlockPostings + 1;
+  std::vector<uint8_t> block = block_header(postings);
+  block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
+  std::vector<uint8_t> sizes;
+  put_varint(sizes, postings - 1);  // group sizes: one group of them all
+  block.push_back(0);
+  put_varint(block, sizes.size());
+  block.insert(block.end(), sizes.begin(), sizes.end());
+  block.push_back(0), block.push_back(0);  // first games: empty (game_bits 0)
+  block.push_back(0);                      // game gaps: a zero byte for each but the first
+  put_varint(block, postings - 1);
+  block.insert(block.end(), postings - 1, 0);
+  for (int i = 4; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  PostingBlockDecoder decoder;
+  EXPECT_THROW(decoder.open(block), PositionIndexError);
+  std::vector<Posting> many(postings, Posting{1, 1, 0, 0, GameResult::Unknown});
+  PostingBlockEncoder encoder(64, 1);
+  EXPECT_THROW(encoder.encode(many), PositionIndexError);
+}
+
 // Good blocks, lean and full, of many sizes still read back exactly.
 TEST(UntrustedPostingBlock, EncodedBlocksStillDecode) {
   std::mt19937_64 random(5);
