@@ -29,8 +29,18 @@ inline MoveCode encode_move(const Board& board, Move m) {
   return MoveCode(m.from() | (to << 6) | (promotion << 12));
 }
 
-// Finds the legal move of board with this code; nullopt-like Move() with ok=false when none.
-// Returns false when the code names no legal move (corrupt data).
+// Finds the legal move of board with this code by generating every legal move; false
+// when the code names none. The reference that decode_stored_move is tested against.
 bool decode_move(const Board& board, MoveCode code, Move& out);
+
+// Turns a code read from a database (untrusted: the file may come from anyone) into
+// the move it names on board, without generating every legal move: the code gives the
+// move's kind (a king's two-square step in standard chess or king-takes-own-rook in
+// Chess960 is castling, a pawn's diagonal step to the en-passant square en passant),
+// then the move is checked against the rules of its piece and for the king's safety.
+// True only for a legal move with this code, or for the null move when not in check
+// (the importer refuses `--` in check); false for anything else (corrupt data), such
+// as a capture of a king or a promotion onto a piece of one's own.
+bool decode_stored_move(const Board& board, MoveCode code, Move& out);
 
 }  // namespace pgnbase

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "core/move_code.h"
 #include "dataset/dataset_key.h"
 #include "dataset/dataset_meta.h"
 #include "dataset/dataset_tables.h"
@@ -204,7 +205,7 @@ void export_games(store::Database& db, int64_t after_id, const fs::path& dir, in
       if (ply == codes.size()) break;
       Move m;
       UndoInfo undo;
-      if (!query::move_from_code(board, code, m)) throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
+      if (!decode_stored_move(board, code, m)) throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
       query::play(board, m, undo);
     }
     ++summary.games;

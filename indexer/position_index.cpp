@@ -103,6 +103,8 @@ PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
     : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir) {
   if (options_.key_bits < 0 || options_.key_bits > 64)
     throw PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
+  if (options_.block_postings > kMaxBlockPostings)
+    throw PositionIndexError("position index blocks hold at most " + std::to_string(kMaxBlockPostings) + " postings");
   stats_.key_bits = options_.key_bits;
 }
 
@@ -126,8 +128,9 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
-    low = std::min<uint32_t>(low, r.game_id);
-    high = std::max<uint32_t>(high, r.game_id);
+    const uint32_t id = r.game_id;  // a copy: std::min would bind a reference to a packed member
+    low = std::min(low, id);
+    high = std::max(high, id);
   }
   stats_.first_game_id = have_game_ ? std::min(stats_.first_game_id, low) : low;
   stats_.last_game_id = have_game_ ? std::max(stats_.last_game_id, high) : high;

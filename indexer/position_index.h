@@ -46,7 +46,7 @@ struct PositionIndexOptions {
   // and result of keys that occur once in a block (see posting_block_codec.h).
   bool lean = false;
   // A block holds about this many postings: whole keys only, except that a key with
-  // more postings than this gets blocks of its own.
+  // more postings than this gets blocks of its own. At most kMaxBlockPostings.
   uint32_t block_postings = 16384;
   int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
   // Threads that merge and encode key partitions in write_segment (the caller's thread

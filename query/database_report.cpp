@@ -84,19 +84,21 @@ std::vector<StorageLine> storage(store::Database& db, bool& from_dbstat) {
 store::Database open_database(const std::string& path) {
   store::Database db(path, store::Database::Mode::ReadOnly);
   store::Statement tables = db.prepare(sql::kHasGamesTable);
-  if (!tables.step() || tables.column_int64(0) != 4)
-    throw std::runtime_error("'" + path + "' is not a pgnbase database (no games, names, sources and rejects tables)");
+  if (!tables.step() || tables.column_int64(0) != 5)
+    throw std::runtime_error("'" + path +
+                             "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
   store::Statement version = db.prepare(sql::kSchemaVersion);
-  if (version.step()) {
-    int v = 0;
-    std::string_view text = version.column_text(0);
-    std::from_chars(text.data(), text.data() + text.size(), v);
-    if (v > indexer::kSchemaVersion)
-      throw std::runtime_error("'" + path + "' was written by a newer pgnbase (schema version " + std::string(text) +
-                               ", this build reads up to " + std::to_string(indexer::kSchemaVersion) + ")");
-    if (v < indexer::kOldestReadableSchemaVersion)
-      throw std::runtime_error(indexer::older_schema_message("'" + path + "'", std::string(text)));
-  }
+  // The version is shown only as the number it must be: the file may come from anyone.
+  int v = 0;
+  const std::string_view text = version.step() ? version.column_text(0) : std::string_view();
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw std::runtime_error("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");
+  if (v > indexer::kSchemaVersion)
+    throw std::runtime_error("'" + path + "' was written by a newer pgnbase (schema version " + std::to_string(v) +
+                             ", this build reads up to " + std::to_string(indexer::kSchemaVersion) + ")");
+  if (v < indexer::kOldestReadableSchemaVersion)
+    throw std::runtime_error(indexer::older_schema_message("'" + path + "'", std::to_string(v)));
   return db;
 }
 

@@ -55,7 +55,15 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
     if (!time_control_ok(s)) return;
     info[i] = {true, rating_of(s, 1), rating_of(s, 2)};
   };
-  if (ids.size() <= point_lookup_limit) {
+  // One pass over the rating index fills an array by game id; ids are dense in a real
+  // database, but one from someone else may hold an id of 2^62: then look up by id.
+  int64_t max_id = 0;
+  if (ids.size() > point_lookup_limit && !filter.has_header_filters()) {
+    store::Statement s = db.prepare(sql::kMaxGameId);
+    max_id = s.step() ? s.column_int64(0) : 0;
+  }
+  const bool dense_ids = max_id >= 0 && uint64_t(max_id) <= 4 * uint64_t(ids.size()) + (uint64_t{1} << 24);
+  if (ids.size() <= point_lookup_limit || (!filter.has_header_filters() && !dense_ids)) {
     SqlQuery q = build_game_key_query(filter, true);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
@@ -66,8 +74,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
     }
   } else if (!filter.has_header_filters()) {
     // Only ratings are needed: one pass over each rating index, into arrays by game id.
-    store::Statement max_id = db.prepare(sql::kMaxGameId);
-    const int64_t size = max_id.step() ? max_id.column_int64(0) + 1 : 1;
+    const int64_t size = max_id + 1;
     std::vector<int16_t> white(size_t(size), kNoRating), black(size_t(size), kNoRating);
     for (auto [sql, ratings] : {std::pair{sql::kWhiteElos, &white}, std::pair{sql::kBlackElos, &black}}) {
       store::Statement s = db.prepare(sql);
@@ -173,7 +180,7 @@ void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
 // (a fingerprint shared with another position) adds nothing.
 template <typename MoveIndex>
 void add_replayed_entries(store::Database& db, const Board& position, std::vector<uint32_t>& ids,
-                          MoveIndex& move_index, std::vector<Entry>& entries) {
+                          MoveIndex& move_index, std::vector<Entry>& entries, const CorruptGameReport& on_corrupt) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   store::Statement moves = db.prepare(game_moves_by_id_sql(db));
@@ -186,9 +193,12 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
     moves.reset();
     moves.bind_int64(1, id);
     plies.clear();
-    if (!moves.step() || !read_replay_row(moves, codes, start) ||
-        !confirm_plies(start, codes, position, {&anywhere, 1}, plies) || plies.empty())
+    if (!moves.step()) continue;
+    if (!read_replay_row(moves, codes, start) || !confirm_plies(start, codes, position, {&anywhere, 1}, plies)) {
+      if (on_corrupt) on_corrupt(id, replay_failure(moves));
       continue;
+    }
+    if (plies.empty()) continue;
     result.reset();
     result.bind_int64(1, id);
     const uint8_t game_result = result.step() ? uint8_t(result.column_int64(0) & 3) : 0;
@@ -265,7 +275,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     int32_t& index = slot.index;
     Move m;
     if (code == kNullMoveCode) return index = kEnded;
-    if (!move_from_code(position, code, m) || !legal.contains(m)) return index = kNotHere;
+    if (!decode_stored_move(position, code, m) || !legal.contains(m)) return index = kNotHere;
     for (size_t i = 0; i < result.moves.size(); ++i)
       if (result.moves[i].move == m) return index = int32_t(i);  // same move, other castling code
     ExplorerMove& em = result.moves.emplace_back();
@@ -279,6 +289,8 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<Entry> entries;
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   indexer::PositionIndexReader reader(db);
+  // The counts come from block headers, which may claim more than the blocks decode to.
+  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 20)));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
@@ -302,7 +314,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   });
 
   auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
-  if (!replay_ids.empty()) add_replayed_entries(db, position, replay_ids, move_index, entries);
+  if (!replay_ids.empty()) add_replayed_entries(db, position, replay_ids, move_index, entries, options.on_corrupt);
   if (!std::is_sorted(entries.begin(), entries.end(), by_game))  // replayed games, or segments out of id order
     std::stable_sort(entries.begin(), entries.end(), by_game);
   if (options.filter.opening) {  // --from-start-only

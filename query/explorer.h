@@ -20,6 +20,7 @@
 #include "core/board.h"
 #include "indexer/store/database.h"
 #include "indexer/store/game_facets.h"
+#include "query/game_check.h"
 #include "query/game_filter.h"
 #include "query/output_file.h"
 
@@ -81,6 +82,8 @@ struct ExplorerOptions {
   // Up to this many games reaching the position, ratings and filters are looked up
   // game by game; above it, in one pass over the mover's rating index or the filtered games.
   size_t point_lookup_limit = 20000;
+  // Games replayed for lean postings whose stored moves do not replay (when set).
+  CorruptGameReport on_corrupt;
 };
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options);

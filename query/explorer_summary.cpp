@@ -197,7 +197,7 @@ std::optional<ExplorerResult> read_explorer_summary(store::Database& db, const B
     ExplorerMove& m = r.moves.emplace_back();
     // A stored key shared with another position (a 64-bit collision) gives moves that
     // are not legal here: the summary is not this position's.
-    if (!move_from_code(position, code, m.move) || !legal.contains(m.move)) return std::nullopt;
+    if (!decode_stored_move(position, code, m.move) || !legal.contains(m.move)) return std::nullopt;
     append_san(position, m.move, m.san);
     append_move(position, m.move, MoveStyle::Uci, english(), m.uci);
     m.games = v[0], m.white_wins = v[1], m.draws = v[2], m.black_wins = v[3], m.rated_games = v[4];
@@ -210,7 +210,7 @@ std::optional<ExplorerResult> read_explorer_summary(store::Database& db, const B
     TopGame& g = r.top_games.emplace_back();
     g.id = id;
     Move m;
-    if (code != kEndedHere && move_from_code(position, code, m))
+    if (code != kEndedHere && decode_stored_move(position, code, m))
       for (const ExplorerMove& em : r.moves)
         if (em.move == m) g.san = em.san;
   }

@@ -68,42 +68,4 @@ bool set_start_position(int variant, std::optional<std::string_view> start_fen, 
   return true;
 }
 
-bool move_from_code(const Board& board, MoveCode code, Move& out) {
-  if (code == kNullMoveCode) {
-    out = Move::null();
-    return true;
-  }
-  const Color us = board.side_to_move();
-  const Square from = Square(code & 63), to = Square((code >> 6) & 63);
-  const unsigned promotion = (code >> 12) & 7;
-  const Piece piece = board.piece_on(from);
-  if (piece == NO_PIECE || color_of(piece) != us || from == to || (code & 0x8000)) return false;
-  const PieceType type = type_of(piece);
-  if (promotion) {
-    if (type != PAWN || promotion > 4) return false;
-    out = Move::make(from, to, MoveKind::PROMOTION, PieceType(PAWN + promotion));
-    return true;
-  }
-  if (type == KING) {
-    if (board.piece_on(to) == make_piece(us, ROOK)) {  // Chess960: king takes own rook
-      out = Move::make(from, to, MoveKind::CASTLING);
-      return true;
-    }
-    const int step = int(file_of(to)) - int(file_of(from));
-    if (!board.chess960() && rank_of(from) == rank_of(to) && (step == 2 || step == -2)) {
-      const Square rook = board.castling_rook(castling_right(us, step > 0));
-      if (rook == SQ_NONE) return false;
-      out = Move::make(from, rook, MoveKind::CASTLING);
-      return true;
-    }
-  } else if (type == PAWN && file_of(from) != file_of(to) && board.piece_on(to) == NO_PIECE) {
-    if (to != board.en_passant()) return false;
-    out = Move::make(from, to, MoveKind::EN_PASSANT);
-    return true;
-  }
-  if (board.piece_on(to) != NO_PIECE && color_of(board.piece_on(to)) == us) return false;
-  out = Move::make(from, to);
-  return true;
-}
-
 }  // namespace pgnbase::query

@@ -60,13 +60,6 @@ void visit_column_tags(const GameRow& row, F&& f) {
 // standard array (in Chess960 mode for variant 1). False when start_fen is corrupt.
 bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board);
 
-// Turns a stored MoveCode into the engine move it names on board, without generating
-// the legal moves: a king's two-square step (standard) or king-takes-own-rook (Chess960)
-// is castling, a pawn's diagonal step to an empty square en passant. The code is
-// trusted to be legal (the importer verified it); false only for codes that cannot be
-// a move of the side to move (corrupt data). The null move gives Move::null().
-bool move_from_code(const Board& board, MoveCode code, Move& out);
-
 // Plays m (or the null move) on board.
 inline void play(Board& board, Move m, UndoInfo& undo) {
   if (m.is_null()) board.do_null_move(undo);

@@ -67,20 +67,24 @@ bool time_control_passes(const GameFilter& filter, TimeControlVerdicts& verdicts
   return it->second;
 }
 
-enum class Verdict { Skipped, Refuted, Confirmed };
+enum class Verdict { Skipped, Refuted, Confirmed, Corrupt };
 
 // Reads a candidate's moves with `moves` (game_moves_by_id_sql), applies the time-control
-// filter and replays it; plies gets the plies where the position occurs.
+// filter and replays it; plies gets the plies where the position occurs. A game whose
+// moves do not replay is Corrupt, with the reason in `corrupt`.
 Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, const PositionCandidates& all,
                          const GameFilter& filter, TimeControlVerdicts& verdicts, std::vector<MoveCode>& codes,
-                         Board& start, std::vector<uint32_t>& plies) {
+                         Board& start, std::vector<uint32_t>& plies, std::string& corrupt) {
   plies.clear();
   moves.reset();
   moves.bind_int64(1, c.game_id);
   if (!moves.step()) return Verdict::Skipped;
   if (!time_control_passes(filter, verdicts, optional_text(moves, 3))) return Verdict::Skipped;
-  if (!read_replay_row(moves, codes, start)) return Verdict::Refuted;
-  confirm_plies(start, codes, *filter.position, std::span(all.postings).subspan(c.first, c.count), plies);
+  if (!read_replay_row(moves, codes, start) ||
+      !confirm_plies(start, codes, *filter.position, std::span(all.postings).subspan(c.first, c.count), plies)) {
+    corrupt = replay_failure(moves);
+    return Verdict::Corrupt;
+  }
   return plies.empty() ? Verdict::Refuted : Verdict::Confirmed;
 }
 
@@ -176,9 +180,11 @@ bool GameSearch::next_position_match() {
   const auto& games = candidates_.games;
   while (next_candidate_ < order_.size()) {
     const PositionCandidate& c = games[order_[next_candidate_++]];
+    std::string corrupt;
     const Verdict v = replay_candidate(moves_statement_, c, candidates_, options_.filter, time_control_verdicts_,
-                                       codes_, start_, plies_);
+                                       codes_, start_, plies_, corrupt);
     if (v == Verdict::Refuted) ++refuted_;
+    if (v == Verdict::Corrupt && options_.on_corrupt) options_.on_corrupt(c.game_id, corrupt);
     if (v != Verdict::Confirmed) continue;
     codes_ready_ = true;
     if (rows_needed_) {
@@ -234,6 +240,7 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   std::vector<int64_t> counts(threads, 0);
   std::vector<uint64_t> refuted(threads, 0);
   std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::vector<std::pair<int64_t, std::string>>> corrupt(threads);  // reported after the join
   const size_t chunk = (order_.size() + threads - 1) / threads;
   // Joined however this ends: a thread that cannot start throws ThreadStartError once
   // the others have finished their share.
@@ -249,11 +256,13 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
         std::vector<uint32_t> plies;
         Board start;
         const size_t end = std::min(order_.size(), (t + 1) * chunk);
+        std::string reason;
         for (size_t i = t * chunk; i < end; ++i) {
-          const Verdict v = replay_candidate(moves, candidates_.games[order_[i]], candidates_, options_.filter,
-                                             verdicts, codes, start, plies);
+          const PositionCandidate& c = candidates_.games[order_[i]];
+          const Verdict v = replay_candidate(moves, c, candidates_, options_.filter, verdicts, codes, start, plies, reason);
           counts[t] += v == Verdict::Confirmed;
           refuted[t] += v == Verdict::Refuted;
+          if (v == Verdict::Corrupt) corrupt[t].emplace_back(c.game_id, reason);
         }
         db.exec("COMMIT");
       } catch (...) {
@@ -263,6 +272,9 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   workers.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+  if (options_.on_corrupt)
+    for (const auto& games : corrupt)
+      for (const auto& [id, reason] : games) options_.on_corrupt(id, reason);
   int64_t total = 0;
   for (unsigned t = 0; t < threads; ++t) total += counts[t], refuted_ += refuted[t];
   return total;

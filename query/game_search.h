@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "indexer/store/database.h"
+#include "query/game_check.h"
 #include "query/game_filter.h"
 #include "query/game_row.h"
 #include "query/position_search.h"
@@ -45,6 +46,8 @@ struct SearchOptions {
   // every connection sees every candidate.
   unsigned count_threads = 0;
   size_t parallel_count_candidates = 4096;  // fewer candidates are confirmed on this thread
+  // A position search's candidates whose stored moves do not replay go here (when set).
+  CorruptGameReport on_corrupt;
 };
 
 class GameSearch {

@@ -75,8 +75,10 @@ std::string_view game_moves_by_id_sql(store::Database& db);
 
 namespace sql {
 
+// Ordinary tables only: a virtual table of that name would run a module's code.
 inline constexpr std::string_view kHasGamesTable =
-    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'names', 'sources', 'rejects')";
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'names', 'sources', 'rejects', "
+    "'meta') AND sql LIKE 'CREATE TABLE%'";
 inline constexpr std::string_view kSchemaVersion = "SELECT value FROM meta WHERE key = 'schema_version'";
 
 inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";

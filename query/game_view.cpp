@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/fen.h"
+#include "core/move_code.h"
 #include "indexer/store/blob_codec.h"
 #include "query/display_width.h"
 #include "query/game_sql.h"
@@ -80,7 +81,7 @@ bool append_moves(const GameRow& row, std::span<const MoveCode> codes, const Boa
   UndoInfo undo;
   for (size_t ply = 0; ply < codes.size(); ++ply) {
     Move m;
-    if (!move_from_code(board, codes[ply], m)) return false;
+    if (!decode_stored_move(board, codes[ply], m)) return false;
     const Color us = board.side_to_move();
     if (us == WHITE || line.empty()) {
       end_line();
@@ -132,7 +133,7 @@ bool replay_to(Board& board, std::span<const MoveCode> codes, int64_t plies, con
   UndoInfo undo;
   for (int64_t ply = 0; ply < plies; ++ply) {
     Move m;
-    if (!move_from_code(board, codes[size_t(ply)], m)) return false;
+    if (!decode_stored_move(board, codes[size_t(ply)], m)) return false;
     if (ply + 1 == plies) {
       last_move = std::to_string(board.fullmove_number()) + (board.side_to_move() == WHITE ? ". " : "... ");
       last_san.clear();

@@ -111,7 +111,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
   UndoInfo undo;
   for (size_t i = 0; i < codes.size(); ++i) {
     Move m;
-    if (!move_from_code(board, codes[i], m)) {
+    if (!decode_stored_move(board, codes[i], m)) {
       out.resize(rollback);
       return false;
     }

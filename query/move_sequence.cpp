@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/fen.h"
+#include "core/move_code.h"
 #include "core/replay.h"
 #include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
@@ -83,7 +84,7 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
         Move m;
         const bool unknown = p.next_move == indexer::kUnknownNextMove;
         sightings.push_back({p.game_id,
-                             !unknown && move_from_code(position, p.next_move, m) && m == sequence.moves[level],
+                             !unknown && decode_stored_move(position, p.next_move, m) && m == sequence.moves[level],
                              unknown});
       }
     });
@@ -115,7 +116,7 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
     bool same = true;
     for (size_t ply = 0; ply < n && same; ++ply) {
       Move m;
-      same = move_from_code(sequence.positions[ply], codes[ply], m) && m == sequence.moves[ply];
+      same = decode_stored_move(sequence.positions[ply], codes[ply], m) && m == sequence.moves[ply];
     }
     if (same) ids.push_back(id);
   }

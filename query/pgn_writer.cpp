@@ -138,7 +138,7 @@ bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> cod
   UndoInfo undo;
   for (size_t ply = 0; ply < codes.size(); ++ply) {
     Move m;
-    if (!move_from_code(board, codes[ply], m)) return false;
+    if (!decode_stored_move(board, codes[ply], m)) return false;
     const Color us = board.side_to_move();
     if (us == WHITE || need_number) {
       move_text_.clear();

@@ -52,7 +52,7 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
   auto advance_to = [&](size_t target) {
     for (; ply < target; ++ply) {
       Move m;
-      if (!move_from_code(board, codes[ply], m)) return false;
+      if (!decode_stored_move(board, codes[ply], m)) return false;
       play(board, m, undo);
     }
     return true;

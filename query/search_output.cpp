@@ -76,7 +76,8 @@ struct Batch {
   std::vector<OwnedGame> games{kBatchGames};  // the first size of them are in use
   size_t size = 0;
   std::string text;
-  int64_t written = 0, corrupt = 0;
+  int64_t written = 0;
+  std::vector<std::pair<int64_t, std::string>> corrupt;  // game id, reason
   std::promise<void> done;
 };
 
@@ -85,13 +86,21 @@ struct GameFormatter {
   SearchFormat format;
   PgnWriter pgn;
   JsonGameWriter json;
+  bool pgn_annotations;
 
-  GameFormatter(SearchFormat f, const PgnWriteOptions& options) : format(f), pgn(options) {}
+  GameFormatter(SearchFormat f, const PgnWriteOptions& options)
+      : format(f), pgn(options), pgn_annotations(options.annotations) {}
 
   bool write(const GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
              std::string& out) {
     if (!codes_ok || codes.size() != size_t(row.plies)) return false;
     return format == SearchFormat::Pgn ? pgn.write(row, codes, out) : json.write(row, codes, plies, out);
+  }
+
+  // Why write() refused the row (run only then).
+  std::string why_corrupt(const GameRow& row) const {
+    std::string reason = diagnose_game(row, format == SearchFormat::Pgn && pgn_annotations);
+    return reason.empty() ? "its stored data does not decode" : reason;
   }
 };
 
@@ -170,7 +179,7 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
     const bool ok = current_codes(search, codes);
     game.clear();
     if (formatter.write(search.row(), codes, ok, search.plies(), game)) ++summary.games;
-    else ++summary.corrupt;
+    else output.on_corrupt(search.row().id, formatter.why_corrupt(search.row()));
     append_games(game, out);
     out.maybe_flush();
   }
@@ -190,7 +199,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
         for (size_t i = 0; i < b.size; ++i) {
           const OwnedGame& g = b.games[i];
           if (formatter->write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
-          else ++b.corrupt;
+          else b.corrupt.emplace_back(g.row.id, formatter->why_corrupt(g.row));
         }
         b.done.set_value();
       } catch (...) {
@@ -204,7 +213,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
     done.get();  // rethrows a worker's exception
     append_games(batch->text, out);
     summary.games += batch->written;
-    summary.corrupt += batch->corrupt;
+    for (const auto& [id, reason] : batch->corrupt) output.on_corrupt(id, reason);
     out.maybe_flush();
     in_flight.pop_front();
   };
@@ -236,9 +245,17 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
 
 }  // namespace
 
-SearchSummary run_search(store::Database& db, const SearchOptions& options, const SearchOutputOptions& output,
-                         OutputFile& out) {
+SearchSummary run_search(store::Database& db, const SearchOptions& search_options,
+                         const SearchOutputOptions& output_options, OutputFile& out) {
   SearchSummary summary;
+  // Every corrupt game, from the search or a formatter, is counted and passed on.
+  SearchOutputOptions output = output_options;
+  output.on_corrupt = [&](int64_t id, const std::string& reason) {
+    ++summary.corrupt;
+    if (output_options.on_corrupt) output_options.on_corrupt(id, reason);
+  };
+  SearchOptions options = search_options;
+  options.on_corrupt = output.on_corrupt;
   db.exec("BEGIN");  // one snapshot for the whole search, even while an import writes
   GameSearch search(db, options);
   if (output.count_only) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "indexer/store/database.h"
+#include "query/game_check.h"
 #include "query/game_search.h"
 #include "query/output_file.h"
 #include "query/pgn_writer.h"
@@ -22,11 +23,13 @@ struct SearchOutputOptions {
   // thread hands them batches of games and writes their text in order, so the output
   // is the same for any count.
   unsigned threads = 0;
+  // Each game skipped as corrupt, once, with its reason (on the calling thread).
+  CorruptGameReport on_corrupt;
 };
 
 struct SearchSummary {
   int64_t games = 0;    // games written (or counted)
-  int64_t corrupt = 0;  // rows skipped because their blobs did not decode
+  int64_t corrupt = 0;  // games skipped because their stored data did not decode or replay
 };
 
 SearchSummary run_search(store::Database& db, const SearchOptions& search, const SearchOutputOptions& output,

@@ -66,6 +66,14 @@ void refuse_writing_into_database(const std::string& db_path, const std::vector<
     if (auto clash = inputs.clash(output)) throw RefusedOutput{*clash + "; refusing to write into it"};
 }
 
+// Prints `pgn-query COMMAND: corrupt game ID: REASON` for each game a command skips
+// (a database may come from anyone); the command goes on and exits 1 at the end.
+CorruptGameReport report_corrupt_game(const char* command) {
+  return [command](int64_t id, const std::string& reason) {
+    std::fprintf(stderr, "pgn-query %s: corrupt game %lld: %s\n", command, (long long)id, reason.c_str());
+  };
+}
+
 constexpr const char* kOverview =
     "pgn-query COMMAND DB [options]   (pgn-query COMMAND --help for each)\n"
     "  search   games matching filters, as a table, JSON lines or PGN\n"
@@ -265,15 +273,13 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
+  out_options.on_corrupt = report_corrupt_game(argv[1]);
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
-  if (summary.corrupt)
-    std::fprintf(stderr, "pgn-query: %s skipped: their stored moves or tags are corrupt\n",
-                 plural(summary.corrupt, "game").c_str());
   if (export_mode && !out.is_stdout())
     std::fprintf(stderr, "pgn-query: %s written to %s\n", plural(summary.games, "game").c_str(), output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;
@@ -328,6 +334,11 @@ int explore_command(int argc, char** argv) {
     for (const Board& b : sequence.positions) options.path_keys.push_back(b.key());
   }
   options.ratings = !vm.count("no-elo");
+  bool any_corrupt = false;
+  options.on_corrupt = [&, report = report_corrupt_game(argv[1])](int64_t id, const std::string& reason) {
+    any_corrupt = true;
+    report(id, reason);
+  };
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
@@ -341,7 +352,7 @@ int explore_command(int argc, char** argv) {
     case ReportFormat::Csv: print_explorer_csv(result, out); break;
   }
   out.close();
-  return kExitOk;
+  return any_corrupt ? kExitFailure : kExitOk;
 }
 
 int stats_command(int argc, char** argv) {

@@ -2,10 +2,18 @@
 
 #include <zstd.h>
 
+#include <algorithm>
+
+#include "indexer/store/zstd_frame_limit.h"
+
 namespace pgnbase::indexer {
 
 namespace {
 constexpr size_t kMinCompressible = 48;
+// A payload over this is corrupt whatever its frame says; the first buffer is at most
+// kFirstOutput, then it doubles as the frame really produces bytes.
+constexpr uint64_t kMaxPayload = uint64_t{1} << 30;
+constexpr size_t kFirstOutput = size_t{64} << 10;
 thread_local std::string tl_buffer;
 
 // One context per thread: creating one per blob costs more than the work.
@@ -19,6 +27,35 @@ struct DecompressContext {
 };
 thread_local CompressContext tl_compress;
 thread_local DecompressContext tl_decompress;
+// Decompresses one zstd frame whose header states its content size. The size is
+// checked against what the frame's bytes can hold (zstd_frame_limit.h), and the buffer
+// grows only as output really comes, so a frame that lies costs nothing.
+bool decompress_frame(std::string_view frame, std::string& payload) {
+  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kMaxPayload ||
+      size > zstd_max_output(frame.size()))
+    return false;
+  ZSTD_DCtx* context = tl_decompress.context;
+  ZSTD_DCtx_reset(context, ZSTD_reset_session_only);
+  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+  const size_t limit = size_t(size) + 1;  // one byte more shows a frame outgrowing its size
+  size_t produced = 0;
+  payload.resize(std::min(limit, kFirstOutput));
+  while (true) {
+    ZSTD_outBuffer out{payload.data(), payload.size(), produced};
+    const size_t left = ZSTD_decompressStream(context, &out, &in);
+    produced = out.pos;
+    if (ZSTD_isError(left) || produced > size) return false;
+    if (left == 0) break;  // the frame is complete
+    if (produced == payload.size()) payload.resize(std::min(limit, 2 * payload.size()));
+    else if (in.pos == in.size) return false;  // truncated
+  }
+  // One frame of exactly the stated size, and nothing after it.
+  if (produced != size || in.pos != in.size) return false;
+  payload.resize(produced);
+  return true;
+}
+
 }  // namespace
 
 void encode_blob(std::string_view payload, int zstd_level, std::string& out) {
@@ -44,13 +81,7 @@ bool decode_blob(std::string_view blob, std::string& payload) {
     case BlobFormat::Raw:
       payload.assign(body);
       return true;
-    case BlobFormat::Zstd: {
-      unsigned long long size = ZSTD_getFrameContentSize(body.data(), body.size());
-      if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1u << 30)) return false;
-      payload.resize(size);
-      size_t n = ZSTD_decompressDCtx(tl_decompress.context, payload.data(), payload.size(), body.data(), body.size());
-      return !ZSTD_isError(n) && n == size;
-    }
+    case BlobFormat::Zstd: return decompress_frame(body, payload);
   }
   return false;
 }

@@ -94,6 +94,23 @@ void configure_sqlite_once() {
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
+// Settings for a file that may come from anyone (https://sqlite.org/security.html):
+// defensive mode (no writable schema, no corrupting pragmas), functions in the schema
+// limited to innocuous ones, every b-tree cell's size checked as it is read, no
+// triggers or views (pgnbase has none; a hostile file's would run inside our queries),
+// and, for readers, no string or blob over kMaxReadValueBytes (a generated column of
+// zeroblob(1e9) could otherwise make every row cost a gigabyte). Returns the first
+// failing code, or SQLITE_OK.
+constexpr int kMaxReadValueBytes = 256 << 20;
+
+int harden_for_untrusted_files(sqlite3* db, Database::Mode mode) {
+  for (auto [option, value] : {std::pair{SQLITE_DBCONFIG_DEFENSIVE, 1}, std::pair{SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+                               std::pair{SQLITE_DBCONFIG_ENABLE_TRIGGER, 0}, std::pair{SQLITE_DBCONFIG_ENABLE_VIEW, 0}})
+    if (int code = sqlite3_db_config(db, option, value, nullptr); code != SQLITE_OK) return code;
+  if (mode == Database::Mode::ReadOnly) sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxReadValueBytes);
+  return sqlite3_exec(db, "PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
+}
+
 }  // namespace
 
 Database::Database(const std::string& path, Mode mode)
@@ -110,6 +127,12 @@ Database::Database(const std::string& path, Mode mode)
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(kDefaultBusyTimeout.count()));
+  if (int failed = harden_for_untrusted_files(db_, mode); failed != SQLITE_OK) {
+    std::string message = message_of(db_, failed);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(kind_of(failed), failed, "cannot open database '" + path + "': " + message);
+  }
 
   // SQLite reads the file header lazily; read it now so a PGN or a truncated file
   // passed as the database is reported at open with a clear message.

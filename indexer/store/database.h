@@ -126,6 +126,9 @@ class Database {
 
   // Opens (or creates) the database and reads its header, so a file that is not
   // SQLite fails here with StoreErrorKind::NotADatabase rather than on first use.
+  // Every file is treated as untrusted (it may come from anyone): defensive mode,
+  // trusted_schema off, cell_size_check on, no triggers or views, and in ReadOnly mode
+  // no string or blob over 256 MiB (database.cpp says why).
   Database(const std::string& path, Mode mode);
   ~Database();
   Database(Database&& other) noexcept;

@@ -53,10 +53,14 @@ void PositionIndexReader::for_each_candidate_block(uint64_t key, const std::func
   std::vector<std::pair<int64_t, int>> segments;
   select_segments_.reset();
   while (select_segments_.step())
-    segments.emplace_back(select_segments_.column_int64(0), static_cast<int>(select_segments_.column_int64(1)));
+    segments.emplace_back(select_segments_.column_int64(0),
+                          static_cast<int>(std::clamp<int64_t>(select_segments_.column_int64(1), -1, 65)));
   select_segments_.reset();
 
   for (const auto& [segment_id, key_bits] : segments) {
+    if (key_bits < 1 || key_bits > 64)  // a shift by it would be undefined
+      throw PositionIndexError("position index segment " + std::to_string(segment_id) + ": key_bits " +
+                               std::to_string(key_bits) + " is not 1..64");
     select_blocks_.reset();
     select_blocks_.bind_int64(1, segment_id);
     select_blocks_.bind_int64(2, sql::to_sql_key(mask_key(key, key_bits)));

@@ -9,6 +9,7 @@
 
 #include "indexer/store/bit_stream.h"
 #include "indexer/store/varint.h"
+#include "indexer/store/zstd_frame_limit.h"
 
 namespace pgnbase::indexer {
 
@@ -130,6 +131,7 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
 
 std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes) {
   if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
   masked_.assign(postings.begin(), postings.end());
   bool regroup = false;
@@ -253,7 +255,7 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
   }
   uint64_t postings = varint();
   uint64_t groups = varint();
-  if (postings == 0 || postings > (uint64_t{1} << 31) || groups == 0 || groups > postings) fail("bad counts");
+  if (postings == 0 || postings > kMaxBlockPostings || groups == 0 || groups > postings) fail("bad counts");
   postings_ = static_cast<uint32_t>(postings);
   groups_ = static_cast<uint32_t>(groups);
   need(9);
@@ -283,7 +285,19 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
     section.stored = {p, static_cast<size_t>(stored)};
     section.decoded = false;
     p += stored;
+    if (section.codec == kZstd) check_zstd_size(section);
   }
+  // Each posting is one varint of the group sizes (the first of its group) or of the
+  // game gaps (the others), so the counts are bounded by bytes really present.
+  if (groups > sections_[kGroupSizes].raw_size || postings - groups > sections_[kGameGaps].raw_size)
+    fail("more postings than the block's bytes can hold");
+}
+
+void PostingBlockDecoder::check_zstd_size(const SectionRef& section) const {
+  // The size is checked before anything is allocated for it (zstd_frame_limit.h).
+  if (section.raw_size > zstd_max_output(section.stored.size())) fail("section larger than its bytes can hold");
+  const unsigned long long content = ZSTD_getFrameContentSize(section.stored.data(), section.stored.size());
+  if (content != section.raw_size) fail("section size differs from its zstd frame's");
 }
 
 std::span<const uint8_t> PostingBlockDecoder::section(int index) {

@@ -12,7 +12,7 @@
 // | u8     | key_bits, 1..64                                               |
 // | u8     | flags: bit 0 plies stored, bit 1 moves and results stored for |
 // |        | every posting (else only for groups of 2 or more postings)    |
-// | varint | P, postings in the block (>= 1)                               |
+// | varint | P, postings in the block (1..kMaxBlockPostings)               |
 // | varint | G, groups (distinct fingerprints) in the block (1..P)         |
 // | u64    | fingerprint of the first group                                |
 // | u8     | rice_k: Rice parameter of the fingerprint gaps                |
@@ -49,6 +49,9 @@
 namespace pgnbase::indexer {
 
 constexpr int kPostingBlockFormat = 2;
+// No block holds more postings (the import writes 16,384 at most; a reader refuses a
+// block that states more, so that one block costs it at most about 100 MB).
+constexpr uint64_t kMaxBlockPostings = uint64_t{1} << 20;
 constexpr uint8_t kBlockStoresPlies = 1, kBlockStoresAllMoves = 2;
 constexpr int kPostingBlockSections = 8;
 
@@ -150,6 +153,9 @@ class PostingBlockDecoder {
     size_t raw_size = 0;
     bool decoded = false;
   };
+
+  // Fails unless a zstd section's raw size is its frame's and fits its stored bytes.
+  void check_zstd_size(const SectionRef& section) const;
 
   struct ZstdContext;
   std::unique_ptr<ZstdContext> zstd_;

@@ -18,6 +18,11 @@
 
 namespace pgnbase::test_support {
 
+// A MoveCode from its fields (core/move_code.h layout), for hand-written expectations.
+constexpr MoveCode code_of(Square from, Square to, unsigned promotion = 0) {
+  return MoveCode(from | (to << 6) | (promotion << 12));
+}
+
 // Test data lives in the repository so that CI needs nothing outside it.
 inline std::string test_data_path(std::string_view relative) {
   return std::string(PGNBASE_SOURCE_DIR) + "/tests/data/" + std::string(relative);

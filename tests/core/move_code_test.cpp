@@ -15,13 +15,10 @@
 namespace pgnbase {
 namespace {
 
+using test_support::code_of;
 using test_support::fen_error;
 using test_support::read_perft_file;
 using test_support::test_data_path;
-
-constexpr MoveCode code_of(Square from, Square to, unsigned promotion = 0) {
-  return MoveCode(from | (to << 6) | (promotion << 12));
-}
 
 // Encodes an engine move after checking that the generator produces it.
 MoveCode encode_legal(const Board& board, Move m) {

@@ -1,0 +1,69 @@
+#include "query/game_check.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "core/fen.h"
+#include "indexer/store/annotations.h"
+#include "indexer/store/blob_codec.h"
+#include "indexer/store/tag_codec.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+std::string hex_code(MoveCode code) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%04X", unsigned(code));
+  return text;
+}
+
+}  // namespace
+
+std::string diagnose_moves(int variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
+                           std::optional<int64_t> plies) {
+  Board board;
+  if (start_fen) {
+    if (auto error = parse_fen(*start_fen, board, variant == 1)) return "bad start FEN: " + error->message;
+  } else if (!set_start_position(variant, std::nullopt, board)) {
+    return "bad start position";
+  }
+  std::vector<MoveCode> codes;
+  if (!indexer::decode_moves(moves_blob, codes)) return "the moves blob does not decode";
+  if (plies && *plies != int64_t(codes.size()))
+    return "the moves blob holds " + std::to_string(codes.size()) + " moves, the plies column says " +
+           std::to_string(*plies);
+  UndoInfo undo;
+  for (size_t ply = 0; ply < codes.size(); ++ply) {
+    Move m;
+    if (!decode_stored_move(board, codes[ply], m))
+      return "move code " + hex_code(codes[ply]) + " at ply " + std::to_string(ply + 1) + " is not a legal move";
+    play(board, m, undo);
+  }
+  return {};
+}
+
+std::string replay_failure(const store::Statement& row) {
+  const std::span<const std::byte> blob = row.column_blob(0);
+  std::optional<std::string_view> start_fen;
+  if (!row.column_is_null(2)) start_fen = row.column_text(2);
+  std::string reason = diagnose_moves(int(row.column_int64(1)), start_fen,
+                                      {reinterpret_cast<const char*>(blob.data()), blob.size()}, std::nullopt);
+  return reason.empty() ? "its stored moves do not replay" : reason;
+}
+
+std::string diagnose_game(const GameRow& row, bool with_annotations) {
+  std::string reason = diagnose_moves(row.variant, row.start_fen, row.moves, row.plies);
+  if (!reason.empty()) return reason;
+  std::vector<indexer::TagView> tags;
+  if (!indexer::decode_tags(row.tags, tags)) return "the tags payload does not decode";
+  if (with_annotations && !row.annotations.empty()) {
+    std::string payload;
+    std::vector<indexer::AnnotationView> annotations;
+    if (!indexer::decode_blob(row.annotations, payload) || !indexer::decode_annotations(payload, annotations))
+      return "the annotations blob does not decode";
+  }
+  return {};
+}
+
+}  // namespace pgnbase::query

@@ -1,0 +1,119 @@
+// Position index blocks read from a database that may come from anyone: the posting
+// count and the section sizes a block states are checked against the bytes it has
+// before anything is allocated for them. Hand-made blocks (posting_block_codec.h
+// layout) for the hostile cases; encoded random postings for the good ones.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "indexer/store/posting_block_codec.h"
+#include "indexer/store/varint.h"
+#include "tests/peak_memory.h"
+
+namespace pgnbase::indexer {
+namespace {
+
+// A header stating `postings` postings in one group with key 0, then the sections as
+// given (codec, stored size, raw size for zstd).
+std::vector<uint8_t> block_header(uint64_t postings) {
+  std::vector<uint8_t> block = {2, 64, 3};
+  put_varint(block, postings);
+  put_varint(block, 1);                          // groups
+  block.insert(block.end(), 8, 0);               // first fingerprint
+  block.push_back(0);                            // rice_k
+  put_varint(block, 1);                          // game_base
+  block.push_back(0);                            // game_bits
+  return block;
+}
+
+void expect_refused_within_memory(const std::vector<uint8_t>& block) {
+  test_support::PeakMemory peak;
+  ASSERT_TRUE(peak.available());
+  PostingBlockDecoder decoder;
+  std::vector<Posting> out;
+  EXPECT_THROW(
+      {
+        decoder.open(block);
+        decoder.find(0, out);
+      },
+      PositionIndexError);
+  EXPECT_LT(peak.growth_kib(), 64 * 1024) << "KiB of peak RSS for a " << block.size() << "-byte block";
+}
+
+// The case: 41 bytes stating 2^31 postings and a zstd section of 500 MB with no
+// bytes; search --fen used 531 MB on it.
+TEST(UntrustedPostingBlock, FortyOneBytesStatingHalfAGigabyteAllocateNothing) {
+  std::vector<uint8_t> block = block_header(uint64_t{1} << 31);
+  block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
+  block.push_back(1), block.push_back(0);  // group sizes: zstd, 0 bytes stored ...
+  put_varint(block, 500'000'000);          // ... stating 500 MB raw
+  for (int i = 2; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  EXPECT_EQ(block.size(), 41u);
+  expect_refused_within_memory(block);
+}
+
+// A million postings in one group would need a game gap for each but the first.
+TEST(UntrustedPostingBlock, PostingCountBeyondTheBytesPresentIsRefusedAtOpen) {
+  std::vector<uint8_t> block = block_header(1'000'000);
+  block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
+  std::vector<uint8_t> sizes;
+  put_varint(sizes, 999'999);  // group sizes: raw, one group of a million
+  block.push_back(0);
+  put_varint(block, sizes.size());
+  block.insert(block.end(), sizes.begin(), sizes.end());
+  for (int i = 2; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  PostingBlockDecoder decoder;
+  EXPECT_THROW(decoder.open(block), PositionIndexError);
+}
+
+// Even with every byte present, a block may hold at most kMaxBlockPostings postings,
+// so that sections sized per posting stay small; the encoder keeps to it too.
+TEST(UntrustedPostingBlock, MoreThanTheMaximumPostingsIsRefusedEvenWithTheirBytes) {
+  const uint64_t postings = kMaxBlockPostings + 1;
+  std::vector<uint8_t> block = block_header(postings);
+  block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
+  std::vector<uint8_t> sizes;
+  put_varint(sizes, postings - 1);  // group sizes: one group of them all
+  block.push_back(0);
+  put_varint(block, sizes.size());
+  block.insert(block.end(), sizes.begin(), sizes.end());
+  block.push_back(0), block.push_back(0);  // first games: empty (game_bits 0)
+  block.push_back(0);                      // game gaps: a zero byte for each but the first
+  put_varint(block, postings - 1);
+  block.insert(block.end(), postings - 1, 0);
+  for (int i = 4; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  PostingBlockDecoder decoder;
+  EXPECT_THROW(decoder.open(block), PositionIndexError);
+  std::vector<Posting> many(postings, Posting{1, 1, 0, 0, GameResult::Unknown});
+  PostingBlockEncoder encoder(64, 1);
+  EXPECT_THROW(encoder.encode(many), PositionIndexError);
+}
+
+// Good blocks, lean and full, of many sizes still read back exactly.
+TEST(UntrustedPostingBlock, EncodedBlocksStillDecode) {
+  std::mt19937_64 random(5);
+  for (size_t count : {1, 2, 100, 5000}) {
+    std::vector<Posting> postings;
+    for (size_t i = 0; i < count; ++i)
+      postings.push_back(Posting{random() % 64, uint32_t(random() % 100000), uint16_t(random() % 300),
+                                 uint16_t(random() & 0x7FFF), GameResult(random() % 4)});
+    std::sort(postings.begin(), postings.end(), posting_less);
+    for (bool lean : {false, true}) {
+      PostingBlockEncoder encoder(64, 3, lean);
+      PostingBlockDecoder decoder;
+      decoder.open(encoder.encode(postings));
+      std::vector<Posting> out;
+      decoder.decode_all(out);
+      ASSERT_EQ(out.size(), postings.size());
+      for (size_t i = 0; i < out.size(); ++i) {
+        EXPECT_EQ(out[i].key, postings[i].key);
+        EXPECT_EQ(out[i].game_id, postings[i].game_id);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgnbase::indexer
