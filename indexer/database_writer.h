@@ -80,7 +80,7 @@ class DatabaseWriter {
   std::unordered_map<std::string, int64_t> name_ids_;
   std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
-  store::Statement insert_game_, insert_annotations_, insert_reject_, insert_name_;
+  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_name_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;
   std::string source_path_;

@@ -80,7 +80,7 @@ void append_json_string(std::string_view text, std::string& out) {
 }
 
 bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
-                           std::string& out) {
+                           std::string& out, std::optional<uint32_t> pattern_ply) {
   Board board;
   if (!set_start_position(row.variant, row.start_fen, board)) return false;
   if (!indexer::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
@@ -139,6 +139,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
     }
     out += ']';
   }
+  if (pattern_ply) out += ",\"pattern_ply\":" + std::to_string(*pattern_ply);
   out += "}\n";
   return true;
 }

@@ -17,7 +17,10 @@ namespace {
 constexpr size_t kBatchGames = 256;
 constexpr unsigned kMaxThreads = 8;
 
-std::string optional_number(const std::optional<int64_t>& n) { return n ? std::to_string(*n) : ""; }
+template <typename N>
+std::string optional_number(const std::optional<N>& n) {
+  return n ? std::to_string(*n) : "";
+}
 
 std::string plies_text(std::span<const uint32_t> plies) {
   std::string s;
@@ -36,6 +39,7 @@ struct OwnedGame {
   std::string moves, tags, annotations;
   std::vector<MoveCode> codes;
   std::vector<uint32_t> plies;
+  std::optional<uint32_t> pattern_ply;
   bool codes_ok = false;
 
   OwnedGame() = default;
@@ -43,8 +47,9 @@ struct OwnedGame {
   OwnedGame& operator=(const OwnedGame&) = delete;
 
   void fill(const GameRow& source, std::span<const MoveCode> source_codes, bool decoded,
-            std::span<const uint32_t> source_plies) {
+            std::span<const uint32_t> source_plies, std::optional<uint32_t> source_pattern_ply) {
     row = source;
+    pattern_ply = source_pattern_ply;
     int i = 0;
     for (std::optional<std::string_view>* field :
          {&row.event, &row.site, &row.date, &row.round, &row.white, &row.black, &row.result_tag, &row.eco,
@@ -85,9 +90,10 @@ struct GameFormatter {
   GameFormatter(SearchFormat f, const PgnWriteOptions& options) : format(f), pgn(options) {}
 
   bool write(const GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
-             std::string& out) {
+             std::optional<uint32_t> pattern_ply, std::string& out) {
     if (!codes_ok || codes.size() != size_t(row.plies)) return false;
-    return format == SearchFormat::Pgn ? pgn.write(row, codes, out) : json.write(row, codes, plies, out);
+    return format == SearchFormat::Pgn ? pgn.write(row, codes, out, pattern_ply)
+                                       : json.write(row, codes, plies, out, pattern_ply);
   }
 };
 
@@ -97,12 +103,13 @@ bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
   return !(codes.empty() && search.row().plies > 0);
 }
 
-void write_table(GameSearch& search, bool with_position, OutputFile& out, SearchSummary& summary) {
+void write_table(GameSearch& search, bool with_position, bool with_pattern, OutputFile& out, SearchSummary& summary) {
   std::vector<TextTable::Column> columns = {
       {"id", true, 10},     {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
       {"Elo", true, 5},     {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4},
       {"Event", false, 32}, {"Plies", true, 6}};
   if (with_position) columns.push_back({"At ply", false, 24});
+  if (with_pattern) columns.push_back({"Match ply", true, 9});
   TextTable table(std::move(columns), out);
   while (search.next()) {
     const GameRow& row = search.row();
@@ -117,6 +124,7 @@ void write_table(GameSearch& search, bool with_position, OutputFile& out, Search
                                       std::string(row.event.value_or("")),
                                       std::to_string(row.plies)};
     if (with_position) cells.push_back(plies_text(search.plies()));
+    if (with_pattern) cells.push_back(optional_number(search.pattern_ply()));
     table.add_row(std::move(cells));
     ++summary.games;
   }
@@ -128,7 +136,7 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
   while (search.next()) {
     std::span<const MoveCode> codes;
     const bool ok = current_codes(search, codes);
-    if (formatter.write(search.row(), codes, ok, search.plies(), out.buffer())) ++summary.games;
+    if (formatter.write(search.row(), codes, ok, search.plies(), search.pattern_ply(), out.buffer())) ++summary.games;
     else ++summary.corrupt;
     out.maybe_flush();
   }
@@ -147,7 +155,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
         try {  // an exception (out of memory) travels to the reading thread with the batch
           for (size_t i = 0; i < b.size; ++i) {
             const OwnedGame& g = b.games[i];
-            if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
+            if (formatter.write(g.row, g.codes, g.codes_ok, g.plies, g.pattern_ply, b.text)) ++b.written;
             else ++b.corrupt;
           }
           b.done.set_value();
@@ -173,7 +181,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
       while (batch->size < kBatchGames && (more = search.next())) {
         std::span<const MoveCode> codes;
         const bool ok = current_codes(search, codes);
-        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies());
+        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies(), search.pattern_ply());
       }
       if (batch->size == 0) break;
       in_flight.emplace_back(batch, batch->done.get_future());
@@ -201,7 +209,7 @@ SearchSummary run_search(store::Database& db, const SearchOptions& options, cons
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";
   } else if (output.format == SearchFormat::Table) {
-    write_table(search, options.filter.position.has_value(), out, summary);
+    write_table(search, options.filter.position.has_value(), options.filter.pattern.has_value(), out, summary);
   } else {
     unsigned threads = output.threads ? output.threads : std::min(kMaxThreads, std::thread::hardware_concurrency());
     // Few games are not worth the threads.

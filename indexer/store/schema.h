@@ -7,9 +7,9 @@
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index).
-inline constexpr int kOldestReadableSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 3;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -93,6 +93,13 @@ CREATE TABLE IF NOT EXISTS rejects (
   text        BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
+-- Schema 3, material and pattern search (issue 15): the material of every ply, as the
+-- plies where it changes (indexer/store/material_runs.h), one small row per game, so a
+-- material search scans this table and reads no moves.
+CREATE TABLE IF NOT EXISTS game_material (
+  id   INTEGER PRIMARY KEY REFERENCES games(id),
+  runs BLOB NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

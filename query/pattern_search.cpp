@@ -1,0 +1,154 @@
+#include "query/pattern_search.h"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "indexer/store/material_runs.h"
+#include "query/game_row.h"
+#include "query/game_sql.h"
+#include "query/pattern_match.h"
+#include "query/position_search.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+constexpr unsigned kMaxThreads = 8;
+
+// One thread's share: games [first_id, last_id], hits appended in id order.
+class RangeScan {
+ public:
+  RangeScan(store::Database& db, const Pattern& pattern, const std::vector<uint32_t>* only)
+      : db_(db), pattern_(pattern), only_(only) {}
+
+  void run(uint32_t first_id, uint32_t last_id, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
+    store::Statement s = db_.prepare(sql::kMaterialRunsInRange);
+    s.bind_int64(1, first_id);
+    s.bind_int64(2, last_id);
+    if (pattern_.needs_board()) moves_ = db_.prepare(sql::kGameMovesById);
+    while (s.step()) {
+      const uint32_t id = uint32_t(s.column_int64(0));
+      if (only_ && !std::binary_search(only_->begin(), only_->end(), id)) continue;
+      ++stats.games;
+      const std::span<const std::byte> blob = s.column_blob(1);
+      if (!indexer::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
+        ++stats.corrupt;
+        continue;
+      }
+      std::optional<uint32_t> ply = pattern_.needs_board() ? match_with_board(id, stats) : match_material();
+      if (ply) hits.push_back({id, *ply});
+    }
+  }
+
+ private:
+  // Material and imbalance only: the runs answer exactly.
+  std::optional<uint32_t> match_material() {
+    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
+    for (const indexer::MaterialRun& r : runs_.runs)
+      if (finder.feed(r.first, r.length, material_matches(pattern_, r.material))) return finder.match_ply();
+    return std::nullopt;
+  }
+
+  // Squares too: replays the game up to the last ply whose material allows a match.
+  std::optional<uint32_t> match_with_board(uint32_t id, PatternSearchStats& stats) {
+    uint32_t end = 0;  // one past the last ply that may hold
+    allowed_.clear();
+    for (const indexer::MaterialRun& r : runs_.runs) {
+      const bool ok = material_matches(pattern_, r.material) && r.first <= pattern_.ply_to &&
+                      uint64_t(r.first) + r.length > pattern_.ply_from;
+      allowed_.push_back(ok);
+      if (ok) end = r.first + r.length;
+    }
+    if (end == 0) return std::nullopt;
+    ++stats.replayed;
+    moves_.reset();
+    moves_.bind_int64(1, id);
+    if (!moves_.step() || !read_replay_row(moves_, codes_, board_) || codes_.size() != runs_.plies) {
+      ++stats.corrupt;
+      return std::nullopt;
+    }
+    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
+    size_t run = 0;
+    UndoInfo undo;
+    for (uint32_t ply = 0; ply < end; ++ply) {
+      while (ply >= runs_.runs[run].first + runs_.runs[run].length) ++run;
+      if (squares_impossible(pattern_, board_)) return std::nullopt;
+      const bool holds = allowed_[run] && squares_match(pattern_, board_);
+      if (finder.feed(ply, 1, holds)) return finder.match_ply();
+      if (ply == runs_.plies) break;
+      Move m;
+      if (!move_from_code(board_, codes_[ply], m)) {
+        ++stats.corrupt;
+        return std::nullopt;
+      }
+      play(board_, m, undo);
+    }
+    return std::nullopt;  // no ply from end on holds
+  }
+
+  store::Database& db_;
+  const Pattern& pattern_;
+  const std::vector<uint32_t>* only_;
+  store::Statement moves_;
+  indexer::MaterialRuns runs_;
+  std::vector<bool> allowed_;
+  std::vector<MoveCode> codes_;
+  Board board_;
+};
+
+}  // namespace
+
+std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& pattern,
+                                           const std::vector<uint32_t>* only, unsigned threads,
+                                           PatternSearchStats* stats) {
+  store::Statement max_id = db.prepare(sql::kMaxGameId);
+  const uint32_t last = max_id.step() ? uint32_t(max_id.column_int64(0)) : 0;
+  if (threads == 0) threads = std::min(kMaxThreads, std::max(1u, std::thread::hardware_concurrency()));
+  if (db.path().empty() || db.path() == ":memory:" || last < 1000) threads = 1;
+  std::vector<std::vector<PatternHit>> hits(threads);
+  std::vector<PatternSearchStats> counts(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  const uint32_t share = last / threads + 1;
+  auto work = [&](unsigned t, store::Database& connection) {
+    const uint32_t first = t * share + 1, end = std::min<uint64_t>(uint64_t(t + 1) * share, last);
+    if (first <= end) RangeScan(connection, pattern, only).run(first, end, hits[t], counts[t]);
+  };
+  if (threads == 1) {
+    work(0, db);
+  } else {
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        try {
+          store::Database connection(db.path(), store::Database::Mode::ReadOnly);
+          connection.exec("BEGIN");
+          work(t, connection);
+          connection.exec("COMMIT");
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    for (std::thread& w : workers) w.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  std::vector<PatternHit> all;
+  for (unsigned t = 0; t < threads; ++t) {
+    all.insert(all.end(), hits[t].begin(), hits[t].end());
+    if (stats) {
+      stats->games += counts[t].games;
+      stats->replayed += counts[t].replayed;
+      stats->corrupt += counts[t].corrupt;
+    }
+  }
+  return all;
+}
+
+const PatternHit* find_hit(std::span<const PatternHit> hits, uint32_t game_id) {
+  auto it = std::lower_bound(hits.begin(), hits.end(), game_id,
+                             [](const PatternHit& h, uint32_t id) { return h.game_id < id; });
+  return it != hits.end() && it->game_id == game_id ? &*it : nullptr;
+}
+
+}  // namespace pgnbase::query
