@@ -154,7 +154,7 @@ void GameSearch::prepare_position_candidates() {
 void GameSearch::select_pattern_games() {
   const Pattern& pattern = *options_.filter.pattern;
   if (!options_.filter.has_header_filters() && options_.order == GameOrder::Id) {
-    hits_ = find_pattern_games(db_, pattern, nullptr, options_.count_threads);
+    hits_ = find_pattern_games(db_, pattern, nullptr, options_.count_threads, &pattern_stats_);
     selected_.clear();
     for (const PatternHit& h : hits_) selected_.push_back(h.game_id);
     return;
@@ -162,7 +162,7 @@ void GameSearch::select_pattern_games() {
   select_games();
   std::vector<uint32_t> ids = selected_;
   std::sort(ids.begin(), ids.end());
-  hits_ = find_pattern_games(db_, pattern, &ids, options_.count_threads);
+  hits_ = find_pattern_games(db_, pattern, &ids, options_.count_threads, &pattern_stats_);
   std::erase_if(selected_, [&](uint32_t id) { return !find_hit(hits_, id); });
 }
 
@@ -170,7 +170,7 @@ void GameSearch::keep_pattern_candidates() {
   if (!options_.filter.pattern) return;
   std::vector<uint32_t> ids;
   for (const PositionCandidate& c : candidates_.games) ids.push_back(c.game_id);  // by id already
-  hits_ = find_pattern_games(db_, *options_.filter.pattern, &ids, options_.count_threads);
+  hits_ = find_pattern_games(db_, *options_.filter.pattern, &ids, options_.count_threads, &pattern_stats_);
   std::erase_if(order_, [&](uint32_t i) { return !find_hit(hits_, candidates_.games[i].game_id); });
 }
 

@@ -61,6 +61,8 @@ class GameSearch {
   std::span<const uint32_t> plies() const { return plies_; }
   // The ply where the current game first matches the pattern (none without one).
   std::optional<uint32_t> pattern_ply() const { return pattern_ply_; }
+  // What the pattern search scanned and replayed (for --timing and the benchmarks).
+  const PatternSearchStats& pattern_stats() const { return pattern_stats_; }
 
   // Counts the matching games (offset and limit applied) without reading the rows'
   // blobs where SQL can count alone. Use instead of next(), not after it.
@@ -113,6 +115,7 @@ class GameSearch {
   // Pattern search: the matching games (by id) and the current one's match ply.
   std::vector<PatternHit> hits_;
   std::optional<uint32_t> pattern_ply_;
+  PatternSearchStats pattern_stats_;
 };
 
 }  // namespace pgnbase::query

@@ -69,6 +69,40 @@ bool squares_impossible(const Pattern& p, const Board& board) {
   return false;
 }
 
+PlyWindow squares_window(const Pattern& p, const indexer::MaterialRuns& game) {
+  PlyWindow w;
+  // The leaving ply as a bound on later plies (a late one is a lower bound only).
+  auto after = [](uint32_t left) { return left == indexer::kNeverLeft ? uint64_t(UINT32_MAX) + 1 : uint64_t(left); };
+  for (Color c : {WHITE, BLACK}) {
+    Bitboard need = p.pieces ? p.pieces->required[c][PAWN] : 0;
+    if (p.pawns && p.pawns->checked[c]) {
+      need |= p.pawns->pawns[c];
+      // Home squares the structure leaves empty: their pawns must have gone.
+      const Bitboard gone = kHomeRank[c] & ~p.pawns->pawns[c];
+      for (int f = 0; f < 8; ++f)
+        if (gone & file_bb(File(f))) w.first = std::max(w.first, after(game.pawn_left[c][f]));
+    }
+    for (Bitboard b = need; b;) {
+      const Square s = pop_lsb(b);
+      const int f = file_of(s);
+      const int advance = relative_rank(c, rank_of(s)) - RANK_2;
+      if (advance == 0) {
+        const uint32_t left = game.pawn_left[c][f];
+        if (left != indexer::kNeverLeft && left != indexer::kLeftLate) w.last = std::min<uint64_t>(w.last, left - 1u);
+        if (left == 0) w.first = uint64_t(UINT32_MAX) + 1;
+        continue;
+      }
+      if (!game.pawns_start_home || advance < 0) continue;
+      // A pawn that reached s left a home square at most `advance` files away.
+      uint64_t earliest = uint64_t(UINT32_MAX) + 1;
+      for (int g = std::max(0, f - advance); g <= std::min(7, f + advance); ++g)
+        earliest = std::min(earliest, after(game.pawn_left[c][g]));
+      w.first = std::max(w.first, earliest);
+    }
+  }
+  return w;
+}
+
 StreakFinder::StreakFinder(const Pattern& pattern, Color side_at_ply0, uint32_t final_ply)
     : pattern_(pattern), side_at_ply0_(side_at_ply0), final_ply_(final_ply) {}
 

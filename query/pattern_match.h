@@ -22,6 +22,15 @@ bool squares_match(const Pattern& pattern, const Board& board);
 // needs on its home square has left it (pawns never go back).
 bool squares_impossible(const Pattern& pattern, const Board& board);
 
+// Plies [first, last] outside which squares_match cannot hold in a game, from when its
+// home pawns left (pawns never go back): a pawn required on its home square bounds the
+// last ply, a pawn required elsewhere (or a home square --pawns leaves empty) the first.
+struct PlyWindow {
+  uint64_t first = 0, last = UINT32_MAX;
+  bool empty() const { return first > last; }
+};
+PlyWindow squares_window(const Pattern& pattern, const indexer::MaterialRuns& game);
+
 // Finds a game's match ply from the plies where the board pattern holds, fed in order.
 // Applies --ply-range, --for, --side-to-move and --last (pattern.h).
 class StreakFinder {

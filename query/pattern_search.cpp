@@ -52,13 +52,16 @@ class RangeScan {
 
   // Squares too: replays the game up to the last ply whose material allows a match.
   std::optional<uint32_t> match_with_board(uint32_t id, PatternSearchStats& stats) {
+    const PlyWindow window = squares_window(pattern_, runs_);
+    const uint64_t from = std::max<uint64_t>(window.first, pattern_.ply_from);
+    const uint64_t to = std::min<uint64_t>(window.last, pattern_.ply_to);
     uint32_t end = 0;  // one past the last ply that may hold
     allowed_.clear();
     for (const indexer::MaterialRun& r : runs_.runs) {
-      const bool ok = material_matches(pattern_, r.material) && r.first <= pattern_.ply_to &&
-                      uint64_t(r.first) + r.length > pattern_.ply_from;
+      const bool ok = from <= to && material_matches(pattern_, r.material) && r.first <= to &&
+                      uint64_t(r.first) + r.length > from;
       allowed_.push_back(ok);
-      if (ok) end = r.first + r.length;
+      if (ok) end = uint32_t(std::min<uint64_t>(r.first + r.length, to + 1));
     }
     if (end == 0) return std::nullopt;
     ++stats.replayed;
@@ -74,7 +77,7 @@ class RangeScan {
     for (uint32_t ply = 0; ply < end; ++ply) {
       while (ply >= runs_.runs[run].first + runs_.runs[run].length) ++run;
       if (squares_impossible(pattern_, board_)) return std::nullopt;
-      const bool holds = allowed_[run] && squares_match(pattern_, board_);
+      const bool holds = allowed_[run] && ply >= from && squares_match(pattern_, board_);
       if (finder.feed(ply, 1, holds)) return finder.match_ply();
       if (ply == runs_.plies) break;
       Move m;

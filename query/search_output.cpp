@@ -217,6 +217,7 @@ SearchSummary run_search(store::Database& db, const SearchOptions& options, cons
     else write_parallel(search, output, threads, out, summary);
   }
   db.exec("COMMIT");
+  summary.pattern = search.pattern_stats();
   return summary;
 }
 

@@ -180,7 +180,8 @@ int search_command(int argc, char** argv, bool export_mode) {
       ("notation", po::value(&notation)->default_value(notation),
        "PGN moves: san, long, uci, figurine, or SAN in a language: de, nl, fr, it, es, pt, cs, pl, hu")
       ("no-annotations", "PGN without comments, NAGs and variations")
-      ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON (0: one per core, up to 8)");
+      ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON, confirming a counted position search and scanning a pattern search "
+       "(0: one per core, up to 8)");
   if (!export_mode) d.add_options()("count", "print only the number of matching games");
   std::string db_path;
   po::variables_map vm;
@@ -207,6 +208,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.pgn.annotations = !vm.count("no-annotations");
   out_options.count_only = vm.count("count") > 0;
   out_options.threads = threads;
+  search.count_threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
   Stopwatch stopwatch(vm.count("timing") > 0);
@@ -217,6 +219,9 @@ int search_command(int argc, char** argv, bool export_mode) {
   if (summary.corrupt)
     std::fprintf(stderr, "pgn-query: %lld games skipped: their stored moves or tags are corrupt\n",
                  (long long)summary.corrupt);
+  if (vm.count("timing") && search.filter.pattern)
+    std::fprintf(stderr, "pgn-query: pattern: %llu games scanned, %llu replayed\n",
+                 (unsigned long long)summary.pattern.games, (unsigned long long)summary.pattern.replayed);
   if (export_mode && !out.is_stdout())
     std::fprintf(stderr, "pgn-query: %lld games written to %s\n", (long long)summary.games, output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;

@@ -7,7 +7,8 @@ namespace pgnbase::indexer {
 
 namespace {
 
-constexpr uint8_t kBlackAtPly0 = 1, kStartCounts = 2;
+constexpr uint8_t kBlackAtPly0 = 1, kStartCounts = 2, kPawnsOffHome = 4;
+constexpr Square kHomeSquare[2] = {SQ_A2, SQ_A7};  // + file
 constexpr unsigned kGapInline = 7;  // gap field value meaning "a varint follows"
 
 Material standard_material() {
@@ -46,6 +47,8 @@ class Mailbox {
     return taken;
   }
 
+  bool holds(Square s, Piece p) const { return box_[s] == p; }
+
  private:
   void castle(Color us, Square king, Square rook, bool king_side) {
     const Piece k = box_[king], r = box_[rook];
@@ -74,23 +77,45 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
   if (!standard)
     for (Color c : {WHITE, BLACK})
       for (int pt = PAWN; pt <= QUEEN; ++pt) out.push_back(char(m.count[c][pt]));
+  const bool off_home = (start.pieces(WHITE, PAWN) & ~rank_bb(RANK_2)) || (start.pieces(BLACK, PAWN) & ~rank_bb(RANK_7));
+  if (off_home) out[0] = char(out[0] | kPawnsOffHome);
   uint8_t buffer[kMaxVarintBytes];
   out.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, codes.size()) - buffer));
   Mailbox box(start);
+  // Home pawns first: their leaving plies come from a first pass.
+  uint32_t left[16];
+  unsigned mask = 0;
+  auto check_home = [&](size_t ply) {
+    for (unsigned h = 0; h < 16; ++h) {
+      const Color c = Color(h / 8);
+      if (!(mask >> h & 1) && !box.holds(Square(kHomeSquare[c] + h % 8), make_piece(c, PAWN))) {
+        mask |= 1u << h;
+        left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
+      }
+    }
+  };
+  check_home(0);
+  std::string changes;
   Color us = start.side_to_move();
   size_t previous = 0;
   for (size_t i = 0; i < codes.size(); ++i, us = ~us) {
     if (codes[i] == kNullMoveCode) continue;
     const unsigned taken = box.play(us, codes[i]);
+    if (mask != 0xFFFF) check_home(i + 1);
     const unsigned promoted = (codes[i] >> 12) & 7;
     if (!taken && !promoted) continue;
     const size_t gap = i + 1 - previous - 1;
     previous = i + 1;
     const unsigned change = taken * 5 + promoted;
-    out.push_back(char(change | (std::min<size_t>(gap, kGapInline) << 5)));
+    changes.push_back(char(change | (std::min<size_t>(gap, kGapInline) << 5)));
     if (gap >= kGapInline)
-      out.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, gap - kGapInline) - buffer));
+      changes.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, gap - kGapInline) - buffer));
   }
+  out.push_back(char(mask & 0xFF));
+  out.push_back(char(mask >> 8));
+  for (unsigned h = 0; h < 16; ++h)
+    if (mask >> h & 1) out.push_back(char(left[h]));
+  out += changes;
 }
 
 bool decode_material_runs(std::string_view blob, MaterialRuns& out) {
@@ -109,6 +134,17 @@ bool decode_material_runs(std::string_view blob, MaterialRuns& out) {
   uint64_t plies;
   if (!get_varint(p, end, plies) || plies > UINT32_MAX) return false;
   out.plies = uint32_t(plies);
+  out.pawns_start_home = !(flags & kPawnsOffHome);
+  if (end - p < 2) return false;
+  const unsigned mask = p[0] | unsigned(p[1]) << 8;
+  p += 2;
+  for (unsigned h = 0; h < 16; ++h) {
+    uint32_t& left = out.pawn_left[h / 8][h % 8];
+    left = kNeverLeft;
+    if (!(mask >> h & 1)) continue;
+    if (p == end) return false;
+    left = *p++;
+  }
   uint64_t ply = 0;
   out.runs.push_back({0, 0, m});
   while (p < end) {
