@@ -133,9 +133,9 @@ bool parse_material(std::string_view text, MaterialSpec& out, std::string& error
   const size_t v = text.find_first_of("vV");
   if (v == std::string_view::npos || text.find_first_of("vV", v + 1) != std::string_view::npos) {
     std::array<MaterialSpec::Range, 6> ignored{};
-    for (std::string_view side : {text.substr(0, v), text.substr(v == std::string_view::npos ? text.size() : v + 1)})
-      if (!parse_material_side(side, text, ignored, error) && error.find(" has no piece ") != std::string::npos)
-        return false;  // name a bad letter first: 'KRX' has no piece X
+    if (v == std::string_view::npos && !parse_material_side(text, text, ignored, error) &&
+        error.find(" has no piece ") != std::string::npos)
+      return false;  // name a bad letter first: 'KRX' has no piece X
     error = quoted(text) + ": expected WHITEvBLACK, e.g. KRPvKR";
     return false;
   }

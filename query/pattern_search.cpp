@@ -15,6 +15,8 @@ namespace pgnbase::query {
 namespace {
 
 constexpr unsigned kMaxThreads = 8;
+// A look-up by id costs about as much as scanning this many rows.
+constexpr size_t kScanPerLookup = 20;
 
 // One thread's share: games [first_id, last_id], hits appended in id order.
 class RangeScan {
@@ -22,26 +24,40 @@ class RangeScan {
   RangeScan(store::Database& db, const Pattern& pattern, const std::vector<uint32_t>* only)
       : db_(db), pattern_(pattern), only_(only) {}
 
+  // A few chosen games are looked up by id; otherwise the range is scanned.
   void run(uint32_t first_id, uint32_t last_id, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
+    if (pattern_.needs_board()) moves_ = db_.prepare(sql::kGameMovesById);
+    if (only_ && only_->size() * kScanPerLookup < size_t(last_id - first_id) + 1) {
+      store::Statement s = db_.prepare(sql::kMaterialRunsById);
+      auto it = std::lower_bound(only_->begin(), only_->end(), first_id);
+      for (; it != only_->end() && *it <= last_id; ++it) {
+        s.reset();
+        s.bind_int64(1, *it);
+        if (s.step()) judge(s, hits, stats);
+      }
+      return;
+    }
     store::Statement s = db_.prepare(sql::kMaterialRunsInRange);
     s.bind_int64(1, first_id);
     s.bind_int64(2, last_id);
-    if (pattern_.needs_board()) moves_ = db_.prepare(sql::kGameMovesById);
-    while (s.step()) {
-      const uint32_t id = uint32_t(s.column_int64(0));
-      if (only_ && !std::binary_search(only_->begin(), only_->end(), id)) continue;
-      ++stats.games;
-      const std::span<const std::byte> blob = s.column_blob(1);
-      if (!indexer::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
-        ++stats.corrupt;
-        continue;
-      }
-      std::optional<uint32_t> ply = pattern_.needs_board() ? match_with_board(id, stats) : match_material();
-      if (ply) hits.push_back({id, *ply});
-    }
+    while (s.step())
+      if (!only_ || std::binary_search(only_->begin(), only_->end(), uint32_t(s.column_int64(0)))) judge(s, hits, stats);
   }
 
  private:
+  // The current row (id, runs) of a game_material statement.
+  void judge(const store::Statement& s, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
+    const uint32_t id = uint32_t(s.column_int64(0));
+    ++stats.games;
+    const std::span<const std::byte> blob = s.column_blob(1);
+    if (!indexer::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
+      ++stats.corrupt;
+      return;
+    }
+    std::optional<uint32_t> ply = pattern_.needs_board() ? match_with_board(id, stats) : match_material();
+    if (ply) hits.push_back({id, *ply});
+  }
+
   // Material and imbalance only: the runs answer exactly.
   std::optional<uint32_t> match_material() {
     StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);

@@ -202,7 +202,7 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
     for (const std::string& fen : g.fens) games.back().second.push_back(read_fen_board(fen));
   }
   store::Database db(db_path, store::Database::Mode::ReadOnly);
-  size_t total = 0;
+  size_t total = 0, checked = 0;
   for (const PatternText& text : patterns_to_check()) {
     const Pattern pattern = pattern_of(text);
     Matches expected;
@@ -212,6 +212,20 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
     for (const PatternHit& h : find_pattern_games(db, pattern, nullptr, threads)) found[h.game_id] = h.ply;
     EXPECT_EQ(found, expected) << describe(text);
     total += expected.size();
+    // Restricted to chosen games, for every fourth pattern: many (scanned) and few
+    // (looked up by id).
+    if (++checked % 4 != 0) continue;
+    for (const uint32_t every : {2u, 97u}) {
+      std::vector<uint32_t> only;
+      Matches expected_only, found_only;
+      for (const auto& [id, boards] : games)
+        if (id % every == 1) {
+          only.push_back(uint32_t(id));
+          if (expected.count(id)) expected_only[id] = expected[id];
+        }
+      for (const PatternHit& h : find_pattern_games(db, pattern, &only, threads)) found_only[h.game_id] = h.ply;
+      EXPECT_EQ(found_only, expected_only) << describe(text) << " every " << every;
+    }
   }
   return total;
 }
