@@ -130,6 +130,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
       "?24, ?25, ?26, ?27)");
   insert_annotations_ = db_.prepare("INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)");
+  insert_material_ = db_.prepare("INSERT INTO game_material(id, runs) VALUES (?1, ?2)");
   insert_reject_ = db_.prepare(
       "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -213,6 +214,9 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
     insert_annotations_.bind_blob_static(2, bytes_of(game.annotations_blob));
     insert_annotations_.run();
   }
+  insert_material_.bind_int64(1, id);
+  insert_material_.bind_blob_static(2, bytes_of(game.material_blob));
+  insert_material_.run();
   if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
   truncated_.add(game, id);
   return id;
@@ -306,6 +310,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   s.run();
   insert_game_ = {};
   insert_annotations_ = {};
+  insert_material_ = {};
   insert_reject_ = {};
   insert_name_ = {};
   insert_name_word_ = {};
@@ -318,6 +323,7 @@ void DatabaseWriter::abandon_source() {
   positions_.reset();
   insert_game_ = {};
   insert_annotations_ = {};
+  insert_material_ = {};
   insert_reject_ = {};
   insert_name_ = {};
   insert_name_word_ = {};

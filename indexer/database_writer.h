@@ -96,7 +96,7 @@ class DatabaseWriter {
   std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};
-  store::Statement insert_game_, insert_annotations_, insert_reject_, insert_name_, insert_name_word_;
+  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_name_, insert_name_word_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read

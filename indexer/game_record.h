@@ -39,6 +39,7 @@ struct GameRecord {
   std::string moves_blob, annotations_blob;
   HeaderColumns header;
   std::string tags_blob;
+  std::string material_blob;  // game_material.runs (material_runs.h)
   // Hash of what makes two games the same for --dedupe: start position, moves, White,
   // Black, Date and result (see dedupe_key_of).
   int64_t dedupe_key = 0;

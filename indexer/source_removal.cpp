@@ -51,6 +51,8 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   for (std::string_view sql : {"SELECT count(*) FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1",
                                "DELETE FROM game_annotations WHERE id IN "
                                "(SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1)",
+                               "DELETE FROM game_material WHERE id IN "
+                               "(SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1)",
                                "DELETE FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1"}) {
     store::Statement s = db.prepare(sql);
     s.bind_int64(1, source_id);

@@ -10,6 +10,7 @@
 
 #include "core/board.h"
 #include "query/move_sequence.h"
+#include "query/pattern.h"
 #include "query/time_control.h"
 
 namespace pgnbase::query {
@@ -43,6 +44,7 @@ struct GameFilter {
   std::optional<int> result;                         // games.result: 0 unknown ... 3 Black won
   std::optional<TimeControlMatcher> time_control;
   std::optional<int64_t> min_plies, max_plies;
+  std::optional<Pattern> pattern;  // --material, --pieces, ... (pattern_search.h)
 
   // Whether any filter other than the position is set.
   bool has_header_filters() const { return has_sql_filters() || time_control.has_value(); }

@@ -97,8 +97,11 @@ void GameSearch::start() {
   statement_ = db_.prepare(build_game_by_id_query(GameFilter{}).sql);
   if (options_.filter.position) {
     prepare_position_candidates();
+    keep_pattern_candidates();
     moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
-  } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id && !options_.descending) {
+  } else if (options_.filter.pattern) {
+    select_pattern_games();
+} else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id && !options_.descending) {
     streaming_ = true;
     statement_ = db_.prepare(build_game_query(GameFilter{}, GameOrder::Id).sql);
   } else {
@@ -166,6 +169,35 @@ void GameSearch::prepare_position_candidates() {
   for (size_t i = 0; i < keys.size(); ++i) order_[i] = keys[i].index;
 }
 
+void GameSearch::select_pattern_games() {
+  const Pattern& pattern = *options_.filter.pattern;
+  if (!options_.filter.has_header_filters() && options_.order == GameOrder::Id) {
+    hits_ = find_pattern_games(db_, pattern, nullptr, options_.count_threads, &pattern_stats_);
+    selected_.clear();
+    for (const PatternHit& h : hits_) selected_.push_back(h.game_id);
+    return;
+  }
+  select_games();
+  std::vector<uint32_t> ids = selected_;
+  std::sort(ids.begin(), ids.end());
+  hits_ = find_pattern_games(db_, pattern, &ids, options_.count_threads, &pattern_stats_);
+  std::erase_if(selected_, [&](uint32_t id) { return !find_hit(hits_, id); });
+}
+
+void GameSearch::keep_pattern_candidates() {
+  if (!options_.filter.pattern) return;
+  std::vector<uint32_t> ids;
+  for (const PositionCandidate& c : candidates_.games) ids.push_back(c.game_id);  // by id already
+  hits_ = find_pattern_games(db_, *options_.filter.pattern, &ids, options_.count_threads, &pattern_stats_);
+  std::erase_if(order_, [&](uint32_t i) { return !find_hit(hits_, candidates_.games[i].game_id); });
+}
+
+void GameSearch::set_pattern_ply(uint32_t game_id) {
+  pattern_ply_.reset();
+  if (!options_.filter.pattern) return;
+  if (const PatternHit* h = find_hit(hits_, game_id)) pattern_ply_ = h->ply;
+}
+
 bool GameSearch::decode_codes() {
   if (!codes_ready_) codes_ready_ = indexer::decode_moves(row_.moves, codes_);
   return codes_ready_;
@@ -187,6 +219,7 @@ bool GameSearch::next_position_match() {
     if (v == Verdict::Corrupt && options_.on_corrupt) options_.on_corrupt(c.game_id, corrupt);
     if (v != Verdict::Confirmed) continue;
     codes_ready_ = true;
+    set_pattern_ply(c.game_id);
     if (rows_needed_) {
       statement_.reset();
       statement_.bind_int64(1, c.game_id);
@@ -205,6 +238,7 @@ bool GameSearch::next_selected() {
     if (!statement_.step()) continue;
     read_game_row(statement_, row_);
     codes_ready_ = false;
+    set_pattern_ply(uint32_t(row_.id));
     return true;
   }
   return false;
@@ -287,6 +321,10 @@ int64_t GameSearch::count() {
     done_ = started_ = true;
     return total;
   };
+  if (!options_.filter.position && options_.filter.pattern) {
+    select_pattern_games();
+    return clamp(int64_t(selected_.size()));
+  }
   if (!options_.filter.position) {
     if (!options_.filter.time_control) {
       SqlQuery q = build_game_count_query(options_.filter);
@@ -298,6 +336,7 @@ int64_t GameSearch::count() {
     return clamp(int64_t(selected_.size()));
   }
   prepare_position_candidates();
+  keep_pattern_candidates();
   unsigned threads = options_.count_threads ? options_.count_threads
                                             : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
   if (threads > 1 && order_.size() >= options_.parallel_count_candidates && db_.path() != ":memory:" && !db_.path().empty())

@@ -28,6 +28,7 @@
 #include "query/game_check.h"
 #include "query/game_filter.h"
 #include "query/game_row.h"
+#include "query/pattern_search.h"
 #include "query/position_search.h"
 
 namespace pgnbase::query {
@@ -62,6 +63,10 @@ class GameSearch {
   std::span<const MoveCode> codes();
   // Plies where the searched position occurs in the current game (empty without --fen).
   std::span<const uint32_t> plies() const { return plies_; }
+  // The ply where the current game first matches the pattern (none without one).
+  std::optional<uint32_t> pattern_ply() const { return pattern_ply_; }
+  // What the pattern search scanned and replayed (for --timing and the benchmarks).
+  const PatternSearchStats& pattern_stats() const { return pattern_stats_; }
 
   // Counts the matching games (offset and limit applied) without reading the rows'
   // blobs where SQL can count alone. Use instead of next(), not after it.
@@ -81,6 +86,9 @@ class GameSearch {
   void prepare_position_candidates();
   bool decode_codes();
   int64_t count_positions_in_parallel(unsigned threads);
+  void select_pattern_games();
+  void keep_pattern_candidates();
+  void set_pattern_ply(uint32_t game_id);
 
   store::Database& db_;
   SearchOptions options_;
@@ -107,6 +115,11 @@ class GameSearch {
   Board start_;
 
   std::unordered_map<std::string, bool> time_control_verdicts_;
+
+  // Pattern search: the matching games (by id) and the current one's match ply.
+  std::vector<PatternHit> hits_;
+  std::optional<uint32_t> pattern_ply_;
+  PatternSearchStats pattern_stats_;
 };
 
 }  // namespace pgnbase::query

@@ -86,6 +86,10 @@ inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
 // small: annotations live in game_annotations).
 inline constexpr std::string_view kGameMovesById =
     "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
+// Pattern search (pattern_search.h): the material runs of a range of games.
+inline constexpr std::string_view kMaterialRunsInRange =
+    "SELECT id, runs FROM game_material WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
+inline constexpr std::string_view kMaterialRunsById = "SELECT id, runs FROM game_material WHERE id = ?1";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
 inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
 // Every rating with its game id, read from the rating indexes alone (no table pages).

@@ -74,7 +74,7 @@ void TagNameSet::clear() {
 }
 
 bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
-                           std::string& out) {
+                           std::string& out, std::optional<uint32_t> pattern_ply) {
   Board board;
   if (!set_start_position(row.variant, row.start_fen, board)) return false;
   if (!indexer::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
@@ -131,6 +131,7 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
     }
     out += ']';
   }
+  if (pattern_ply) out += ",\"pattern_ply\":" + std::to_string(*pattern_ply);
   out += "}\n";
   return true;
 }

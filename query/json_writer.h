@@ -1,6 +1,7 @@
 // JSON output: strings escaped per RFC 8259, games as one object per line (JSON Lines).
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,7 +59,8 @@ class TagNameSet {
 class JsonGameWriter {
  public:
   // Appends one line; false (nothing appended) when the row is corrupt.
-  bool write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies, std::string& out);
+  bool write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies, std::string& out,
+             std::optional<uint32_t> pattern_ply = std::nullopt);
   // Tag-name comparisons made by every write() so far (the tests bound the work per tag).
   uint64_t tag_name_comparisons() const { return written_.comparisons(); }
 

@@ -160,7 +160,8 @@ bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> cod
   return true;
 }
 
-bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::string& out) {
+bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::string& out,
+                      std::optional<uint32_t> pattern_ply) {
   const size_t rollback = out.size();
   out_ = &out;
   column_ = 0;
@@ -174,6 +175,11 @@ bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::
     ok = indexer::decode_blob(row.annotations, payload_) && indexer::decode_annotations(payload_, annotations_);
     std::stable_sort(annotations_.begin(), annotations_.end(),
                      [](const indexer::AnnotationView& a, const indexer::AnnotationView& b) { return a.ply < b.ply; });
+  }
+  if (pattern_ply) {  // after the game's own text at that ply
+    auto at = std::find_if(annotations_.begin(), annotations_.end(),
+                           [&](const indexer::AnnotationView& a) { return a.ply > *pattern_ply; });
+    annotations_.insert(at, indexer::AnnotationView{*pattern_ply, kPatternComment});
   }
   if (ok) {
     out += '\n';

@@ -12,6 +12,7 @@
 // never so that a line starts with '%' (an escape line) or '[' + letter (a tag).
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,8 @@ struct ExportNotation {
 // SAN with that language's piece letters).
 bool parse_notation(std::string_view text, ExportNotation& out, std::string& error);
 
+inline constexpr std::string_view kPatternComment = "{pattern matches here}";
+
 struct PgnWriteOptions {
   ExportNotation notation;
   bool annotations = true;  // false: --no-annotations
@@ -49,7 +52,9 @@ class PgnWriter {
 
   // Appends one game (tags, blank line, movetext, blank line) to out. Returns false,
   // appending nothing, when the row's blobs are corrupt or its codes do not replay.
-  bool write(const GameRow& row, std::span<const MoveCode> codes, std::string& out);
+  // pattern_ply: where a pattern search matched, marked by the comment kPatternComment.
+  bool write(const GameRow& row, std::span<const MoveCode> codes, std::string& out,
+             std::optional<uint32_t> pattern_ply = std::nullopt);
 
  private:
   void write_tag(std::string_view name, std::string_view value);

@@ -21,7 +21,10 @@ namespace {
 constexpr size_t kBatchGames = 256;
 constexpr unsigned kMaxThreads = 8;
 
-std::string optional_number(const std::optional<int64_t>& n) { return n ? std::to_string(*n) : ""; }
+template <typename N>
+std::string optional_number(const std::optional<N>& n) {
+  return n ? std::to_string(*n) : "";
+}
 
 std::string plies_text(std::span<const uint32_t> plies) {
   std::string s;
@@ -40,6 +43,7 @@ struct OwnedGame {
   std::string moves, tags, annotations;
   std::vector<MoveCode> codes;
   std::vector<uint32_t> plies;
+  std::optional<uint32_t> pattern_ply;
   bool codes_ok = false;
 
   OwnedGame() = default;
@@ -47,8 +51,9 @@ struct OwnedGame {
   OwnedGame& operator=(const OwnedGame&) = delete;
 
   void fill(const GameRow& source, std::span<const MoveCode> source_codes, bool decoded,
-            std::span<const uint32_t> source_plies) {
+            std::span<const uint32_t> source_plies, std::optional<uint32_t> source_pattern_ply) {
     row = source;
+    pattern_ply = source_pattern_ply;
     int i = 0;
     for (std::optional<std::string_view>* field :
          {&row.event, &row.site, &row.date, &row.round, &row.white, &row.black, &row.result_tag, &row.eco,
@@ -92,9 +97,10 @@ struct GameFormatter {
       : format(f), pgn(options), pgn_annotations(options.annotations) {}
 
   bool write(const GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
-             std::string& out) {
+             std::optional<uint32_t> pattern_ply, std::string& out) {
     if (!codes_ok || codes.size() != size_t(row.plies)) return false;
-    return format == SearchFormat::Pgn ? pgn.write(row, codes, out) : json.write(row, codes, plies, out);
+    return format == SearchFormat::Pgn ? pgn.write(row, codes, out, pattern_ply)
+                                       : json.write(row, codes, plies, out, pattern_ply);
   }
 
   // Why write() refused the row (run only then).
@@ -118,12 +124,13 @@ bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
 }
 
 // The columns of the table and CSV outputs, and a game's cells in them.
-std::vector<TextTable::Column> list_columns(bool with_position) {
+std::vector<TextTable::Column> list_columns(bool with_position, bool with_pattern) {
   std::vector<TextTable::Column> columns = {
       {"id", true, 12},     {"White", false, 28}, {"Elo", true, 5},    {"Black", false, 28},
       {"Elo", true, 5},     {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4},
       {"Event", false, 32}, {"Plies", true, 6}};
   if (with_position) columns.push_back({"At ply", false, 24});
+  if (with_pattern) columns.push_back({"Match ply", true, 9});
   return columns;
 }
 
@@ -148,11 +155,13 @@ std::vector<std::string> list_cells(const GameRow& row, bool csv) {
   return cells;
 }
 
-void write_table(GameSearch& search, bool with_position, bool wide, OutputFile& out, SearchSummary& summary) {
-  TextTable table(list_columns(with_position), out, wide);
+void write_table(GameSearch& search, bool with_position, bool with_pattern, bool wide, OutputFile& out,
+                 SearchSummary& summary) {
+  TextTable table(list_columns(with_position, with_pattern), out, wide);
   while (search.next()) {
     std::vector<std::string> cells = list_cells(search.row(), false);
     if (with_position) cells.push_back(plies_text(search.plies()));
+    if (with_pattern) cells.push_back(optional_number(search.pattern_ply()));
     table.add_row(std::move(cells));
     ++summary.games;
   }
@@ -178,7 +187,7 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
     std::span<const MoveCode> codes;
     const bool ok = current_codes(search, codes);
     game.clear();
-    if (formatter.write(search.row(), codes, ok, search.plies(), game)) ++summary.games;
+    if (formatter.write(search.row(), codes, ok, search.plies(), search.pattern_ply(), game)) ++summary.games;
     else output.on_corrupt(search.row().id, formatter.why_corrupt(search.row()));
     append_games(game, out);
     out.maybe_flush();
@@ -198,7 +207,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
         if (!formatter) formatter.emplace(output.format, output.pgn);
         for (size_t i = 0; i < b.size; ++i) {
           const OwnedGame& g = b.games[i];
-          if (formatter->write(g.row, g.codes, g.codes_ok, g.plies, b.text)) ++b.written;
+          if (formatter->write(g.row, g.codes, g.codes_ok, g.plies, g.pattern_ply, b.text)) ++b.written;
           else b.corrupt.emplace_back(g.row.id, formatter->why_corrupt(g.row));
         }
         b.done.set_value();
@@ -226,7 +235,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
       while (batch->size < kBatchGames && (more = search.next())) {
         std::span<const MoveCode> codes;
         const bool ok = current_codes(search, codes);
-        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies());
+        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies(), search.pattern_ply());
       }
       if (batch->size == 0) break;
       in_flight.emplace_back(batch, batch->done.get_future());
@@ -262,7 +271,8 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";
   } else if (output.format == SearchFormat::Table) {
-    write_table(search, options.filter.position.has_value(), output.wide, out, summary);
+    write_table(search, options.filter.position.has_value(), options.filter.pattern.has_value(), output.wide, out,
+                summary);
   } else if (output.format == SearchFormat::Csv) {
     write_csv(search, options.filter.position.has_value(), out, summary);
   } else {
@@ -272,6 +282,7 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
     else write_parallel(search, output, threads, out, summary);
   }
   db.exec("COMMIT");
+  summary.pattern = search.pattern_stats();
   return summary;
 }
 

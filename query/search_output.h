@@ -30,6 +30,7 @@ struct SearchOutputOptions {
 struct SearchSummary {
   int64_t games = 0;    // games written (or counted)
   int64_t corrupt = 0;  // games skipped because their stored data did not decode or replay
+  PatternSearchStats pattern;  // a pattern search's games scanned and replayed
 };
 
 SearchSummary run_search(store::Database& db, const SearchOptions& search, const SearchOutputOptions& output,

@@ -217,14 +217,30 @@ bool parse_command_line(int argc, char** argv, const po::options_description& vi
   return true;
 }
 
+void add_pattern_options(po::options_description& d, PatternText& p) {
+  d.add_options()
+      ("material", po::value(&p.material), "material at some ply: KRPvKR, KR2PvKR, KR*PvKR*P (* any number)")
+      ("material-either-colour", po::bool_switch(&p.either_colour), "--material/--imbalance also with colours swapped")
+      ("imbalance", po::value(&p.imbalance), "material difference: QvRR, BvN, vPP, Pawn+2")
+      ("pieces", po::value(&p.pieces), "men on squares, the rest free: \"wKg1 wBg2 bKg8 -e4\" (-e4: e4 empty), or a "
+                                       "mask of 8 ranks as in a FEN: ? any square, . or a digit empty")
+      ("pawns", po::value(&p.pawns), "exact pawns: 8/pp3ppp/4p3/3p4/3P4/8/PP3PPP/8; w: or b: for one colour")
+      ("side-to-move", po::value(&p.side_to_move), "the pattern's first ply has w or b to move")
+      ("ply-range", po::value(&p.ply_range), "the pattern holds within these plies: 20-60, 20-, -60")
+      ("for", po::value<int64_t>()->notifier([&](int64_t v) { p.streak = v; }), "for at least N consecutive plies")
+      ("last", po::bool_switch(&p.last), "at the final position");
+}
+
 int search_command(int argc, char** argv, bool export_mode) {
   FilterText filter_text;
+  PatternText pattern_text;
   std::string format = export_mode ? "pgn" : "table", output = "-", order = "id", notation = "san";
   int64_t offset = 0, limit = -1;
   unsigned threads = 0;
   po::options_description d(export_mode ? "export options" : "search options");
   d.add_options()("help,h", "show this help");
   add_filter_options(d, filter_text, false);
+  add_pattern_options(d, pattern_text);
   if (!export_mode) d.add_options()("format", po::value(&format)->default_value(format), "table, csv, jsonl or pgn");
   d.add_options()
       ("output,o", po::value(&output), export_mode ? "PGN file to write (- for stdout); required" : "write here instead of stdout")
@@ -235,7 +251,8 @@ int search_command(int argc, char** argv, bool export_mode) {
       ("notation", po::value(&notation)->default_value(notation),
        "PGN moves: san, long, uci, figurine, or SAN in a language: de, nl, fr, it, es, pt, cs, pl, hu")
       ("no-annotations", "PGN without comments, NAGs and variations")
-      ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON (0: one per core, up to 8)");
+      ("threads,j", po::value(&threads)->default_value(0), "threads formatting PGN/JSON, confirming a counted position search and scanning a pattern search "
+       "(0: one per core, up to 8)");
   if (!export_mode)
     d.add_options()("count", "print only the number of matching games")("wide", "table: show every column in full");
   std::string db_path;
@@ -246,6 +263,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   SearchOptions search;
   search.filter = make_filter(filter_text);
   std::string error;
+  if (!build_pattern(pattern_text, search.filter.pattern, error)) throw UsageError{error};
   if (!parse_order(order, search.order, error)) throw UsageError{error};
   search.descending = vm.count("desc") > 0;
   if (offset < 0) throw UsageError{"--offset must not be negative"};
@@ -271,6 +289,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.pgn.annotations = !vm.count("no-annotations");
   out_options.count_only = vm.count("count") > 0;
   out_options.threads = threads;
+  search.count_threads = threads;
   if (export_mode && !vm.count("output")) throw UsageError{"export needs -o FILE (- for stdout)"};
 
   out_options.on_corrupt = report_corrupt_game(argv[1]);
@@ -280,6 +299,9 @@ int search_command(int argc, char** argv, bool export_mode) {
   OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
+  if (vm.count("timing") && search.filter.pattern)
+    std::fprintf(stderr, "pgn-query: pattern: %llu games scanned, %llu replayed\n",
+                 (unsigned long long)summary.pattern.games, (unsigned long long)summary.pattern.replayed);
   if (export_mode && !out.is_stdout())
     std::fprintf(stderr, "pgn-query: %s written to %s\n", plural(summary.games, "game").c_str(), output.c_str());
   return summary.corrupt ? kExitFailure : kExitOk;

@@ -120,6 +120,13 @@ CREATE TABLE IF NOT EXISTS eco_positions (
   eco  TEXT NOT NULL,
   name TEXT NOT NULL
 );
+-- Schema 3, material and pattern search (issue 15): the material of every ply, as the
+-- plies where it changes (indexer/store/material_runs.h), one small row per game, so a
+-- material search scans this table and reads no moves.
+CREATE TABLE IF NOT EXISTS game_material (
+  id   INTEGER PRIMARY KEY REFERENCES games(id),
+  runs BLOB NOT NULL
+);
 )sql";
 
 // The secondary indexes of games, dropped for a bulk load into an empty table.

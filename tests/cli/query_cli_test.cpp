@@ -484,6 +484,105 @@ TEST_F(QueryCli, UsageErrorsExitTwoAndHelpExitsZero) {
   EXPECT_EQ(query({"--help"}).code, 0);
 }
 
+TEST_F(QueryCli, PatternErrorsNameTheBadPartAndExitTwo) {
+  const std::string db = empty_database();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--material", "KRX"}, "--material: 'KRX' has no piece X"},
+      {{"--material", "KRvR"}, "--material: 'KRvR': each side needs one K"},
+      {{"--imbalance", "QvKK"}, "--imbalance: 'QvKK' has no piece K"},
+      {{"--pieces", "wXg1"}, "--pieces: 'wXg1' has no piece X"},
+      {{"--pieces", "wKg9"}, "--pieces: 'wKg9': expected a piece on a square"},
+      {{"--pawns", "8/8/8"}, "--pawns: '8/8/8': expected 8 ranks"},
+      {{"--pawns", "8/8/8/8/8/8/8/P7"}, "first or eighth rank"},
+      {{"--material", "KvK", "--ply-range", "60-20"}, "--ply-range: '60-20'"},
+      {{"--material", "KvK", "--for", "0"}, "--for:"},
+      {{"--material", "KvK", "--side-to-move", "x"}, "--side-to-move: 'x'"},
+      {{"--last"}, "qualify a pattern"}};
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args = {"search", db};
+    args.insert(args.end(), options.begin(), options.end());
+    Ran r = query(args);
+    EXPECT_EQ(r.code, 2) << r;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// id -> "pattern_ply" of each JSON line, and whether the game has White or Black `player`.
+std::map<int64_t, std::pair<int64_t, bool>> pattern_plies(const std::string& jsonl, const std::string& player) {
+  std::map<int64_t, std::pair<int64_t, bool>> out;
+  std::istringstream lines(jsonl);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_TRUE(json_check::parse(line)) << line;
+    const size_t ply = line.find("\"pattern_ply\":");
+    EXPECT_NE(ply, std::string::npos) << line;
+    if (ply == std::string::npos) continue;
+    const bool plays = line.find("\"White\":\"" + player + "\"") != std::string::npos ||
+                       line.find("\"Black\":\"" + player + "\"") != std::string::npos;
+    out[std::stoll(line.substr(6))] = {std::stoll(line.substr(ply + 14)), plays};
+  }
+  return out;
+}
+
+// A rook ending on the bundled sample in every output format, alone and combined with a
+// player filter, the start position (--fen) and another order.
+TEST_F(QueryCli, PatternSearchInEveryFormatAndWithOtherFilters) {
+  const std::string db = (*dir_ / "sample.db").string();
+  Ran index = run(*dir_, kIndexBinary, {"-q", "-o", db, PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst"});
+  ASSERT_EQ(index.code, 0) << index;
+  const std::vector<std::string> pattern = {"--material", "KR*PvKR*P", "--for", "4"};
+  auto search = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"search", db};
+    args.insert(args.end(), pattern.begin(), pattern.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    Ran r = query(args);
+    EXPECT_EQ(r.code, 0) << r;
+    return r.out;
+  };
+  const auto all = pattern_plies(search({"--format", "jsonl"}), "DrNykterstein");
+  ASSERT_GT(all.size(), 50u);
+  EXPECT_EQ(search({"--count"}), std::to_string(all.size()) + "\n");
+  EXPECT_EQ(pattern_plies(search({"--format", "jsonl", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}),
+                          "DrNykterstein"),
+            all);
+  const auto by_date = pattern_plies(search({"--format", "jsonl", "--order", "date"}), "DrNykterstein");
+  EXPECT_EQ(by_date, all);
+  // The player filter keeps exactly the matching games that player played (not all of them).
+  const std::string other = "Blazinq";
+  const auto with_other = pattern_plies(search({"--format", "jsonl", "--player", other}), other);
+  size_t expected = 0;
+  for (const auto& [id, ply_player] : pattern_plies(search({"--format", "jsonl"}), other)) {
+    expected += ply_player.second;
+    if (ply_player.second) {
+      EXPECT_EQ(with_other.count(id), 1u) << id;
+    }
+  }
+  EXPECT_EQ(with_other.size(), expected);
+  EXPECT_EQ(search({"--count", "--player", other}), std::to_string(expected) + "\n");
+  // The table's last column and the PGN comment say the same plies.
+  std::istringstream table(search({}));
+  std::string line;
+  std::getline(table, line);
+  EXPECT_NE(line.find("Match ply"), std::string::npos) << line;
+  size_t rows = 0;
+  for (; std::getline(table, line); ++rows) {
+    std::istringstream cells(line);
+    int64_t id = 0;
+    cells >> id;
+    std::string cell, last_cell;
+    while (cells >> cell) last_cell = cell;
+    ASSERT_EQ(all.count(id), 1u) << line;
+    EXPECT_EQ(last_cell, std::to_string(all.at(id).first)) << line;
+  }
+  EXPECT_EQ(rows, all.size());
+  const std::string pgn = search({"--format", "pgn"});
+  size_t comments = 0;
+  // Comments wrap at their spaces: count their first word.
+  for (size_t at = pgn.find("{pattern"); at != std::string::npos; at = pgn.find("{pattern", at + 1))
+    ++comments;
+  EXPECT_EQ(comments, all.size());
+}
+
 // A hand-annotated game that writes its assessments as text (+=, ±, N) and a year-only
 // date: imported, found by its year, exported with NAGs, and read back the same.
 TEST_F(QueryCli, HandMadeTextAssessmentsExportAsNagsAndYearOnlyDateIsFound) {

@@ -30,10 +30,12 @@ TEST_F(RemoveSource, RemoveByPathOrIdSaysWhatWent) {
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(r.out, "removed source 1 (" + path("a.pgn") + "): 1 game, 0 rejects, 8 positions removed\n") << r;
   EXPECT_EQ(count("SELECT count(*) FROM games"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM game_material"), 1);  // the pattern search's rows go with their games
   r = index({"-o", path("g.db"), "--remove", "2"});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(count("SELECT count(*) FROM games"), 0);
   EXPECT_EQ(count("SELECT count(*) FROM position_segments"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM game_material"), 0);
 }
 
 TEST_F(RemoveSource, AnUnknownSourceRemovesNothing) {

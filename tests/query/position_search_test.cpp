@@ -84,12 +84,7 @@ class PositionSearchDatabase : public ::testing::Test {
     if (!query_test::have_shared_data()) return;
     dir_ = new query_test::TempDir();
     db_path_ = dir_->file("mixed.db");
-    std::vector<std::string> files = query_test::shared_files("nasty/pgn-extract-tests");
-    for (const char* name : {"nasty/tcec/TCEC_Season_22_-_Dfrc_Unbust_Bonus.pgn", "nasty/python-chess/cutechess-fischerrandom.pgn",
-                             "annotated/pychess-learn-lichess-studies.pgn",
-                             "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst"})
-      files.push_back((query_test::shared_data() / name).string());
-    query_test::import_files(db_path_, files);
+    query_test::import_files(db_path_, query_test::mixed_shared_files());
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_));
     by_key_ = new std::map<Key, Occurrences>(query_test::index_by_key(*games_));
   }

@@ -42,6 +42,17 @@ inline std::vector<std::string> shared_files(const std::string& folder, const st
   return out;
 }
 
+// Small real files with en passant, promotions, castling, null moves, Chess960 (TCEC
+// DFRC, cutechess, lichess) and set-up games (pychess studies, lichess "From Position").
+inline std::vector<std::string> mixed_shared_files() {
+  std::vector<std::string> files = shared_files("nasty/pgn-extract-tests");
+  for (const char* name : {"nasty/tcec/TCEC_Season_22_-_Dfrc_Unbust_Bonus.pgn", "nasty/python-chess/cutechess-fischerrandom.pgn",
+                           "annotated/pychess-learn-lichess-studies.pgn",
+                           "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst"})
+    files.push_back((shared_data() / name).string());
+  return files;
+}
+
 // A fresh folder under the system temp folder, removed with everything in it.
 class TempDir {
  public:

@@ -1,0 +1,175 @@
+#include "query/pattern_search.h"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "core/move_code.h"
+#include "indexer/thread_group.h"
+#include "indexer/store/material_runs.h"
+#include "query/game_row.h"
+#include "query/game_sql.h"
+#include "query/pattern_match.h"
+#include "query/position_search.h"
+
+namespace pgnbase::query {
+
+namespace {
+
+constexpr unsigned kMaxThreads = 8;
+// A look-up by id costs about as much as scanning this many rows.
+constexpr size_t kScanPerLookup = 20;
+
+// One thread's share: games [first_id, last_id], hits appended in id order.
+class RangeScan {
+ public:
+  RangeScan(store::Database& db, const Pattern& pattern, const std::vector<uint32_t>* only)
+      : db_(db), pattern_(pattern), only_(only) {}
+
+  // A few chosen games are looked up by id; otherwise the range is scanned.
+  void run(uint32_t first_id, uint32_t last_id, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
+    if (pattern_.needs_board()) moves_ = db_.prepare(sql::kGameMovesById);
+    if (only_ && only_->size() * kScanPerLookup < size_t(last_id - first_id) + 1) {
+      store::Statement s = db_.prepare(sql::kMaterialRunsById);
+      auto it = std::lower_bound(only_->begin(), only_->end(), first_id);
+      for (; it != only_->end() && *it <= last_id; ++it) {
+        s.reset();
+        s.bind_int64(1, *it);
+        if (s.step()) judge(s, hits, stats);
+      }
+      return;
+    }
+    store::Statement s = db_.prepare(sql::kMaterialRunsInRange);
+    s.bind_int64(1, first_id);
+    s.bind_int64(2, last_id);
+    while (s.step())
+      if (!only_ || std::binary_search(only_->begin(), only_->end(), uint32_t(s.column_int64(0)))) judge(s, hits, stats);
+  }
+
+ private:
+  // The current row (id, runs) of a game_material statement.
+  void judge(const store::Statement& s, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
+    const uint32_t id = uint32_t(s.column_int64(0));
+    ++stats.games;
+    const std::span<const std::byte> blob = s.column_blob(1);
+    if (!indexer::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
+      ++stats.corrupt;
+      return;
+    }
+    std::optional<uint32_t> ply = pattern_.needs_board() ? match_with_board(id, stats) : match_material();
+    if (ply) hits.push_back({id, *ply});
+  }
+
+  // Material and imbalance only: the runs answer exactly.
+  std::optional<uint32_t> match_material() {
+    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
+    for (const indexer::MaterialRun& r : runs_.runs)
+      if (finder.feed(r.first, r.length, material_matches(pattern_, r.material))) return finder.match_ply();
+    return std::nullopt;
+  }
+
+  // Squares too: replays the game up to the last ply whose material allows a match.
+  std::optional<uint32_t> match_with_board(uint32_t id, PatternSearchStats& stats) {
+    const PlyWindow window = squares_window(pattern_, runs_);
+    const uint64_t from = std::max<uint64_t>(window.first, pattern_.ply_from);
+    const uint64_t to = std::min<uint64_t>(window.last, pattern_.ply_to);
+    uint32_t end = 0;  // one past the last ply that may hold
+    allowed_.clear();
+    for (const indexer::MaterialRun& r : runs_.runs) {
+      const bool ok = from <= to && material_matches(pattern_, r.material) && r.first <= to &&
+                      uint64_t(r.first) + r.length > from;
+      allowed_.push_back(ok);
+      if (ok) end = uint32_t(std::min<uint64_t>(r.first + r.length, to + 1));
+    }
+    if (end == 0) return std::nullopt;
+    ++stats.replayed;
+    moves_.reset();
+    moves_.bind_int64(1, id);
+    if (!moves_.step() || !read_replay_row(moves_, codes_, board_) || codes_.size() != runs_.plies) {
+      ++stats.corrupt;
+      return std::nullopt;
+    }
+    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
+    size_t run = 0;
+    UndoInfo undo;
+    for (uint32_t ply = 0; ply < end; ++ply) {
+      while (ply >= runs_.runs[run].first + runs_.runs[run].length) ++run;
+      if (squares_impossible(pattern_, board_)) return std::nullopt;
+      const bool holds = allowed_[run] && ply >= from && squares_match(pattern_, board_);
+      if (finder.feed(ply, 1, holds)) return finder.match_ply();
+      if (ply == runs_.plies) break;
+      Move m;
+      if (!decode_stored_move(board_, codes_[ply], m)) {
+        ++stats.corrupt;
+        return std::nullopt;
+      }
+      play(board_, m, undo);
+    }
+    return std::nullopt;  // no ply from end on holds
+  }
+
+  store::Database& db_;
+  const Pattern& pattern_;
+  const std::vector<uint32_t>* only_;
+  store::Statement moves_;
+  indexer::MaterialRuns runs_;
+  std::vector<bool> allowed_;
+  std::vector<MoveCode> codes_;
+  Board board_;
+};
+
+}  // namespace
+
+std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& pattern,
+                                           const std::vector<uint32_t>* only, unsigned threads,
+                                           PatternSearchStats* stats) {
+  store::Statement max_id = db.prepare(sql::kMaxGameId);
+  const uint32_t last = max_id.step() ? uint32_t(max_id.column_int64(0)) : 0;
+  if (threads == 0) threads = std::min(kMaxThreads, std::max(1u, std::thread::hardware_concurrency()));
+  if (db.path().empty() || db.path() == ":memory:" || last < 1000) threads = 1;
+  std::vector<std::vector<PatternHit>> hits(threads);
+  std::vector<PatternSearchStats> counts(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  const uint32_t share = last / threads + 1;
+  auto work = [&](unsigned t, store::Database& connection) {
+    const uint32_t first = t * share + 1, end = std::min<uint64_t>(uint64_t(t + 1) * share, last);
+    if (first <= end) RangeScan(connection, pattern, only).run(first, end, hits[t], counts[t]);
+  };
+  if (threads == 1) {
+    work(0, db);
+  } else {
+    indexer::ThreadGroup workers;  // joined on every path, never std::terminate
+    for (unsigned t = 0; t < threads; ++t)
+      workers.start([&, t] {
+        try {
+          store::Database connection(db.path(), store::Database::Mode::ReadOnly);
+          connection.exec("BEGIN");
+          work(t, connection);
+          connection.exec("COMMIT");
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      }, "pattern thread " + std::to_string(t + 1) + " of " + std::to_string(threads));
+    workers.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  std::vector<PatternHit> all;
+  for (unsigned t = 0; t < threads; ++t) {
+    all.insert(all.end(), hits[t].begin(), hits[t].end());
+    if (stats) {
+      stats->games += counts[t].games;
+      stats->replayed += counts[t].replayed;
+      stats->corrupt += counts[t].corrupt;
+    }
+  }
+  return all;
+}
+
+const PatternHit* find_hit(std::span<const PatternHit> hits, uint32_t game_id) {
+  auto it = std::lower_bound(hits.begin(), hits.end(), game_id,
+                             [](const PatternHit& h, uint32_t id) { return h.game_id < id; });
+  return it != hits.end() && it->game_id == game_id ? &*it : nullptr;
+}
+
+}  // namespace pgnbase::query
