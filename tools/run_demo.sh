@@ -53,6 +53,11 @@ heading "Games reaching the Ruy Lopez position (1.e4 e5 2.Nf3 Nc6 3.Bb5)"
 heading "Games classified C60-C99 (Ruy Lopez)"
 "$query" search "$db" --eco C60-C99 --limit 10
 
+heading "Pattern search: games that reached a rook ending (any pawns) for at least 10 plies"
+"$query" search "$db" --material 'KR*PvKR*P' --for 10 --limit 5
+echo "games with a fianchettoed white king (Kg1, Bg2, pawns f2 g3 h2): $("$query" search "$db" \
+  --pieces 'wKg1 wBg2 wPf2 wPg3 wPh2' --count)"
+
 heading "Opening explorer: the start position"
 "$query" explore "$db"
 
