@@ -39,24 +39,6 @@ Character read_character(std::string_view text, size_t i) {
   return {value, n};
 }
 
-void append_utf8(char32_t c, std::string& out) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
-
 void append_printable(std::string_view text, std::string& out, LineBreaks line_breaks) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   const bool keep = line_breaks == LineBreaks::Keep;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "indexer/store/utf8.h"
+
 namespace pgnbase::query {
 
 struct Character {
@@ -19,8 +21,8 @@ struct Character {
 // Reads the character at text[i] (i < text.size()) by the rule above.
 Character read_character(std::string_view text, size_t i);
 
-// Appends c encoded as UTF-8.
-void append_utf8(char32_t c, std::string& out);
+// Appends c encoded as UTF-8 (the store's, shared with the name folding).
+using store::append_utf8;
 
 // Whether c is a control character a terminal may act on: C0 (below 0x20), DEL, C1.
 constexpr bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "indexer/store/utf8.h"
+
 namespace pgnbase::store {
 
 namespace {
@@ -48,24 +50,6 @@ constexpr std::string_view kLatinA =
     "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii##jjkkkllllllllllnnnnnnnnnoooooo##rrrrrrssssssssttttttuuuuuu"
     "uuuuuuwwyyyzzzzzzs";
 static_assert(kLatin1.size() == 64 && kLatinA.size() == 128);
-
-void append_utf8(char32_t c, std::string& out) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
 
 // Appends the folded form of letter or digit c; returns false when c separates words.
 bool fold_character(char32_t c, std::string& out) {
