@@ -93,9 +93,9 @@ void ImportTotals::print(double seconds) const {
               (unsigned long long)imported_, (unsigned long long)rejected_, duplicates.c_str(), seconds);
 }
 
-void report_stale_run_files(const std::filesystem::path& temp_dir) {
+void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet) {
   const indexer::StaleRunFiles stale = indexer::sweep_stale_run_files(temp_dir);
-  if (stale.files == 0) return;
+  if (stale.files == 0 || quiet) return;
   std::string pids;
   for (pid_t pid : stale.pids) pids += (pids.empty() ? "" : ", ") + std::to_string(pid);
   std::fflush(stdout);

@@ -18,8 +18,8 @@ void print_summary(const std::string& name, const indexer::ImportOutcome& outcom
 // The files of one run, added up.
 // Sweeps the run files that ended imports left in temp_dir (kill -9) and says so in one
 // line on stderr: "pgn-index: removed 59 run files (12.3 MiB) left in /tmp by ended
-// imports (pid 4242)". Prints nothing when there were none.
-void report_stale_run_files(const std::filesystem::path& temp_dir);
+// imports (pid 4242)". Prints nothing when there were none, or with quiet (-q: they still go).
+void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet);
 
 class ImportTotals {
  public:

@@ -250,7 +250,7 @@ int main(int argc, char** argv) {
       options.rejects_out = &rejects->stream();
     }
     DatabaseWriter writer(output, writer_options);
-    if (!quiet) report_stale_run_files(temp_dir.empty() ? fs::temp_directory_path() : fs::path(temp_dir));
+    report_stale_run_files(temp_dir.empty() ? fs::temp_directory_path() : fs::path(temp_dir), quiet);
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
     for (const std::string& input : inputs) {
