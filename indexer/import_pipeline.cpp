@@ -12,11 +12,11 @@
 #include "core/fen.h"
 #include "indexer/store/blob_codec.h"
 #include "indexer/store/material_runs.h"
-#include "indexer/bounded_queue.h"
+#include "core/bounded_queue.h"
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
 #include "indexer/splitter.h"
-#include "indexer/thread_group.h"
+#include "core/thread_group.h"
 
 namespace pgnbase::indexer {
 

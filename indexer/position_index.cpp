@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "indexer/store/position_index_sql.h"
-#include "indexer/thread_group.h"
+#include "core/thread_group.h"
 
 namespace pgnbase::indexer {
 

@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "indexer/store/blob_codec.h"
-#include "indexer/thread_group.h"
+#include "core/thread_group.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -278,7 +278,7 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   const size_t chunk = (order_.size() + threads - 1) / threads;
   // Joined however this ends: a thread that cannot start throws ThreadStartError once
   // the others have finished their share.
-  indexer::ThreadGroup workers;
+  ThreadGroup workers;
   for (unsigned t = 0; t < threads; ++t)
     workers.start([&, t] {
       try {

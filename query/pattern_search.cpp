@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "core/move_code.h"
-#include "indexer/thread_group.h"
+#include "core/thread_group.h"
 #include "indexer/store/material_runs.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
@@ -138,7 +138,7 @@ std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& p
   if (threads == 1) {
     work(0, db);
   } else {
-    indexer::ThreadGroup workers;  // joined on every path, never std::terminate
+    ThreadGroup workers;  // joined on every path, never std::terminate
     for (unsigned t = 0; t < threads; ++t)
       workers.start([&, t] {
         try {

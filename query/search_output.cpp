@@ -7,8 +7,8 @@
 #include <optional>
 #include <thread>
 
-#include "indexer/bounded_queue.h"
-#include "indexer/thread_group.h"
+#include "core/bounded_queue.h"
+#include "core/thread_group.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -197,8 +197,8 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
 // The reading thread fills batches; workers format them; batches are written in order.
 void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, OutputFile& out,
                     SearchSummary& summary) {
-  indexer::BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
-  indexer::ThreadGroup workers;  // joined on every path, never std::terminate
+  BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
+  ThreadGroup workers;  // joined on every path, never std::terminate
   auto format_batches = [&] {
     std::optional<GameFormatter> formatter;
     while (std::optional<std::shared_ptr<Batch>> batch = work.pop()) {

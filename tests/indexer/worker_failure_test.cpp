@@ -10,7 +10,7 @@
 #include <new>
 
 #include "indexer/import_pipeline.h"
-#include "indexer/thread_group.h"
+#include "core/thread_group.h"
 #include "tests/temp_dir_test.h"
 
 namespace pgnbase::indexer {

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-namespace pgnbase::indexer {
+namespace pgnbase {
 
 class ThreadStartError : public std::runtime_error {
  public:
@@ -93,4 +93,4 @@ class ThreadGroup {
   bool reported_ = false;
 };
 
-}  // namespace pgnbase::indexer
+}  // namespace pgnbase

@@ -15,7 +15,7 @@
 #include <optional>
 #include <utility>
 
-namespace pgnbase::indexer {
+namespace pgnbase {
 
 template <typename T>
 class BoundedQueue {
@@ -81,4 +81,4 @@ class BoundedQueue {
   bool closed_ = false;
 };
 
-}  // namespace pgnbase::indexer
+}  // namespace pgnbase
