@@ -1,5 +1,6 @@
 #include "indexer/database_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <ctime>
@@ -86,6 +87,8 @@ void DatabaseWriter::refresh_cached_state() {
   while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
   store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
   if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+  store::Statement max_name_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM names");
+  if (max_name_id.step()) next_name_id_ = max_name_id.column_int64(0) + 1;
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;  // reloaded on the next skip_duplicate
   truncated_.clear();
@@ -137,22 +140,30 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
 }
 
 int64_t DatabaseWriter::intern(const std::string& name) {
-  auto it = name_ids_.find(name);
-  if (it != name_ids_.end()) return it->second;
-  if (!insert_name_) insert_name_ = db_.prepare("INSERT INTO names(name) VALUES (?1)");
-  insert_name_.reset();
-  insert_name_.bind_text(1, name);
-  insert_name_.run();
-  int64_t id = db_.last_insert_rowid();
-  name_ids_.emplace(name, id);
-  if (!insert_name_word_) insert_name_word_ = db_.prepare("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
-  for (const std::string& word : store::fold_name_words(name)) {
-    insert_name_word_.reset();
-    insert_name_word_.bind_text(1, word);
-    insert_name_word_.bind_int64(2, id);
-    insert_name_word_.run();
+  auto [it, added] = name_ids_.try_emplace(name, next_name_id_);
+  if (added) new_names_.emplace_back(next_name_id_++, name);
+  return it->second;
+}
+
+void DatabaseWriter::write_new_names() {
+  store::Statement insert_name = db_.prepare("INSERT INTO names(id, name) VALUES (?1, ?2)");
+  std::vector<std::pair<std::string, int64_t>> words;
+  for (const auto& [id, name] : new_names_) {
+    insert_name.bind_int64(1, id);
+    insert_name.bind_text(2, name);
+    insert_name.run();
+    for (std::string& word : store::fold_name_words(name)) words.emplace_back(std::move(word), id);
   }
-  return id;
+  new_names_.clear();
+  // name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  store::Statement insert_word = db_.prepare("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
+  for (const auto& [word, id] : words) {
+    insert_word.bind_text(1, word);
+    insert_word.bind_int64(2, id);
+    insert_word.run();
+  }
 }
 
 int64_t DatabaseWriter::add_game(const GameRecord& game) {
@@ -235,6 +246,7 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
   for (PostingSorter::Record& r : postings) r.game_id = uint32_t(ids[r.game_id]);
   summary_.positions += postings.size();
   positions_->add_sorted_run(std::move(postings), games);
+  write_new_names();  // once per chunk, while the workers parse the next ones
 }
 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
@@ -288,6 +300,7 @@ void DatabaseWriter::add_reject(const RejectRecord& reject) {
 }
 
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
+  write_new_names();
   db_.exec(kSchemaSql);  // recreates indexes dropped by begin_source
   SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
@@ -312,8 +325,6 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   insert_annotations_ = {};
   insert_material_ = {};
   insert_reject_ = {};
-  insert_name_ = {};
-  insert_name_word_ = {};
   transaction_->commit();
   transaction_.reset();
   return summary_;
@@ -325,8 +336,7 @@ void DatabaseWriter::abandon_source() {
   insert_annotations_ = {};
   insert_material_ = {};
   insert_reject_ = {};
-  insert_name_ = {};
-  insert_name_word_ = {};
+  new_names_.clear();
   transaction_.reset();  // rolls back
   // Names and ids handed out during the abandoned source are gone from the database.
   cached_version_.reset();

@@ -81,7 +81,11 @@ class DatabaseWriter {
   int zstd_level() const { return options_.zstd_level; }
 
  private:
+  // The name's id; a new name gets the next id at once and its row at finish_source.
   int64_t intern(const std::string& name);
+  // Writes the names interned since the last call (once per chunk): names in id order,
+  // then their words sorted.
+  void write_new_names();
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
   // rollback. Runs with the write lock held, so nothing changes it until the commit.
@@ -93,10 +97,12 @@ class DatabaseWriter {
   std::unique_ptr<store::Transaction> transaction_;
   std::unique_ptr<PositionIndexBuilder> positions_;
   std::unordered_map<std::string, int64_t> name_ids_;
+  std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
+  int64_t next_name_id_ = 1;
   std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};
-  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_name_, insert_name_word_;
+  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_;
   int64_t source_id_ = 0;
   int64_t next_game_id_ = 1;
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read

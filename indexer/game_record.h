@@ -40,6 +40,8 @@ struct GameRecord {
   HeaderColumns header;
   std::string tags_blob;
   std::string material_blob;  // game_material.runs (material_runs.h)
+  // Hash of the headers that truncated copies share (truncated_copies.h).
+  uint64_t copy_header_hash = 0;
   // Hash of what makes two games the same for --dedupe: start position, moves, White,
   // Black, Date and result (see dedupe_key_of).
   int64_t dedupe_key = 0;

@@ -9,12 +9,10 @@
 #include <thread>
 
 #include "core/pgn_reader.h"
-#include "core/fen.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/material_runs.h"
 #include "core/bounded_queue.h"
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
+#include "indexer/game_encoder.h"
 #include "indexer/splitter.h"
 #include "core/thread_group.h"
 
@@ -52,17 +50,6 @@ void collect_postings(std::vector<GameRecord>& games, std::vector<PostingSorter:
     game.keys = {};
   }
   sort_posting_records(out.data(), out.size());
-}
-
-// Makes everything of a built game that the writer stores: the moves and annotations
-// blobs and the tags split into columns, so that the writer only binds.
-void encode_game(GameRecord& game, int zstd_level) {
-  encode_moves(game.codes, zstd_level, game.moves_blob);
-  split_tags(game.tags, game.header, game.tags_blob);
-  if (!game.annotations.empty()) encode_blob(game.annotations, zstd_level, game.annotations_blob);
-  Board start;  // the standard array unless the game has a FEN (build_game checked it)
-  if (!game.start_fen.empty()) parse_fen(game.start_fen, start, game.variant == Variant::Chess960);
-  encode_material_runs(start, game.codes, game.material_blob);
 }
 
 ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level) {

@@ -27,11 +27,6 @@ std::optional<std::string_view> view(const std::optional<std::string>& s) {
   return s ? std::optional<std::string_view>(*s) : std::nullopt;
 }
 
-uint64_t header_hash(const GameRecord& game) {
-  const HeaderColumns& h = game.header;
-  return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
-}
-
 // Whether `shorter` is a truncated copy of `longer`: a strict prefix of its moves, or the
 // same moves where only `longer` knows the result.
 bool truncates(const std::vector<MoveCode>& shorter, GameResult shorter_result, const std::vector<MoveCode>& longer,
@@ -42,6 +37,11 @@ bool truncates(const std::vector<MoveCode>& shorter, GameResult shorter_result, 
 }
 
 }  // namespace
+
+uint64_t truncated_copy_header_hash(const GameRecord& game) {
+  const HeaderColumns& h = game.header;
+  return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
+}
 
 void TruncatedCopyFinder::load() {
   store::Statement s = db_.prepare(
@@ -57,7 +57,7 @@ void TruncatedCopyFinder::load() {
 
 std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
-  auto [begin, end] = ids_by_header_.equal_range(header_hash(game));
+  auto [begin, end] = ids_by_header_.equal_range(game.copy_header_hash);
   if (begin == end) return std::nullopt;
   store::Statement s = db_.prepare("SELECT moves, result FROM games WHERE id = ?1");
   std::vector<MoveCode> stored;
@@ -77,7 +77,7 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
 }
 
 void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
-  if (loaded_) ids_by_header_.emplace(header_hash(game), id);
+  if (loaded_) ids_by_header_.emplace(game.copy_header_hash, id);
 }
 
 void TruncatedCopyFinder::clear() {

@@ -26,6 +26,11 @@ struct TruncatedCopy {
   bool new_is_shorter = true;  // true: the new game was skipped; false: it was imported, the stored one stays
 };
 
+// The hash of the headers two copies of one game share (White, Black, Event, Date, Round,
+// start position; absent ones as export writes them). The worker computes it for each
+// game (encode_game); find() and add() read game.copy_header_hash.
+uint64_t truncated_copy_header_hash(const GameRecord& game);
+
 class TruncatedCopyFinder {
  public:
   explicit TruncatedCopyFinder(store::Database& db) : db_(db) {}

@@ -7,9 +7,9 @@
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index).
-inline constexpr int kOldestReadableSchemaVersion = 3;
+inline constexpr int kOldestReadableSchemaVersion = 4;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -37,8 +37,11 @@ CREATE TABLE IF NOT EXISTS sources (
 );
 CREATE TABLE IF NOT EXISTS names (
   id   INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
+  name TEXT NOT NULL
 );
+-- Version 4: a named index instead of a UNIQUE constraint, so that a bulk load drops it
+-- and builds it once at the end (the writer keeps names unique: one id per name).
+CREATE UNIQUE INDEX IF NOT EXISTS names_by_name ON names(name);
 CREATE TABLE IF NOT EXISTS games (
   id           INTEGER PRIMARY KEY,
   source_id    INTEGER NOT NULL REFERENCES sources(id),
@@ -129,8 +132,9 @@ CREATE TABLE IF NOT EXISTS game_material (
 );
 )sql";
 
-// The secondary indexes of games, dropped for a bulk load into an empty table.
+// The secondary indexes of games and names, dropped for a bulk load into an empty table.
 inline constexpr std::string_view kDropGameIndexesSql = R"sql(
+DROP INDEX IF EXISTS names_by_name;
 DROP INDEX IF EXISTS games_white;
 DROP INDEX IF EXISTS games_black;
 DROP INDEX IF EXISTS games_eco;

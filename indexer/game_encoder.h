@@ -1,0 +1,13 @@
+// encode_game: everything of a built game that the writer stores, made on the worker
+// (moves and annotations blobs, the tags split into columns, the material runs, the
+// header hash that truncated copies are looked up by), so that the single writer only
+// binds values.
+#pragma once
+
+#include "indexer/game_record.h"
+
+namespace pgnbase::indexer {
+
+void encode_game(GameRecord& game, int zstd_level);
+
+}  // namespace pgnbase::indexer
