@@ -1,5 +1,7 @@
 #include "core/replay.h"
 
+#include "core/compact_move.h"
+
 namespace pgnbase {
 
 namespace {
@@ -10,6 +12,7 @@ bool replay_with(const Board& start, std::span<const std::string_view> tokens, c
   out.codes.reserve(tokens.size());
   out.moves.reserve(tokens.size());
   out.keys.reserve(tokens.size() + 1);
+  out.compact.reserve(tokens.size() + 8);
   Board board = start;
   out.keys.push_back(board.key());
   UndoInfo undo;
@@ -22,6 +25,7 @@ bool replay_with(const Board& start, std::span<const std::string_view> tokens, c
     }
     out.codes.push_back(encode_move(board, m));
     out.moves.push_back(m);
+    append_compact_move(board, out.codes.back(), out.compact);
     if (m.is_null()) board.do_null_move(undo);
     else board.do_move(m, undo);
     out.keys.push_back(board.key());

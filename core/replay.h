@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,7 +18,8 @@ struct ReplayOutput {
   std::vector<MoveCode> codes;  // one per ply
   std::vector<Key> keys;        // keys[0] = start position, keys[i] after ply i
   std::vector<Move> moves;      // engine moves, parallel to codes
-  void clear() { codes.clear(); keys.clear(); moves.clear(); }
+  std::string compact;          // the moves as compact bytes (core/compact_move.h), the stored form
+  void clear() { codes.clear(); keys.clear(); moves.clear(); compact.clear(); }
 };
 
 struct ReplayFailure {

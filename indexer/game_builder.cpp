@@ -128,6 +128,7 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.result = result_tag ? result_from_token(*result_tag) : GameResult::Unknown;
   if (record.result == GameResult::Unknown) record.result = result_from_token(draft.result_token);
   record.codes = std::move(replay.codes);
+  record.compact_moves = std::move(replay.compact);
   record.keys = std::move(replay.keys);
   record.annotations.clear();
   if (options.keep_annotations) encode_annotations(draft.annotations, record.annotations);

@@ -3,12 +3,13 @@
 #include "core/fen.h"
 #include "indexer/store/blob_codec.h"
 #include "indexer/store/material_runs.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
 
 void encode_game(GameRecord& game, int zstd_level) {
-  encode_moves(game.codes, zstd_level, game.moves_blob);
+  encode_moves_blob(game.compact_moves, game.moves_blob);
   split_tags(game.tags, game.header, game.tags_blob);
   if (!game.annotations.empty()) encode_blob(game.annotations, zstd_level, game.annotations_blob);
   Board start;  // the standard array unless the game has a FEN (build_game checked it)

@@ -30,6 +30,7 @@ struct GameRecord {
   std::string language;   // piece-letter language the moves were read in ("en", "de", ...)
   GameResult result = GameResult::Unknown;
   std::vector<MoveCode> codes;
+  std::string compact_moves;  // the same moves as compact bytes (core/compact_move.h)
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
   std::string annotations;    // encoded (see annotations.h); empty when none or not kept
   std::string eco, opening;   // computed classification ("" when none)

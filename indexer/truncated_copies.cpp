@@ -1,10 +1,7 @@
 #include "indexer/truncated_copies.h"
 
-#include <algorithm>
 #include <functional>
 #include <string>
-
-#include "indexer/store/blob_codec.h"
 
 namespace pgnbase::indexer {
 
@@ -28,10 +25,11 @@ std::optional<std::string_view> view(const std::optional<std::string>& s) {
 }
 
 // Whether `shorter` is a truncated copy of `longer`: a strict prefix of its moves, or the
-// same moves where only `longer` knows the result.
-bool truncates(const std::vector<MoveCode>& shorter, GameResult shorter_result, const std::vector<MoveCode>& longer,
-               GameResult longer_result) {
-  if (shorter.size() > longer.size() || !std::equal(shorter.begin(), shorter.end(), longer.begin())) return false;
+// same moves where only `longer` knows the result. Both blobs are compact moves from the
+// same start position (the header hash includes it), where each move's bytes depend only
+// on the position before it: the moves are a prefix exactly when the bytes are.
+bool truncates(std::string_view shorter, GameResult shorter_result, std::string_view longer, GameResult longer_result) {
+  if (shorter.size() > longer.size() || !longer.starts_with(shorter)) return false;
   if (shorter.size() < longer.size()) return true;
   return shorter_result == GameResult::Unknown && longer_result != GameResult::Unknown;
 }
@@ -59,19 +57,19 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
   auto [begin, end] = ids_by_header_.equal_range(game.copy_header_hash);
   if (begin == end) return std::nullopt;
-  store::Statement s = db_.prepare("SELECT moves, result FROM games WHERE id = ?1");
-  std::vector<MoveCode> stored;
+  store::Statement s = db_.prepare("SELECT moves, result, plies FROM games WHERE id = ?1");
   for (auto it = begin; it != end; ++it) {
     s.reset();
     s.bind_int64(1, it->second);
     if (!s.step()) continue;
     const std::span<const std::byte> blob = s.column_blob(0);
-    if (!decode_moves(std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()), stored)) continue;
+    const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
     const auto stored_result = GameResult(s.column_int64(1));
-    const bool new_is_shorter = truncates(game.codes, game.result, stored, stored_result);
-    if (!new_is_shorter && !truncates(stored, stored_result, game.codes, game.result)) continue;
+    const bool new_is_shorter = truncates(game.moves_blob, game.result, stored, stored_result);
+    if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) continue;
     return TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = it->second,
-                         .plies = game.codes.size(), .stored_plies = stored.size(), .new_is_shorter = new_is_shorter};
+                         .plies = game.codes.size(), .stored_plies = uint64_t(s.column_int64(2)),
+                         .new_is_shorter = new_is_shorter};
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include "core/fen.h"
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/store/tag_codec.h"
 
 namespace pgnbase::query {
@@ -29,7 +30,11 @@ std::string diagnose_moves(int variant, std::optional<std::string_view> start_fe
     return "bad start position";
   }
   std::vector<MoveCode> codes;
-  if (!indexer::decode_moves(moves_blob, codes)) return "the moves blob does not decode";
+  if (!indexer::decode_moves(moves_blob, board, codes)) {
+    if (moves_blob.empty() || indexer::BlobFormat(moves_blob[0]) != indexer::BlobFormat::CompactMoves)
+      return "the moves blob does not decode";
+    return "the moves blob names no legal move at ply " + std::to_string(codes.size() + 1);
+  }
   if (plies && *plies != int64_t(codes.size()))
     return "the moves blob holds " + std::to_string(codes.size()) + " moves, the plies column says " +
            std::to_string(*plies);

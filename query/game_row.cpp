@@ -1,6 +1,7 @@
 #include "query/game_row.h"
 
 #include "core/fen.h"
+#include "indexer/store/moves_codec.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -62,10 +63,7 @@ std::string_view result_token(int result) {
 }
 
 bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board) {
-  if (start_fen) return !parse_fen(*start_fen, board, variant == 1).has_value();
-  board = Board();
-  if (variant == 1) board.set_chess960(true);
-  return true;
+  return indexer::stored_start_position(variant, start_fen, board);
 }
 
 }  // namespace pgnbase::query

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "core/thread_group.h"
 #include "query/game_sql.h"
 
@@ -199,7 +200,10 @@ void GameSearch::set_pattern_ply(uint32_t game_id) {
 }
 
 bool GameSearch::decode_codes() {
-  if (!codes_ready_) codes_ready_ = indexer::decode_moves(row_.moves, codes_);
+  if (!codes_ready_) {
+    Board start;
+    codes_ready_ = set_start_position(row_.variant, row_.start_fen, start) && indexer::decode_moves(row_.moves, start, codes_);
+  }
   return codes_ready_;
 }
 

@@ -6,6 +6,7 @@
 #include "core/fen.h"
 #include "core/move_code.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "query/display_width.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
@@ -164,8 +165,8 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
   result.plies = row.plies;
   std::vector<MoveCode> codes;
   Board start;
-  if (!indexer::decode_moves(row.moves, codes) || codes.size() != size_t(row.plies) ||
-      !set_start_position(row.variant, row.start_fen, start)) {
+  if (!set_start_position(row.variant, row.start_fen, start) || !indexer::decode_moves(row.moves, start, codes) ||
+      codes.size() != size_t(row.plies)) {
     result.status = ShowStatus::Corrupt;
     return result;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/store/position_index_reader.h"
 #include "query/game_row.h"
 
@@ -40,8 +41,8 @@ bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, 
   const std::span<const std::byte> blob = row.column_blob(0);
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  return indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes) &&
-         set_start_position(int(row.column_int64(1)), start_fen, start);
+  return set_start_position(int(row.column_int64(1)), start_fen, start) &&
+         indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, start, codes);
 }
 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,

@@ -82,26 +82,9 @@ bool decode_blob(std::string_view blob, std::string& payload) {
       payload.assign(body);
       return true;
     case BlobFormat::Zstd: return decompress_frame(body, payload);
+    case BlobFormat::CompactMoves: break;  // not a payload blob (moves_codec.h)
   }
   return false;
-}
-
-void encode_moves(std::span<const MoveCode> codes, int zstd_level, std::string& out) {
-  std::string raw(codes.size() * 2, '\0');
-  for (size_t i = 0; i < codes.size(); ++i) {
-    raw[2 * i] = char(codes[i] & 0xFF);
-    raw[2 * i + 1] = char(codes[i] >> 8);
-  }
-  encode_blob(raw, zstd_level, out);
-}
-
-bool decode_moves(std::string_view blob, std::vector<MoveCode>& codes) {
-  thread_local std::string raw;
-  if (!decode_blob(blob, raw) || raw.size() % 2) return false;
-  codes.resize(raw.size() / 2);
-  for (size_t i = 0; i < codes.size(); ++i)
-    codes[i] = MoveCode(uint8_t(raw[2 * i]) | (uint8_t(raw[2 * i + 1]) << 8));
-  return true;
 }
 
 }  // namespace pgnbase::indexer

@@ -19,6 +19,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/position_index.h"
 #include "indexer/store/tag_codec.h"
 #include "indexer/store/database.h"
@@ -120,7 +121,10 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
       auto b = s.column_blob(c);
       return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
     };
-    EXPECT_TRUE(indexer::decode_moves(blob(19), g.codes));
+    Board start;
+    EXPECT_TRUE(indexer::stored_start_position(int(s.column_int64(17)), s.column_is_null(18) ? std::nullopt
+                                               : std::optional<std::string_view>(s.column_text(18)), start));
+    EXPECT_TRUE(indexer::decode_moves(blob(19), start, g.codes));
     EXPECT_TRUE(indexer::decode_blob(blob(21), g.annotations));
     std::vector<indexer::TagView> tags;
     EXPECT_TRUE(indexer::decode_tags(blob(20), tags));

@@ -11,6 +11,7 @@
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
+#include "indexer/store/moves_codec.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -217,6 +218,43 @@ TEST_F(ImportTest, EveryPositionIsIndexed) {
   }
   EXPECT_EQ(scalar(db, "SELECT SUM(postings) FROM position_segments"),
             scalar(db, "SELECT SUM(plies + 1) FROM games"));
+}
+
+// games.moves holds compact bytes (core/compact_move.h): about one byte per ply on real
+// games, and the reader's decoding (stored start position, every move checked) gives
+// moves that encode back to the very same blob; Chess960 and set-up positions included.
+TEST_F(ImportTest, StoredMovesAreCompactAndDecodeBackToTheSameBlob) {
+  for (const fs::path& input : {fs::path(PGNBASE_SOURCE_DIR) / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst", kVariants}) {
+    const std::string db_path = path(input.stem().string() + ".db");
+    import(db_path, input);
+    store::Database db(db_path, store::Database::Mode::ReadOnly);
+    store::Statement s = db.prepare("SELECT id, variant, start_fen, moves, plies FROM games ORDER BY id");
+    uint64_t games = 0, plies = 0, bytes = 0, chess960 = 0, set_up = 0;
+    std::vector<MoveCode> codes;
+    while (s.step()) {
+      const auto blob = s.column_blob(3);
+      const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
+      const auto start_fen = s.column_is_null(2) ? std::nullopt : std::optional<std::string_view>(s.column_text(2));
+      Board start;
+      ASSERT_TRUE(stored_start_position(int(s.column_int64(1)), start_fen, start)) << s.column_int64(0);
+      ASSERT_TRUE(decode_moves(stored, start, codes)) << "game " << s.column_int64(0);
+      EXPECT_EQ(int64_t(codes.size()), s.column_int64(4)) << "game " << s.column_int64(0);
+      std::string again;
+      ASSERT_TRUE(encode_moves(start, codes, again));
+      EXPECT_EQ(again, stored) << "game " << s.column_int64(0);
+      ++games;
+      plies += codes.size();
+      bytes += stored.size() - 1;
+      chess960 += s.column_int64(1) == 1;
+      set_up += start_fen.has_value();
+    }
+    EXPECT_GT(games, 100u) << input;
+    EXPECT_LT(double(bytes) / double(plies), 1.1) << input;
+    if (input == kVariants) {
+      EXPECT_GT(chess960, 0u);
+      EXPECT_GT(set_up, 0u);
+    }
+  }
 }
 
 // kind | reason of every reject, in game order.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/store/zstd_frame_limit.h"
 #include "tests/peak_memory.h"
 
@@ -33,7 +34,7 @@ TEST(UntrustedBlob, FourteenBytesStatingOneGibibyteAllocateNothing) {
   test_support::PeakMemory peak;
   ASSERT_TRUE(peak.available());
   std::vector<MoveCode> codes;
-  EXPECT_FALSE(decode_moves(blob, codes));
+  EXPECT_FALSE(decode_moves(blob, Board(), codes));
   std::string payload;
   EXPECT_FALSE(decode_blob(blob, payload));
   EXPECT_LT(peak.growth_kib(), 64 * 1024) << "KiB of peak RSS for a 14-byte blob";

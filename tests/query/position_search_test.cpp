@@ -108,7 +108,7 @@ class PositionSearchDatabase : public ::testing::Test {
       if (!s.column_is_null(1)) parse_fen(s.column_text(1), board, s.column_int64(0) == 1);
       else if (s.column_int64(0) == 1) board.set_chess960(true);
       auto blob = s.column_blob(2);
-      indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, codes);
+      indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes);
       UndoInfo undo;
       for (size_t ply = 0; ply <= codes.size(); ++ply) {
         if (ply % every == 0 || ply == codes.size() || board.en_passant_capturable_pseudo()) out.push_back(board);

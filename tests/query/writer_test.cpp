@@ -5,6 +5,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/store/tag_codec.h"
 #include "json_check.h"
 #include "query/game_search.h"
@@ -40,7 +41,8 @@ OwnedRow make_row(const std::vector<MoveCode>& codes, const std::vector<indexer:
                   const std::vector<indexer::AnnotationEntry>& annotations) {
   OwnedRow r;
   r.codes = codes;
-  indexer::encode_moves(codes, 3, r.moves);
+  // The writers take the codes themselves; a blob only for the legal sequences.
+  if (!indexer::encode_moves(Board(), codes, r.moves)) r.moves.clear();
   indexer::encode_tags(other_tags, r.tags);
   std::string payload;
   indexer::encode_annotations(annotations, payload);
