@@ -194,7 +194,7 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
     moves.bind_int64(1, id);
     plies.clear();
     if (!moves.step()) continue;
-    if (!read_replay_row(moves, codes, start) || !confirm_plies(start, codes, position, {&anywhere, 1}, plies)) {
+    if (!read_and_confirm(moves, position, {&anywhere, 1}, codes, start, plies)) {
       if (on_corrupt) on_corrupt(id, replay_failure(moves));
       continue;
     }

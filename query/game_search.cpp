@@ -81,8 +81,7 @@ Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, co
   moves.bind_int64(1, c.game_id);
   if (!moves.step()) return Verdict::Skipped;
   if (!time_control_passes(filter, verdicts, optional_text(moves, 3))) return Verdict::Skipped;
-  if (!read_replay_row(moves, codes, start) ||
-      !confirm_plies(start, codes, *filter.position, std::span(all.postings).subspan(c.first, c.count), plies)) {
+  if (!read_and_confirm(moves, *filter.position, std::span(all.postings).subspan(c.first, c.count), codes, start, plies)) {
     corrupt = replay_failure(moves);
     return Verdict::Corrupt;
   }

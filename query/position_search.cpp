@@ -37,12 +37,23 @@ void find_candidates(store::Database& db, const Board& position, PositionCandida
   }
 }
 
-bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start) {
-  const std::span<const std::byte> blob = row.column_blob(0);
+namespace {
+
+// The moves blob of a kGameMovesById row, with start set to the game's start position;
+// nullopt when its start FEN does not parse.
+std::optional<std::string_view> moves_and_start(const store::Statement& row, Board& start) {
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  return set_start_position(int(row.column_int64(1)), start_fen, start) &&
-         indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, start, codes);
+  if (!set_start_position(int(row.column_int64(1)), start_fen, start)) return std::nullopt;
+  const std::span<const std::byte> blob = row.column_blob(0);
+  return std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size());
+}
+
+}  // namespace
+
+bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start) {
+  const std::optional<std::string_view> blob = moves_and_start(row, start);
+  return blob && indexer::decode_moves(*blob, start, codes);
 }
 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
@@ -75,6 +86,18 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
     if (same_position(board, position)) confirmed_plies.push_back(uint32_t(target));
   }
   return true;
+}
+
+bool read_and_confirm(const store::Statement& row, const Board& position,
+                      std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
+                      std::vector<uint32_t>& confirmed_plies) {
+  const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
+                                        [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
+  if (plies_known) return read_replay_row(row, codes, start) && confirm_plies(start, codes, position, candidate_postings, confirmed_plies);
+  const std::optional<std::string_view> blob = moves_and_start(row, start);
+  return blob && indexer::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
+           if (same_position(board, position)) confirmed_plies.push_back(uint32_t(ply));
+         });
 }
 
 }  // namespace pgnbase::query

@@ -48,4 +48,10 @@ bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
                    std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies);
 
+// read_replay_row then confirm_plies, in one replay when the postings carry no plies
+// (lean segments: every position of the game is compared while the moves are read).
+bool read_and_confirm(const store::Statement& row, const Board& position,
+                      std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
+                      std::vector<uint32_t>& confirmed_plies);
+
 }  // namespace pgnbase::query

@@ -35,9 +35,23 @@ bool encode_moves(const Board& start, std::span<const MoveCode> codes, std::stri
 
 namespace {
 
-bool decode_compact(std::string_view bytes, const Board& start, std::vector<MoveCode>& codes) {
+// Plays codes from board, checking each, and visits the position after each.
+bool play_and_visit(Board& board, std::span<const MoveCode> codes, const PositionVisit& visit) {
+  UndoInfo undo;
+  for (size_t ply = 0; ply < codes.size(); ++ply) {
+    Move m;
+    if (!decode_stored_move(board, codes[ply], m)) return false;
+    if (m.is_null()) board.do_null_move(undo);
+    else board.do_move(m, undo);
+    visit(board, ply + 1);
+  }
+  return true;
+}
+
+bool decode_compact(std::string_view bytes, const Board& start, std::vector<MoveCode>& codes, const PositionVisit* visit) {
   Board board = start;
   UndoInfo undo;
+  if (visit) (*visit)(board, 0);
   for (size_t at = 0; at < bytes.size();) {
     MoveCode code;
     Move m;
@@ -45,27 +59,40 @@ bool decode_compact(std::string_view bytes, const Board& start, std::vector<Move
     codes.push_back(code);
     if (m.is_null()) board.do_null_move(undo);
     else board.do_move(m, undo);
+    if (visit) (*visit)(board, codes.size());
   }
   return true;
 }
 
 // Schema 3 and older: 16-bit codes, raw or in a zstd frame; legality is checked by the
-// caller's replay, as it always was.
-bool decode_move_words(std::string_view blob, std::vector<MoveCode>& codes) {
+// caller's replay, as it always was (or here, when there is a visit).
+bool decode_move_words(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit* visit) {
   thread_local std::string raw;
   if (!decode_blob(blob, raw) || raw.size() % 2) return false;
   codes.resize(raw.size() / 2);
   for (size_t i = 0; i < codes.size(); ++i)
     codes[i] = MoveCode(uint8_t(raw[2 * i]) | (uint8_t(raw[2 * i + 1]) << 8));
-  return true;
+  if (!visit) return true;
+  Board board = start;
+  (*visit)(board, 0);
+  return play_and_visit(board, codes, *visit);
+}
+
+bool decode_any(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit* visit) {
+  codes.clear();
+  if (!blob.empty() && BlobFormat(blob[0]) == BlobFormat::CompactMoves)
+    return decode_compact(blob.substr(1), start, codes, visit);
+  return decode_move_words(blob, start, codes, visit);
 }
 
 }  // namespace
 
 bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes) {
-  codes.clear();
-  if (!blob.empty() && BlobFormat(blob[0]) == BlobFormat::CompactMoves) return decode_compact(blob.substr(1), start, codes);
-  return decode_move_words(blob, codes);
+  return decode_any(blob, start, codes, nullptr);
+}
+
+bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit& visit) {
+  return decode_any(blob, start, codes, &visit);
 }
 
 }  // namespace pgnbase::indexer

@@ -4,6 +4,7 @@
 //   0 (Raw) or 1 (Zstd): 16-bit MoveCodes, little-endian (schema 3 and older; still read).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,5 +28,10 @@ bool encode_moves(const Board& start, std::span<const MoveCode> codes, std::stri
 // The move codes of a blob, each checked to be a legal move as it is played from
 // `start` (a database may come from anyone); false when the blob is corrupt.
 bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes);
+
+// The same, calling visit(board, ply) on the start position (ply 0) and after each move
+// as it is played: a reader that looks at every position replays the game once.
+using PositionVisit = std::function<void(const Board& board, size_t ply)>;
+bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit& visit);
 
 }  // namespace pgnbase::indexer
