@@ -110,8 +110,9 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   for (uint32_t id : replay_ids) {
     moves.reset();
     moves.bind_int64(1, id);
-    if (!moves.step() || !read_replay_row(moves, codes, start) || codes.size() < n ||
-        !same_position(start, sequence.positions[0]))
+    // Only the first n moves are read.
+    if (!moves.step() || !read_replay_row(moves, codes, start, [&](const Board&, size_t ply) { return ply < n; }) ||
+        codes.size() < n || !same_position(start, sequence.positions[0]))
       continue;
     bool same = true;
     for (size_t ply = 0; ply < n && same; ++ply) {

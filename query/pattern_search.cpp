@@ -83,29 +83,30 @@ class RangeScan {
     }
     if (end == 0) return std::nullopt;
     ++stats.replayed;
+    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
+    size_t run = 0;
+    std::optional<uint32_t> match;
+    bool stopped = false;  // before the last ply: the move count is not checked then
+    // Reads the moves only up to the last ply that may hold (or the match, or the ply from
+    // which the pawns make the squares impossible).
+    auto visit = [&](const Board& board, size_t ply) {
+      if (ply < end && !squares_impossible(pattern_, board)) {
+        while (ply >= runs_.runs[run].first + runs_.runs[run].length) ++run;
+        const bool holds = allowed_[run] && ply >= from && squares_match(pattern_, board);
+        if (!finder.feed(uint32_t(ply), 1, holds)) return true;
+        match = finder.match_ply();
+      }
+      stopped = true;
+      return false;
+    };
     moves_.reset();
     moves_.bind_int64(1, id);
-    if (!moves_.step() || !read_replay_row(moves_, codes_, board_) || codes_.size() != runs_.plies) {
+    if (!moves_.step() || !read_replay_row(moves_, codes_, board_, visit) ||
+        (!stopped && codes_.size() != runs_.plies)) {
       ++stats.corrupt;
       return std::nullopt;
     }
-    StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
-    size_t run = 0;
-    UndoInfo undo;
-    for (uint32_t ply = 0; ply < end; ++ply) {
-      while (ply >= runs_.runs[run].first + runs_.runs[run].length) ++run;
-      if (squares_impossible(pattern_, board_)) return std::nullopt;
-      const bool holds = allowed_[run] && ply >= from && squares_match(pattern_, board_);
-      if (finder.feed(ply, 1, holds)) return finder.match_ply();
-      if (ply == runs_.plies) break;
-      Move m;
-      if (!decode_stored_move(board_, codes_[ply], m)) {
-        ++stats.corrupt;
-        return std::nullopt;
-      }
-      play(board_, m, undo);
-    }
-    return std::nullopt;  // no ply from end on holds
+    return match;
   }
 
   store::Database& db_;

@@ -56,6 +56,12 @@ bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, 
   return blob && indexer::decode_moves(*blob, start, codes);
 }
 
+bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start,
+                     const indexer::PositionVisit& visit) {
+  const std::optional<std::string_view> blob = moves_and_start(row, start);
+  return blob && indexer::decode_moves(*blob, start, codes, visit);
+}
+
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
                    std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies) {
   Board board = start;
@@ -97,6 +103,7 @@ bool read_and_confirm(const store::Statement& row, const Board& position,
   const std::optional<std::string_view> blob = moves_and_start(row, start);
   return blob && indexer::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
            if (same_position(board, position)) confirmed_plies.push_back(uint32_t(ply));
+           return true;
          });
 }
 

@@ -16,6 +16,7 @@
 #include "core/move_code.h"
 #include "indexer/store/position_posting.h"
 #include "indexer/store/database.h"
+#include "indexer/store/moves_codec.h"
 
 namespace pgnbase::query {
 
@@ -41,6 +42,10 @@ void find_candidates(store::Database& db, const Board& position, PositionCandida
 // Reads the current row of sql::kGameMovesById (moves, variant, start_fen, ...): the
 // game's move codes and start position. False when the row is corrupt.
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start);
+// The same, visiting each position as the moves are read (indexer::decode_moves), which
+// may stop early: codes then holds the moves up to there.
+bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start,
+                     const indexer::PositionVisit& visit);
 
 // Replays a game's codes from start and appends to confirmed_plies each ply among
 // candidate_plies (ascending) where the position occurs. Stops at the last candidate

@@ -43,7 +43,7 @@ bool play_and_visit(Board& board, std::span<const MoveCode> codes, const Positio
     if (!decode_stored_move(board, codes[ply], m)) return false;
     if (m.is_null()) board.do_null_move(undo);
     else board.do_move(m, undo);
-    visit(board, ply + 1);
+    if (!visit(board, ply + 1)) break;
   }
   return true;
 }
@@ -51,7 +51,7 @@ bool play_and_visit(Board& board, std::span<const MoveCode> codes, const Positio
 bool decode_compact(std::string_view bytes, const Board& start, std::vector<MoveCode>& codes, const PositionVisit* visit) {
   Board board = start;
   UndoInfo undo;
-  if (visit) (*visit)(board, 0);
+  if (visit && !(*visit)(board, 0)) return true;
   for (size_t at = 0; at < bytes.size();) {
     MoveCode code;
     Move m;
@@ -59,7 +59,7 @@ bool decode_compact(std::string_view bytes, const Board& start, std::vector<Move
     codes.push_back(code);
     if (m.is_null()) board.do_null_move(undo);
     else board.do_move(m, undo);
-    if (visit) (*visit)(board, codes.size());
+    if (visit && !(*visit)(board, codes.size())) break;
   }
   return true;
 }
@@ -74,8 +74,7 @@ bool decode_move_words(std::string_view blob, const Board& start, std::vector<Mo
     codes[i] = MoveCode(uint8_t(raw[2 * i]) | (uint8_t(raw[2 * i + 1]) << 8));
   if (!visit) return true;
   Board board = start;
-  (*visit)(board, 0);
-  return play_and_visit(board, codes, *visit);
+  return !(*visit)(board, 0) || play_and_visit(board, codes, *visit);
 }
 
 bool decode_any(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit* visit) {

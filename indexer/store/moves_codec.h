@@ -30,8 +30,9 @@ bool encode_moves(const Board& start, std::span<const MoveCode> codes, std::stri
 bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes);
 
 // The same, calling visit(board, ply) on the start position (ply 0) and after each move
-// as it is played: a reader that looks at every position replays the game once.
-using PositionVisit = std::function<void(const Board& board, size_t ply)>;
+// as it is played, so that a reader that looks at positions replays the game once. When
+// visit returns false, reading stops there: true, with the codes read so far.
+using PositionVisit = std::function<bool(const Board& board, size_t ply)>;
 bool decode_moves(std::string_view blob, const Board& start, std::vector<MoveCode>& codes, const PositionVisit& visit);
 
 }  // namespace pgnbase::indexer
