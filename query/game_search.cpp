@@ -72,16 +72,18 @@ enum class Verdict { Skipped, Refuted, Confirmed, Corrupt };
 
 // Reads a candidate's moves with `moves` (game_moves_by_id_sql), applies the time-control
 // filter and replays it; plies gets the plies where the position occurs. A game whose
-// moves do not replay is Corrupt, with the reason in `corrupt`.
+// moves do not replay is Corrupt, with the reason in `corrupt`. read_all: whether codes
+// holds the whole game (the replay stops where the position becomes unreachable).
 Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, const PositionCandidates& all,
                          const GameFilter& filter, TimeControlVerdicts& verdicts, std::vector<MoveCode>& codes,
-                         Board& start, std::vector<uint32_t>& plies, std::string& corrupt) {
+                         Board& start, std::vector<uint32_t>& plies, std::string& corrupt, bool& read_all) {
   plies.clear();
   moves.reset();
   moves.bind_int64(1, c.game_id);
   if (!moves.step()) return Verdict::Skipped;
   if (!time_control_passes(filter, verdicts, optional_text(moves, 3))) return Verdict::Skipped;
-  if (!read_and_confirm(moves, *filter.position, std::span(all.postings).subspan(c.first, c.count), codes, start, plies)) {
+  if (!read_and_confirm(moves, *filter.position, std::span(all.postings).subspan(c.first, c.count), codes, start, plies,
+                        read_all)) {
     corrupt = replay_failure(moves);
     return Verdict::Corrupt;
   }
@@ -216,12 +218,13 @@ bool GameSearch::next_position_match() {
   while (next_candidate_ < order_.size()) {
     const PositionCandidate& c = games[order_[next_candidate_++]];
     std::string corrupt;
+    bool read_all = false;
     const Verdict v = replay_candidate(moves_statement_, c, candidates_, options_.filter, time_control_verdicts_,
-                                       codes_, start_, plies_, corrupt);
+                                       codes_, start_, plies_, corrupt, read_all);
     if (v == Verdict::Refuted) ++refuted_;
     if (v == Verdict::Corrupt && options_.on_corrupt) options_.on_corrupt(c.game_id, corrupt);
     if (v != Verdict::Confirmed) continue;
-    codes_ready_ = true;
+    codes_ready_ = read_all;  // else codes() reads the whole game from its row
     set_pattern_ply(c.game_id);
     if (rows_needed_) {
       statement_.reset();
@@ -296,7 +299,9 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
         std::string reason;
         for (size_t i = t * chunk; i < end; ++i) {
           const PositionCandidate& c = candidates_.games[order_[i]];
-          const Verdict v = replay_candidate(moves, c, candidates_, options_.filter, verdicts, codes, start, plies, reason);
+          bool read_all;
+          const Verdict v =
+              replay_candidate(moves, c, candidates_, options_.filter, verdicts, codes, start, plies, reason, read_all);
           counts[t] += v == Verdict::Confirmed;
           refuted[t] += v == Verdict::Refuted;
           if (v == Verdict::Corrupt) corrupt[t].emplace_back(c.game_id, reason);

@@ -94,16 +94,29 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
   return true;
 }
 
+Reachability::Reachability(const Board& position) {
+  home_pawns_ = {position.pieces(WHITE, PAWN) & rank_bb(RANK_2), position.pieces(BLACK, PAWN) & rank_bb(RANK_7)};
+  men_ = {popcount(position.pieces(WHITE)), popcount(position.pieces(BLACK))};
+}
+
+bool Reachability::lost(const Board& board) const {
+  return (home_pawns_[WHITE] & ~board.pieces(WHITE, PAWN)) || (home_pawns_[BLACK] & ~board.pieces(BLACK, PAWN)) ||
+         popcount(board.pieces(WHITE)) < men_[WHITE] || popcount(board.pieces(BLACK)) < men_[BLACK];
+}
+
 bool read_and_confirm(const store::Statement& row, const Board& position,
                       std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
-                      std::vector<uint32_t>& confirmed_plies) {
+                      std::vector<uint32_t>& confirmed_plies, bool& read_all) {
+  read_all = true;
   const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
                                         [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
   if (plies_known) return read_replay_row(row, codes, start) && confirm_plies(start, codes, position, candidate_postings, confirmed_plies);
   const std::optional<std::string_view> blob = moves_and_start(row, start);
+  const Reachability reachability(position);
   return blob && indexer::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
            if (same_position(board, position)) confirmed_plies.push_back(uint32_t(ply));
-           return true;
+           else if (reachability.lost(board)) read_all = false;
+           return read_all;
          });
 }
 

@@ -8,6 +8,7 @@
 // a fingerprint match nor a 64-bit key collision ever returns a wrong game.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -53,10 +54,26 @@ bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
                    std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies);
 
+// Whether a game can still reach a position: once a pawn the position has on its home
+// square has left it (pawns never go back), or a colour has fewer men than the position
+// (captured men never return), no later position of the game is it.
+class Reachability {
+ public:
+  explicit Reachability(const Board& position);
+  // True when no position from `board` on can be the position.
+  bool lost(const Board& board) const;
+
+ private:
+  std::array<Bitboard, 2> home_pawns_;
+  std::array<int, 2> men_;
+};
+
 // read_replay_row then confirm_plies, in one replay when the postings carry no plies
-// (lean segments: every position of the game is compared while the moves are read).
+// (lean segments: every position of the game is compared while the moves are read, up to
+// the first from which the position is unreachable). read_all: whether codes holds every
+// move of the game (false when the reading stopped early).
 bool read_and_confirm(const store::Statement& row, const Board& position,
                       std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
-                      std::vector<uint32_t>& confirmed_plies);
+                      std::vector<uint32_t>& confirmed_plies, bool& read_all);
 
 }  // namespace pgnbase::query

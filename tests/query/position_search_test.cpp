@@ -216,6 +216,53 @@ TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
   }
 }
 
+// Reachability may stop a replay early: checked against every game of the database, for
+// sampled positions of real games, it never gives up on a game at or before a ply where
+// the position still occurs, and it does give up on most games early.
+TEST_F(PositionSearchDatabase, ReachabilityNeverGivesUpBeforeALaterOccurrence) {
+  const std::vector<Board> positions = sample_positions(97);
+  ASSERT_GT(positions.size(), 100u);
+  store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  store::Statement start_of = db.prepare("SELECT variant, start_fen FROM games WHERE id = ?1");
+  uint64_t plies_total = 0, plies_read = 0;
+  for (size_t p = 0; p < positions.size(); p += positions.size() / 12) {  // 12 positions, all through a game
+    const Board& position = positions[p];
+    const Reachability reachability(position);
+    for (const query_test::ReplayedGame& game : *games_) {
+      size_t last_occurrence = 0;
+      bool occurs = false;
+      for (size_t ply = 0; ply < game.keys.size(); ++ply)
+        if (game.keys[ply] == position.key()) occurs = true, last_occurrence = ply;
+      std::optional<size_t> lost_at;
+      start_of.reset();
+      start_of.bind_int64(1, game.id);
+      ASSERT_TRUE(start_of.step());
+      Board board;
+      ASSERT_TRUE(indexer::stored_start_position(
+          int(start_of.column_int64(0)),
+          start_of.column_is_null(1) ? std::nullopt : std::optional<std::string_view>(start_of.column_text(1)), board));
+      UndoInfo undo;
+      for (size_t ply = 0;; ++ply) {
+        if (reachability.lost(board)) {
+          lost_at = ply;
+          break;
+        }
+        if (ply == game.codes.size()) break;
+        Move m;
+        ASSERT_TRUE(decode_move(board, game.codes[ply], m));
+        if (m.is_null()) board.do_null_move(undo);
+        else board.do_move(m, undo);
+      }
+      if (occurs && lost_at) {
+        ASSERT_GT(*lost_at, last_occurrence) << write_fen(position) << " game " << game.id;
+      }
+      plies_total += game.codes.size() + 1;
+      plies_read += lost_at ? *lost_at : game.codes.size() + 1;
+    }
+  }
+  EXPECT_LT(plies_read * 2, plies_total) << "replays that stop early read less than half the plies";
+}
+
 TEST(SamePosition, IgnoresCountersAndUncapturableEnPassant) {
   Board a = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
   Board b = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 7 30");
