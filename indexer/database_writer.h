@@ -25,7 +25,8 @@ struct WriterOptions {
   size_t position_memory_bytes = size_t{128} << 20;  // --memory
   unsigned threads = 1;                               // for the position index's final merge
   std::filesystem::path temp_dir;                     // empty: the system's
-  int zstd_level = 3;
+  // Annotation blobs: level 1 imports TCEC 6.5% faster than 3 for a DB 0.8% larger.
+  int zstd_level = 1;
   // Runs (on the importing thread) when another import has held the database's write
   // lock for a second; the writer then keeps waiting until it is free.
   std::function<void()> on_lock_wait;
