@@ -8,7 +8,8 @@
 // |          | among target_squares() below, in square order; 0-14                     |
 // Anything else (a promotion, a destination ranked 15 or later among a queen's many
 // targets, a null move, a 17th piece of one colour) is the escape byte 0x0F followed by
-// the 16-bit MoveCode, little-endian: three bytes, about 2% of real moves.
+// the 16-bit MoveCode, little-endian: three bytes, about 1% of real moves (1.02 bytes per
+// ply on the master-style bench file).
 //
 // Target squares need not be legal destinations, only the same for writer and reader:
 // a pawn's two pushes and two diagonal steps, a knight's or slider's attacks off its own

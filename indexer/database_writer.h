@@ -82,7 +82,8 @@ class DatabaseWriter {
   int zstd_level() const { return options_.zstd_level; }
 
  private:
-  // The name's id; a new name gets the next id at once and its row at finish_source.
+  // The name's id; a new name gets the next id at once, and its row when its chunk's
+  // games are written (write_new_names).
   int64_t intern(const std::string& name);
   // Writes the names interned since the last call (once per chunk): names in id order,
   // then their words sorted.

@@ -9,6 +9,8 @@
 namespace pgnbase::indexer {
 
 void encode_game(GameRecord& game, int zstd_level) {
+  game.moves_blob.clear();  // the encoders append
+  game.annotations_blob.clear();
   encode_moves_blob(game.compact_moves, game.moves_blob);
   split_tags(game.tags, game.header, game.tags_blob);
   if (!game.annotations.empty()) encode_blob(game.annotations, zstd_level, game.annotations_blob);
