@@ -1,7 +1,6 @@
 #include "indexer/database_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <ctime>
 
@@ -11,6 +10,7 @@
 #include "indexer/store/name_words.h"
 #include "indexer/position_index.h"
 #include "indexer/store/schema.h"
+#include "indexer/store/schema_version.h"
 #include "indexer/store/tag_codec.h"
 
 namespace pgnbase::indexer {
@@ -30,23 +30,13 @@ std::string now_utc() {
   return buffer;
 }
 
-void check_schema_version(store::Database& db) {
-  store::Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-  if (!s.step()) {
-    store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
-    insert.bind_text(1, std::to_string(kSchemaVersion));
-    insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
-    insert.run();
-    return;
-  }
-  int version = 0;
-  std::string_view text = s.column_text(0);
-  std::from_chars(text.data(), text.data() + text.size(), version);
-  if (version > kSchemaVersion)
-    throw SchemaError(db.path() + ": written by a newer pgnbase (schema version " + std::string(text) +
-                      ", this build reads up to " + std::to_string(kSchemaVersion) + ")");
-  if (version < kOldestReadableSchemaVersion)
-    throw SchemaError(older_schema_message(db.path(), std::string(text)));
+// A new database gets its version row; an existing one must be of this build's version.
+void check_or_write_schema_version(store::Database& db) {
+  if (store::check_schema_version(db, db.path())) return;
+  store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
+  insert.bind_text(1, std::to_string(kSchemaVersion));
+  insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
+  insert.run();
 }
 
 }  // namespace
@@ -60,7 +50,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     store::Transaction t(db_);
     db_.exec(kSchemaSql);
     create_position_index_schema(db_);
-    check_schema_version(db_);
+    check_or_write_schema_version(db_);
     t.commit();
   }
 }

@@ -16,6 +16,7 @@
 #include "indexer/source_removal.h"
 #include "indexer/truncated_copies.h"
 #include "indexer/store/database.h"
+#include "indexer/store/schema_version.h"
 
 namespace pgnbase::indexer {
 
@@ -44,10 +45,8 @@ struct SourceSummary {
   std::vector<TruncatedCopy> truncated;  // truncated copies met, skipped or not
 };
 
-// Thrown when the database file is from a newer pgnbase, or not a pgnbase database.
-class SchemaError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// Thrown when the database file is from another pgnbase version, or not a pgnbase database.
+using SchemaError = store::SchemaError;
 
 class DatabaseWriter {
  public:

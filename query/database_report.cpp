@@ -1,6 +1,5 @@
 #include "query/database_report.h"
 
-#include <charconv>
 #include <cstdio>
 #include <algorithm>
 #include <map>
@@ -8,7 +7,7 @@
 #include <vector>
 
 #include "indexer/store/position_segments.h"
-#include "indexer/store/schema.h"
+#include "indexer/store/schema_version.h"
 #include "query/game_filter.h"
 #include "query/game_sql.h"
 #include "query/csv_writer.h"
@@ -87,18 +86,8 @@ store::Database open_database(const std::string& path) {
   if (!tables.step() || tables.column_int64(0) != 5)
     throw std::runtime_error("'" + path +
                              "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
-  store::Statement version = db.prepare(sql::kSchemaVersion);
-  // The version is shown only as the number it must be: the file may come from anyone.
-  int v = 0;
-  const std::string_view text = version.step() ? version.column_text(0) : std::string_view();
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    throw std::runtime_error("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");
-  if (v > indexer::kSchemaVersion)
-    throw std::runtime_error("'" + path + "' was written by a newer pgnbase (schema version " + std::to_string(v) +
-                             ", this build reads up to " + std::to_string(indexer::kSchemaVersion) + ")");
-  if (v < indexer::kOldestReadableSchemaVersion)
-    throw std::runtime_error(indexer::older_schema_message("'" + path + "'", std::to_string(v)));
+  if (!store::check_schema_version(db, "'" + path + "'"))
+    throw store::SchemaError("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");
   return db;
 }
 

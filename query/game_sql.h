@@ -79,7 +79,6 @@ namespace sql {
 inline constexpr std::string_view kHasGamesTable =
     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'names', 'sources', 'rejects', "
     "'meta') AND sql LIKE 'CREATE TABLE%'";
-inline constexpr std::string_view kSchemaVersion = "SELECT value FROM meta WHERE key = 'schema_version'";
 
 inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
 // What confirming a position candidate needs of game ?1, and nothing more (the row is
