@@ -155,7 +155,7 @@ bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, st
   add_int(c[G_WHITE_ELO], row.white_elo);
   add_int(c[G_BLACK_ELO], row.black_elo);
   add_text(c[G_ECO], row.eco);
-  c[G_ECO_SOURCE].add(int64_t(row.eco_source));
+  c[G_ECO_SOURCE].add(int64_t(row.eco_source));  // the stored number (EcoSource)
   add_text(c[G_OPENING], row.opening);
   add_text(c[G_TIME_CONTROL], row.time_control);
   c[G_PLIES].add(row.plies);

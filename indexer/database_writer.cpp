@@ -190,12 +190,12 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   if (h.black_elo) s.bind_int64(16, *h.black_elo);
   if (h.eco) {
     s.bind_text(17, *h.eco);
-    s.bind_int64(18, 1);
+    s.bind_int64(18, int64_t(EcoSource::Tag));
   } else if (!game.eco.empty()) {
     s.bind_text(17, game.eco);
-    s.bind_int64(18, 2);
+    s.bind_int64(18, int64_t(EcoSource::Computed));
   } else {
-    s.bind_int64(18, 0);
+    s.bind_int64(18, int64_t(EcoSource::None));
   }
   if (!game.opening.empty()) s.bind_text(19, game.opening);
   if (h.time_control) s.bind_text(20, *h.time_control);

@@ -8,11 +8,10 @@
 #include "core/move_code.h"
 #include "core/types.h"
 #include "indexer/store/position_posting.h"
+#include "indexer/store/stored_columns.h"
 #include "indexer/store/tag_codec.h"  // GameResult, as stored in games.result and postings
 
 namespace pgnbase::indexer {
-
-enum class Variant : uint8_t { Standard = 0, Chess960 = 1 };
 
 // Where a game sits in its input. Numbers are relative to the chunk until the writer,
 // which sees chunks in order, makes them absolute.

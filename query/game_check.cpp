@@ -21,12 +21,13 @@ std::string hex_code(MoveCode code) {
 
 }  // namespace
 
-std::string diagnose_moves(int variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
+std::string diagnose_moves(indexer::Variant variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
                            std::optional<int64_t> plies) {
   Board board;
   if (start_fen) {
-    if (auto error = parse_fen(*start_fen, board, variant == 1)) return "bad start FEN: " + error->message;
-  } else if (!set_start_position(variant, std::nullopt, board)) {
+    if (auto error = parse_fen(*start_fen, board, variant == indexer::Variant::Chess960))
+      return "bad start FEN: " + error->message;
+  } else if (!indexer::stored_start_position(variant, std::nullopt, board)) {
     return "bad start position";
   }
   std::vector<MoveCode> codes;
@@ -52,7 +53,7 @@ std::string replay_failure(const store::Statement& row) {
   const std::span<const std::byte> blob = row.column_blob(0);
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  std::string reason = diagnose_moves(int(row.column_int64(1)), start_fen,
+  std::string reason = diagnose_moves(indexer::Variant(row.column_int64(1)), start_fen,
                                       {reinterpret_cast<const char*>(blob.data()), blob.size()}, std::nullopt);
   return reason.empty() ? "its stored moves do not replay" : reason;
 }

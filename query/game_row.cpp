@@ -39,11 +39,11 @@ void read_game_row(const store::Statement& s, GameRow& row) {
   row.white_elo = int_or_null(s, COL_WHITE_ELO);
   row.black_elo = int_or_null(s, COL_BLACK_ELO);
   row.eco = text_or_null(s, COL_ECO);
-  row.eco_source = int(s.column_int64(COL_ECO_SOURCE));
+  row.eco_source = indexer::EcoSource(s.column_int64(COL_ECO_SOURCE));
   row.opening = text_or_null(s, COL_OPENING);
   row.time_control = text_or_null(s, COL_TIME_CONTROL);
   row.plies = s.column_int64(COL_PLIES);
-  row.variant = int(s.column_int64(COL_VARIANT));
+  row.variant = indexer::Variant(s.column_int64(COL_VARIANT));
   row.start_fen = text_or_null(s, COL_START_FEN);
   row.language = s.column_text(COL_LANGUAGE);
   row.moves = blob_of(s, COL_MOVES);
@@ -62,8 +62,6 @@ std::string_view result_token(int result) {
   }
 }
 
-bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board) {
-  return indexer::stored_start_position(variant, start_fen, board);
-}
+
 
 }  // namespace pgnbase::query

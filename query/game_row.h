@@ -14,6 +14,7 @@
 #include "core/board.h"
 #include "core/move_code.h"
 #include "indexer/store/database.h"
+#include "indexer/store/stored_columns.h"
 
 namespace pgnbase::query {
 
@@ -24,9 +25,9 @@ struct GameRow {
   std::string_view language;
   std::optional<int64_t> date_key, white_elo, black_elo;
   int result = 0;      // 0 unknown, 1 White won, 2 draw, 3 Black won
-  int eco_source = 0;  // 0 none, 1 ECO tag, 2 computed
+  indexer::EcoSource eco_source = indexer::EcoSource::None;
   int64_t plies = 0;
-  int variant = 0;     // 0 standard, 1 Chess960
+  indexer::Variant variant = indexer::Variant::Standard;
   std::string_view moves, annotations;  // blobs as stored (header byte + payload)
   std::string_view tags;                // the tags payload (stored without framing)
   int64_t source_id = 0, game_number = 0;
@@ -52,13 +53,13 @@ void visit_column_tags(const GameRow& row, F&& f) {
   f("Result", row.result_tag.value_or("*"));
   if (row.white_elo) f("WhiteElo", std::to_string(*row.white_elo));
   if (row.black_elo) f("BlackElo", std::to_string(*row.black_elo));
-  if (row.eco_source == 1 && row.eco) f("ECO", *row.eco);
+  if (row.eco_source == indexer::EcoSource::Tag && row.eco) f("ECO", *row.eco);
   if (row.time_control) f("TimeControl", *row.time_control);
 }
 
 // Sets board to a stored game's start position: start_fen when present, else the
 // standard array (in Chess960 mode for variant 1). False when start_fen is corrupt.
-bool set_start_position(int variant, std::optional<std::string_view> start_fen, Board& board);
+
 
 // Plays m (or the null move) on board.
 inline void play(Board& board, Move m, UndoInfo& undo) {

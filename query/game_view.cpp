@@ -165,7 +165,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
   result.plies = row.plies;
   std::vector<MoveCode> codes;
   Board start;
-  if (!set_start_position(row.variant, row.start_fen, start) || !indexer::decode_moves(row.moves, start, codes) ||
+  if (!indexer::stored_start_position(row.variant, row.start_fen, start) || !indexer::decode_moves(row.moves, start, codes) ||
       codes.size() != size_t(row.plies)) {
     result.status = ShowStatus::Corrupt;
     return result;
@@ -184,7 +184,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
       result.status = ShowStatus::Corrupt;
       return result;
     }
-    const std::string fen = write_fen(board, row.variant == 1 ? CastlingStyle::XFen : CastlingStyle::Auto);
+    const std::string fen = write_fen(board, row.variant == indexer::Variant::Chess960 ? CastlingStyle::XFen : CastlingStyle::Auto);
     const char* side = board.side_to_move() == WHITE ? "white" : "black";
     if (options.format == ShowFormat::Jsonl) {
       o += "{\"id\":" + std::to_string(row.id) + ",\"ply\":" + std::to_string(*options.ply) + ",\"move\":";

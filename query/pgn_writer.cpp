@@ -4,6 +4,7 @@
 
 #include "core/fen.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/moves_codec.h"
 
 namespace pgnbase::query {
 
@@ -60,7 +61,7 @@ void PgnWriter::write_tag(std::string_view name, std::string_view value) {
 void PgnWriter::write_tags(const GameRow& row, const Board& start) {
   visit_column_tags(row, [&](std::string_view name, std::string_view value) { write_tag(name, value); });
 
-  const bool chess960 = row.variant == 1;
+  const bool chess960 = row.variant == indexer::Variant::Chess960;
   bool has_variant = false, has_setup = false, has_fen = false;
   for (const indexer::TagView& t : tags_) {
     has_variant |= t.name == "Variant";
@@ -167,7 +168,7 @@ bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::
   column_ = 0;
   line_start_ = previous_word_ = out.size();
   Board start;
-  bool ok = set_start_position(row.variant, row.start_fen, start);
+  bool ok = indexer::stored_start_position(row.variant, row.start_fen, start);
   ok = ok && indexer::decode_tags(row.tags, tags_);  // the tags payload is stored unframed
   if (ok) write_tags(row, start);
   annotations_.clear();

@@ -44,7 +44,7 @@ namespace {
 std::optional<std::string_view> moves_and_start(const store::Statement& row, Board& start) {
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  if (!set_start_position(int(row.column_int64(1)), start_fen, start)) return std::nullopt;
+  if (!indexer::stored_start_position(indexer::Variant(row.column_int64(1)), start_fen, start)) return std::nullopt;
   const std::span<const std::byte> blob = row.column_blob(0);
   return std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size());
 }

@@ -6,10 +6,11 @@
 
 namespace pgnbase::indexer {
 
-bool stored_start_position(int variant, std::optional<std::string_view> start_fen, Board& board) {
-  if (start_fen) return !parse_fen(*start_fen, board, variant == 1).has_value();
+bool stored_start_position(Variant variant, std::optional<std::string_view> start_fen, Board& board) {
+  const bool chess960 = variant == Variant::Chess960;
+  if (start_fen) return !parse_fen(*start_fen, board, chess960).has_value();
   board = Board();
-  if (variant == 1) board.set_chess960(true);
+  if (chess960) board.set_chess960(true);
   return true;
 }
 

@@ -13,12 +13,13 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
+#include "indexer/store/stored_columns.h"
 
 namespace pgnbase::indexer {
 
-// The start position of a stored game: its start_fen column when set (Chess960 when
-// variant is 1), else the standard array. False when the FEN does not parse.
-bool stored_start_position(int variant, std::optional<std::string_view> start_fen, Board& board);
+// The start position of a stored game: its start_fen column when set, else the standard
+// array (as a Chess960 board for a Chess960 game). False when the FEN does not parse.
+bool stored_start_position(Variant variant, std::optional<std::string_view> start_fen, Board& board);
 
 // The blob of compact bytes that the replay made (ReplayOutput::compact).
 void encode_moves_blob(std::string_view compact, std::string& out);

@@ -122,7 +122,7 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
       return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
     };
     Board start;
-    EXPECT_TRUE(indexer::stored_start_position(int(s.column_int64(17)), s.column_is_null(18) ? std::nullopt
+    EXPECT_TRUE(indexer::stored_start_position(indexer::Variant(s.column_int64(17)), s.column_is_null(18) ? std::nullopt
                                                : std::optional<std::string_view>(s.column_text(18)), start));
     EXPECT_TRUE(indexer::decode_moves(blob(19), start, g.codes));
     EXPECT_TRUE(indexer::decode_blob(blob(21), g.annotations));

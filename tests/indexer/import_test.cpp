@@ -236,7 +236,7 @@ TEST_F(ImportTest, StoredMovesAreCompactAndDecodeBackToTheSameBlob) {
       const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
       const auto start_fen = s.column_is_null(2) ? std::nullopt : std::optional<std::string_view>(s.column_text(2));
       Board start;
-      ASSERT_TRUE(stored_start_position(int(s.column_int64(1)), start_fen, start)) << s.column_int64(0);
+      ASSERT_TRUE(stored_start_position(Variant(s.column_int64(1)), start_fen, start)) << s.column_int64(0);
       ASSERT_TRUE(decode_moves(stored, start, codes)) << "game " << s.column_int64(0);
       EXPECT_EQ(int64_t(codes.size()), s.column_int64(4)) << "game " << s.column_int64(0);
       std::string again;

@@ -239,7 +239,7 @@ TEST_F(PositionSearchDatabase, ReachabilityNeverGivesUpBeforeALaterOccurrence) {
       ASSERT_TRUE(start_of.step());
       Board board;
       ASSERT_TRUE(indexer::stored_start_position(
-          int(start_of.column_int64(0)),
+          indexer::Variant(start_of.column_int64(0)),
           start_of.column_is_null(1) ? std::nullopt : std::optional<std::string_view>(start_of.column_text(1)), board));
       UndoInfo undo;
       for (size_t ply = 0;; ++ply) {

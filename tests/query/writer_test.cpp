@@ -160,7 +160,7 @@ TEST(PgnWriter, CorruptMovesWriteNothing) {
 TEST(PgnWriter, Chess960GetsXFenAndVariantTags) {
   // Shredder castling letters in the stored start position; no Variant tag in the file.
   OwnedRow r = make_row({}, {{"FEN", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQRN w GBgb - 0 1"}}, {});
-  r.row.variant = 1;
+  r.row.variant = indexer::Variant::Chess960;
   r.row.start_fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQRN w GBgb - 0 1";
   std::string out;
   ASSERT_TRUE(PgnWriter().write(r.row, r.codes, out));
