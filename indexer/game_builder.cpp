@@ -4,7 +4,7 @@
 
 #include "core/fen.h"
 #include "core/replay.h"
-#include "indexer/eco_table.h"
+#include "indexer/store/eco_table.h"
 
 namespace pgnbase::indexer {
 

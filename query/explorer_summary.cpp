@@ -9,7 +9,7 @@
 #include "core/move_code.h"
 #include "core/movegen.h"
 #include "core/san.h"
-#include "indexer/eco_table.h"
+#include "indexer/store/eco_table.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {

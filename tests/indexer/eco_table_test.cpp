@@ -1,4 +1,4 @@
-#include "indexer/eco_table.h"
+#include "indexer/store/eco_table.h"
 
 #include <gtest/gtest.h>
 
@@ -135,8 +135,8 @@ Agreement measure_agreement(std::string_view label, std::string_view text) {
 size_t count_tsv_lines() {
   size_t lines = 0;
   for (char letter = 'a'; letter <= 'e'; ++letter) {
-    std::ifstream in(kSourceDir / "indexer/eco" / (std::string(1, letter) + ".tsv"));
-    EXPECT_TRUE(in) << "indexer/eco/" << letter << ".tsv";
+    std::ifstream in(kSourceDir / "indexer/store/eco" / (std::string(1, letter) + ".tsv"));
+    EXPECT_TRUE(in) << "indexer/store/eco/" << letter << ".tsv";
     std::string line;
     while (std::getline(in, line)) {
       if (!line.empty() && !line.starts_with("eco\t")) ++lines;

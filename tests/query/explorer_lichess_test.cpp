@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "indexer/eco_table.h"
+#include "indexer/store/eco_table.h"
 #include "indexer/store/game_facets.h"
 #include "query/explorer.h"
 #include "query/explorer_summary.h"

@@ -1,4 +1,4 @@
-// ECO classification: the lichess opening table (indexer/eco/*.tsv, embedded at build
+// ECO classification: the lichess opening table (indexer/store/eco/*.tsv, embedded at build
 // time) keyed by the Polyglot key of each line's final position.
 //
 // A game is classified by the deepest of its positions that the table knows, so a

@@ -1,4 +1,4 @@
-#include "indexer/eco_table.h"
+#include "indexer/store/eco_table.h"
 
 #include <algorithm>
 #include <bit>
