@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 #include "core/pgn_reader.h"
 #include "core/bounded_queue.h"
@@ -22,32 +23,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What a worker made of one chunk, in input order.
+using ChunkItem = std::variant<GameRecord, RejectRecord>;
+
+// What a worker made of one chunk: each game of it, built or rejected, in input order.
 struct ChunkResult {
   Chunk chunk;
   uint64_t lines = 0;
-  std::vector<GameRecord> games;
-  std::vector<RejectRecord> rejects;
-  std::vector<bool> is_game;  // per item in input order: games[] or rejects[]
-  // Every position of games[], sorted; game_id is the game's index in games[] until the
-  // writer gives the game its id.
+  std::vector<ChunkItem> items;
+  // Every position of the built games, sorted; game_id is the game's index among the
+  // chunk's built games until the writer gives the game its id.
   std::vector<PostingSorter::Record> postings;
 };
 
 // The postings of a chunk's games, sorted on the worker so that the writer only merges.
 // Each game's keys are dropped once copied (the writer does not need them).
-void collect_postings(std::vector<GameRecord>& games, std::vector<PostingSorter::Record>& out) {
+void collect_postings(std::vector<ChunkItem>& items, std::vector<PostingSorter::Record>& out) {
   size_t total = 0;
-  for (const GameRecord& game : games) total += game.keys.size();
+  for (const ChunkItem& item : items)
+    if (const GameRecord* game = std::get_if<GameRecord>(&item)) total += game->keys.size();
   out.reserve(total);
-  for (size_t i = 0; i < games.size(); ++i) {
-    GameRecord& game = games[i];
-    for (size_t ply = 0; ply < game.keys.size(); ++ply) {
-      const MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
-      out.push_back({game.keys[ply], uint32_t(i), uint16_t(std::min<size_t>(ply, 0xFFFF)), next,
-                     uint8_t(game.result)});
+  uint32_t index = 0;
+  for (ChunkItem& item : items) {
+    GameRecord* game = std::get_if<GameRecord>(&item);
+    if (!game) continue;
+    for (size_t ply = 0; ply < game->keys.size(); ++ply) {
+      const MoveCode next = ply < game->codes.size() ? game->codes[ply] : kNullMoveCode;
+      out.push_back({game->keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(game->result)});
     }
-    game.keys = {};
+    game->keys = {};
+    ++index;
   }
   sort_posting_records(out.data(), out.size());
 }
@@ -62,16 +66,14 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
   while (reader.read_game(collector)) {
     if (build_game(collector.draft(), options, record, reject)) {
       encode_game(record, zstd_level);
-      result.games.push_back(std::move(record));
-      result.is_game.push_back(true);
+      result.items.emplace_back(std::move(record));
       record = GameRecord{};
     } else {
-      result.rejects.push_back(std::move(reject));
-      result.is_game.push_back(false);
+      result.items.emplace_back(std::move(reject));
       reject = RejectRecord{};
     }
   }
-  collect_postings(result.games, result.postings);
+  collect_postings(result.items, result.postings);
   result.chunk = std::move(chunk);
   return result;
 }
@@ -226,19 +228,15 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       std::optional<ChunkResult> result = reorderer.take(index);
       if (!result) break;
       if (!known_hash) hasher.update(result->chunk.text);
-      size_t next_game = 0, next_reject = 0;
       chunk_ids.clear();
-      for (bool is_game : result->is_game) {
-        GamePlace* place;
-        if (is_game) place = &result->games[next_game].place;
-        else place = &result->rejects[next_reject].place;
-        place->number = ++game_number;
-        place->line += lines_before;
-        if (is_game) {
-          GameRecord& game = result->games[next_game++];
-          chunk_ids.push_back(options.dedupe && writer.skip_duplicate(game) ? 0 : writer.add_game(game));
+      for (ChunkItem& item : result->items) {
+        GamePlace& place = std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
+        place.number = ++game_number;
+        place.line += lines_before;
+        if (const GameRecord* game = std::get_if<GameRecord>(&item)) {
+          chunk_ids.push_back(options.dedupe && writer.skip_duplicate(*game) ? 0 : writer.add_game(*game));
         } else {
-          const RejectRecord& r = result->rejects[next_reject++];
+          const RejectRecord& r = std::get<RejectRecord>(item);
           writer.add_reject(r);
           if (options.rejects_out) *options.rejects_out << r.text << "\n\n";
           ++report.rejected;
