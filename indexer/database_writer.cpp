@@ -79,6 +79,13 @@ void DatabaseWriter::refresh_cached_state() {
   if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
   store::Statement max_name_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM names");
   if (max_name_id.step()) next_name_id_ = max_name_id.column_int64(0) + 1;
+  opening_ids_.clear();
+  store::Statement openings = db_.prepare("SELECT id, name FROM openings");
+  next_opening_id_ = 1;
+  while (openings.step()) {
+    opening_ids_.emplace(std::string(openings.column_text(1)), openings.column_int64(0));
+    next_opening_id_ = std::max(next_opening_id_, openings.column_int64(0) + 1);
+  }
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;  // reloaded on the next skip_duplicate
   truncated_.clear();
@@ -118,7 +125,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
       .threads = std::max(1u, options_.threads)});
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
-      "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening, time_control, plies, "
+      "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening_id, time_control, plies, "
       "variant, start_fen, language, moves, tags, dedupe_key) VALUES "
       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
       "?24, ?25, ?26, ?27)");
@@ -132,6 +139,12 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
 int64_t DatabaseWriter::intern(const std::string& name) {
   auto [it, added] = name_ids_.try_emplace(name, next_name_id_);
   if (added) new_names_.emplace_back(next_name_id_++, name);
+  return it->second;
+}
+
+int64_t DatabaseWriter::intern_opening(const std::string& name) {
+  auto [it, added] = opening_ids_.try_emplace(name, next_opening_id_);
+  if (added) new_openings_.emplace_back(next_opening_id_++, name);
   return it->second;
 }
 
@@ -154,6 +167,13 @@ void DatabaseWriter::write_new_names() {
     insert_word.bind_int64(2, id);
     insert_word.run();
   }
+  store::Statement insert_opening = db_.prepare("INSERT INTO openings(id, name) VALUES (?1, ?2)");
+  for (const auto& [id, name] : new_openings_) {
+    insert_opening.bind_int64(1, id);
+    insert_opening.bind_text(2, name);
+    insert_opening.run();
+  }
+  new_openings_.clear();
 }
 
 int64_t DatabaseWriter::add_game(const GameRecord& game) {
@@ -197,7 +217,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   } else {
     s.bind_int64(18, int64_t(EcoSource::None));
   }
-  if (!game.opening.empty()) s.bind_text(19, game.opening);
+  if (!game.opening.empty()) s.bind_int64(19, intern_opening(game.opening));
   if (h.time_control) s.bind_text(20, *h.time_control);
   s.bind_int64(21, int64_t(game.codes.size()));
   s.bind_int64(22, int64_t(game.variant));
@@ -327,6 +347,7 @@ void DatabaseWriter::abandon_source() {
   insert_material_ = {};
   insert_reject_ = {};
   new_names_.clear();
+  new_openings_.clear();
   transaction_.reset();  // rolls back
   // Names and ids handed out during the abandoned source are gone from the database.
   cached_version_.reset();

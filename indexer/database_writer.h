@@ -84,8 +84,10 @@ class DatabaseWriter {
   // The name's id; a new name gets the next id at once, and its row when its chunk's
   // games are written (write_new_names).
   int64_t intern(const std::string& name);
-  // Writes the names interned since the last call (once per chunk): names in id order,
-  // then their words sorted.
+  // The id of a computed opening name, the same way (openings table).
+  int64_t intern_opening(const std::string& name);
+  // Writes the names and openings interned since the last call (once per chunk): names
+  // in id order, then their words sorted, then the openings.
   void write_new_names();
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
@@ -100,6 +102,10 @@ class DatabaseWriter {
   std::unordered_map<std::string, int64_t> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
   int64_t next_name_id_ = 1;
+  // The openings table, kept the same way (no words).
+  std::unordered_map<std::string, int64_t> opening_ids_;
+  std::vector<std::pair<int64_t, std::string>> new_openings_;
+  int64_t next_opening_id_ = 1;
   std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};

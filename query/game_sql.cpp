@@ -8,9 +8,9 @@ namespace {
 
 constexpr std::string_view kGameColumns =
     "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
-    "g.white_elo, g.black_elo, g.eco, g.eco_source, g.opening, g.time_control, g.plies, g.variant, g.start_fen, "
+    "g.white_elo, g.black_elo, g.eco, g.eco_source, op.name, g.time_control, g.plies, g.variant, g.start_fen, "
     "g.language, g.moves, g.tags, ga.annotations, g.source_id, g.game_number "
-    "FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id "
+    "FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id LEFT JOIN openings op ON op.id = g.opening_id "
     "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id";
 

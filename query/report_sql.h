@@ -11,7 +11,7 @@ inline constexpr std::string_view kSourcePathById = "SELECT path FROM sources WH
 // What a player report needs of game ?1: no blobs, one primary-key look-up.
 inline constexpr std::string_view kReportGameById =
     "SELECT g.id, g.white_id, wh.name, g.black_id, bl.name, g.result, g.date_key, g.date, g.white_elo, "
-    "g.black_elo, g.eco, g.opening, g.plies, ev.name FROM games g "
+    "g.black_elo, g.eco, op.name, g.plies, ev.name FROM games g LEFT JOIN openings op ON op.id = g.opening_id "
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
     "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.id = ?1";
 

@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS names (
 -- Version 4: a named index instead of a UNIQUE constraint, so that a bulk load drops it
 -- and builds it once at the end (the writer keeps names unique: one id per name).
 CREATE UNIQUE INDEX IF NOT EXISTS names_by_name ON names(name);
+-- Version 4: the opening names the import computes (games.opening_id), each stored once
+-- instead of as text in every game's row.
+CREATE TABLE IF NOT EXISTS openings (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE IF NOT EXISTS games (
   id           INTEGER PRIMARY KEY,
   source_id    INTEGER NOT NULL REFERENCES sources(id),
@@ -61,7 +67,7 @@ CREATE TABLE IF NOT EXISTS games (
   black_elo    INTEGER,
   eco          TEXT,
   eco_source   INTEGER NOT NULL DEFAULT 0,
-  opening      TEXT,
+  opening_id   INTEGER REFERENCES openings(id),
   time_control TEXT,
   plies        INTEGER NOT NULL,
   variant      INTEGER NOT NULL DEFAULT 0,

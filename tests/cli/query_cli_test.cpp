@@ -101,10 +101,11 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   store::Statement s = db.prepare(
       "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
-      "g.white_elo, g.black_elo, g.eco, g.eco_source, g.opening, g.time_control, g.plies, g.variant, g.start_fen, "
+      "g.white_elo, g.black_elo, g.eco, g.eco_source, op.name, g.time_control, g.plies, g.variant, g.start_fen, "
       "g.moves, g.tags, ga.annotations FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id "
       "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
-      "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id ORDER BY g.id");
+      "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
+      "LEFT JOIN openings op ON op.id = g.opening_id ORDER BY g.id");
   std::map<int64_t, GameImage> games;
   const std::map<int, std::string> placeholder = {{1, "?"}, {2, "?"}, {3, "????.??.??"}, {5, "?"},
                                                   {6, "?"}, {7, "?"}, {8, "*"}};
