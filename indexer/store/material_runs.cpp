@@ -85,23 +85,31 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
   // Home pawns first: their leaving plies come from a first pass.
   uint32_t left[16];
   unsigned mask = 0;
-  auto check_home = [&](size_t ply) {
-    for (unsigned h = 0; h < 16; ++h) {
-      const Color c = Color(h / 8);
-      if (!(mask >> h & 1) && !box.holds(Square(kHomeSquare[c] + h % 8), make_piece(c, PAWN))) {
-        mask |= 1u << h;
-        left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
-      }
+  auto check_home_square = [&](unsigned h, size_t ply) {
+    const Color c = Color(h / 8);
+    if (!(mask >> h & 1) && !box.holds(Square(kHomeSquare[c] + h % 8), make_piece(c, PAWN))) {
+      mask |= 1u << h;
+      left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
     }
   };
-  check_home(0);
+  // A home pawn leaves by moving from its square or being taken on it (en passant takes
+  // only a pawn that has left, castling moves nothing on ranks 2 and 7): after ply 0 only
+  // a move's own two squares need a look.
+  auto check_move_squares = [&](MoveCode code, size_t ply) {
+    for (const unsigned s : {unsigned(code & 63), unsigned((code >> 6) & 63)}) {
+      const unsigned rank = s / 8;
+      if (rank == 1) check_home_square(s % 8, ply);
+      else if (rank == 6) check_home_square(8 + s % 8, ply);
+    }
+  };
+  for (unsigned h = 0; h < 16; ++h) check_home_square(h, 0);
   std::string changes;
   Color us = start.side_to_move();
   size_t previous = 0;
   for (size_t i = 0; i < codes.size(); ++i, us = ~us) {
     if (codes[i] == kNullMoveCode) continue;
     const unsigned taken = box.play(us, codes[i]);
-    if (mask != 0xFFFF) check_home(i + 1);
+    if (mask != 0xFFFF) check_move_squares(codes[i], i + 1);
     const unsigned promoted = (codes[i] >> 12) & 7;
     if (!taken && !promoted) continue;
     const size_t gap = i + 1 - previous - 1;
