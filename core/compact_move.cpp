@@ -12,7 +12,8 @@ Bitboard target_squares(const Board& board, Square from, PieceType type, Color u
     case PAWN: {
       Bitboard targets = pawn_attacks(us, from);
       const int step = us == WHITE ? 8 : -8;
-      for (int to = int(from) + step, n = 0; n < 2 && to >= 0 && to < 64; to += step, ++n) targets |= square_bb(Square(to));
+      for (int to = int(from) + step, n = 0; n < 2 && to >= 0 && to < 64; to += step, ++n)
+        targets |= square_bb(Square(to));
       return targets;
     }
     case KING: {

@@ -191,7 +191,8 @@ void export_games(store::Database& db, int64_t after_id, const fs::path& dir, in
     Board board;
     const std::string where = "game " + std::to_string(row.id) + ": ";
     if (row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id above 2^32-1");
-    if (!indexer::stored_start_position(row.variant, row.start_fen, board) || !indexer::decode_moves(row.moves, board, codes) ||
+    if (!indexer::stored_start_position(row.variant, row.start_fen, board) ||
+        !indexer::decode_moves(row.moves, board, codes) ||
         !add_game_row(row, codes, columns))
       throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
     if (codes.size() > 0xFFFF) throw DatasetError(where + "more than 65535 plies");

@@ -230,7 +230,8 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       if (!known_hash) hasher.update(result->chunk.text);
       chunk_ids.clear();
       for (ChunkItem& item : result->items) {
-        GamePlace& place = std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
+        GamePlace& place =
+            std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
         place.number = ++game_number;
         place.line += lines_before;
         if (const GameRecord* game = std::get_if<GameRecord>(&item)) {

@@ -194,7 +194,7 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
     moves.bind_int64(1, id);
     plies.clear();
     if (!moves.step()) continue;
-    bool read_all;  // codes reach at least one move past each confirmed ply
+    bool read_all;  // unused: a stopped reading still holds the move after each confirmed ply
     if (!read_and_confirm(moves, position, {&anywhere, 1}, codes, start, plies, read_all)) {
       if (on_corrupt) on_corrupt(id, replay_failure(moves));
       continue;

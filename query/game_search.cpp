@@ -203,7 +203,8 @@ void GameSearch::set_pattern_ply(uint32_t game_id) {
 bool GameSearch::decode_codes() {
   if (!codes_ready_) {
     Board start;
-    codes_ready_ = indexer::stored_start_position(row_.variant, row_.start_fen, start) && indexer::decode_moves(row_.moves, start, codes_);
+    codes_ready_ = indexer::stored_start_position(row_.variant, row_.start_fen, start) &&
+                   indexer::decode_moves(row_.moves, start, codes_);
   }
   return codes_ready_;
 }

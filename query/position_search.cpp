@@ -110,7 +110,9 @@ bool read_and_confirm(const store::Statement& row, const Board& position,
   read_all = true;
   const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
                                         [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
-  if (plies_known) return read_replay_row(row, codes, start) && confirm_plies(start, codes, position, candidate_postings, confirmed_plies);
+  if (plies_known)
+    return read_replay_row(row, codes, start) &&
+           confirm_plies(start, codes, position, candidate_postings, confirmed_plies);
   const std::optional<std::string_view> blob = moves_and_start(row, start);
   const Reachability reachability(position);
   return blob && indexer::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
