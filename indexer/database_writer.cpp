@@ -6,6 +6,7 @@
 
 #include "indexer/store/annotations.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/counters.h"
 #include "indexer/store/game_facets.h"
 #include "indexer/store/name_words.h"
 #include "indexer/position_index.h"
@@ -30,9 +31,14 @@ std::string now_utc() {
   return buffer;
 }
 
-// A new database gets its version row; an existing one must be of this build's version.
+// A new database gets its version row; an existing one must be one this build reads, and
+// an older one that it reads becomes this version (its new tables were just created).
 void check_or_write_schema_version(store::Database& db) {
-  if (store::check_schema_version(db, db.path())) return;
+  if (std::optional<int> version = store::check_schema_version(db, db.path())) {
+    if (*version < kSchemaVersion)
+      db.exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+    return;
+  }
   store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
   insert.bind_text(1, std::to_string(kSchemaVersion));
   insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
@@ -75,8 +81,7 @@ void DatabaseWriter::refresh_cached_state() {
   name_ids_.clear();
   store::Statement names = db_.prepare("SELECT id, name FROM names");
   while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
-  store::Statement max_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
-  if (max_id.step()) next_game_id_ = max_id.column_int64(0) + 1;
+  next_game_id_ = store::next_game_id(db_);  // never an id given before, even to a removed game
   store::Statement max_name_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM names");
   if (max_name_id.step()) next_name_id_ = max_name_id.column_int64(0) + 1;
   opening_ids_.clear();
@@ -98,16 +103,19 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_path_ = path;
   source_size_ = size;
   summary_ = SourceSummary{};
-  // The row exists from the start (games reference it); finish_source fills it in.
+  // The row exists from the start (games reference it); finish_source fills it in. Its id
+  // was never given to another source or segment (a removed one's included).
+  source_id_ = store::allocate_source_id(db_);
+  first_game_id_ = next_game_id_;
   store::Statement s = db_.prepare(
-      "INSERT INTO sources(path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
-      "VALUES (?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
+      "INSERT INTO sources(id, path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
+      "VALUES (?4, ?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
   s.bind_text(1, path);
   if (size) s.bind_int64(2, int64_t(*size));
   else s.bind_null(2);
   s.bind_text(3, now_utc());
+  s.bind_int64(4, source_id_);
   s.run();
-  source_id_ = db_.last_insert_rowid();
   summary_.source_id = source_id_;
   // Into an empty table, building the secondary indexes once at the end is several times
   // cheaper than updating eight B-trees per row; finish_source recreates them.
@@ -134,6 +142,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   insert_reject_ = db_.prepare(
       "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  insert_copy_ = db_.prepare("INSERT OR IGNORE INTO game_copies(game_id, source_id) VALUES (?1, ?2)");
 }
 
 int64_t DatabaseWriter::intern(const std::string& name) {
@@ -238,7 +247,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   insert_material_.bind_int64(1, id);
   insert_material_.bind_blob_static(2, bytes_of(game.material_blob));
   insert_material_.run();
-  if (dedupe_keys_loaded_) dedupe_keys_.insert(game.dedupe_key);
+  if (dedupe_keys_loaded_) dedupe_keys_.try_emplace(game.dedupe_key, id);
   truncated_.add(game, id);
   return id;
 }
@@ -261,18 +270,29 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
-    store::Statement keys = db_.prepare("SELECT dedupe_key FROM games");
-    while (keys.step()) dedupe_keys_.insert(keys.column_int64(0));
+    store::Statement keys = db_.prepare("SELECT dedupe_key, id FROM games");
+    while (keys.step()) dedupe_keys_.try_emplace(keys.column_int64(0), keys.column_int64(1));
     dedupe_keys_loaded_ = true;
   }
-  if (!dedupe_keys_.count(game.dedupe_key)) {
+  int64_t stored_id = 0;
+  if (auto it = dedupe_keys_.find(game.dedupe_key); it != dedupe_keys_.end()) {
+    stored_id = it->second;
+  } else {
     std::optional<TruncatedCopy> copy = truncated_.find(game);
     if (!copy) return false;
     summary_.truncated.push_back(*copy);
     if (!copy->new_is_shorter) return false;
+    stored_id = copy->stored_id;
   }
   ++summary_.games_found;
   ++summary_.duplicates;
+  // This source holds the stored game too: removing the game's own source keeps it.
+  if (stored_id < first_game_id_) {
+    insert_copy_.reset();
+    insert_copy_.bind_int64(1, stored_id);
+    insert_copy_.bind_int64(2, source_id_);
+    insert_copy_.run();
+  }
   return true;
 }
 
@@ -315,7 +335,9 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
+  store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
   store::append_game_facets(db_);  // the explorer's per-game ratings, dates, time controls
+  store::bump_content_version(db_);
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
     languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);
@@ -335,6 +357,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   insert_annotations_ = {};
   insert_material_ = {};
   insert_reject_ = {};
+  insert_copy_ = {};
   transaction_->commit();
   transaction_.reset();
   return summary_;
@@ -346,6 +369,7 @@ void DatabaseWriter::abandon_source() {
   insert_annotations_ = {};
   insert_material_ = {};
   insert_reject_ = {};
+  insert_copy_ = {};
   new_names_.clear();
   new_openings_.clear();
   transaction_.reset();  // rolls back

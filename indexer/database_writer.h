@@ -106,11 +106,12 @@ class DatabaseWriter {
   std::unordered_map<std::string, int64_t> opening_ids_;
   std::vector<std::pair<int64_t, std::string>> new_openings_;
   int64_t next_opening_id_ = 1;
-  std::unordered_set<int64_t> dedupe_keys_;  // loaded on the first skip_duplicate call
+  std::unordered_map<int64_t, int64_t> dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};
-  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_;
+  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_copy_;
   int64_t source_id_ = 0;
+  int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources
   int64_t next_game_id_ = 1;
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read
   std::string source_path_;

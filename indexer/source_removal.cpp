@@ -1,7 +1,13 @@
 #include "indexer/source_removal.h"
 
+#include <algorithm>
 #include <charconv>
+#include <map>
 
+#include "indexer/position_index.h"
+#include "indexer/store/counters.h"
+#include "indexer/store/game_facets.h"
+#include "indexer/store/moves_codec.h"
 #include "indexer/store/position_segments.h"
 
 namespace pgnbase::indexer {
@@ -12,6 +18,96 @@ uint64_t count(store::Database& db, std::string_view sql, int64_t source_id) {
   store::Statement s = db.prepare(sql);
   s.bind_int64(1, source_id);
   return s.step() ? uint64_t(s.column_int64(0)) : 0;
+}
+
+void run_for_source(store::Database& db, std::string_view sql, int64_t source_id) {
+  store::Statement s = db.prepare(sql);
+  s.bind_int64(1, source_id);
+  s.run();
+}
+
+struct Segment {
+  int64_t id = 0, first_game = 0, last_game = 0;
+  uint64_t postings = 0;
+};
+
+// The source's position-index segments: its own (id = the source's id) and those written
+// for games that moved to it. Each covers an id range holding all of its games.
+std::vector<Segment> segments_of(store::Database& db, int64_t source_id) {
+  std::vector<Segment> segments;
+  store::Statement s = db.prepare(
+      "SELECT segment_id, first_game_id, last_game_id, postings FROM position_segments "
+      "WHERE segment_id = ?1 OR segment_id IN (SELECT segment_id FROM moved_segments WHERE source_id = ?1)");
+  s.bind_int64(1, source_id);
+  while (s.step())
+    segments.push_back({s.column_int64(0), s.column_int64(1), s.column_int64(2), uint64_t(s.column_int64(3))});
+  return segments;
+}
+
+// The ids of the source's games. Every game has a posting (its start position), so the
+// segments' id ranges cover them; a source without segments stored no game.
+std::vector<int64_t> games_of(store::Database& db, int64_t source_id, const std::vector<Segment>& segments) {
+  std::vector<int64_t> ids;
+  store::Statement s = db.prepare("SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1 ORDER BY id");
+  for (const Segment& segment : segments) {
+    s.reset();
+    s.bind_int64(1, source_id);
+    s.bind_int64(2, segment.first_game);
+    s.bind_int64(3, segment.last_game);
+    while (s.step()) ids.push_back(s.column_int64(0));
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+// For each game of the source that another source also held (game_copies), the source it
+// moves to: the oldest of them.
+std::map<int64_t, int64_t> new_owners(store::Database& db, int64_t source_id) {
+  std::map<int64_t, int64_t> owner_by_game;
+  store::Statement s = db.prepare(
+      "SELECT c.game_id, min(c.source_id) FROM game_copies c JOIN games g ON g.id = c.game_id "
+      "WHERE g.source_id = ?1 AND c.source_id != ?1 GROUP BY c.game_id");
+  s.bind_int64(1, source_id);
+  while (s.step()) owner_by_game.emplace(s.column_int64(0), s.column_int64(1));
+  return owner_by_game;
+}
+
+// Indexes the positions of games that move to `owner` in a new segment that `owner` owns,
+// replaying each game's stored moves (their postings lived in the removed source's segment).
+// Returns how many postings it wrote.
+uint64_t index_moved_games(store::Database& db, int64_t owner, const std::vector<int64_t>& games) {
+  PositionIndexBuilder builder(PositionIndexOptions{.memory_budget_bytes = size_t{64} << 20, .key_bits = 0, .lean = true});
+  store::Statement s = db.prepare("SELECT variant, start_fen, moves, result FROM games WHERE id = ?1");
+  std::vector<MoveCode> codes;
+  std::vector<uint64_t> keys;
+  for (int64_t id : games) {
+    s.reset();
+    s.bind_int64(1, id);
+    if (!s.step()) continue;
+    Board start;
+    const std::optional<std::string_view> fen =
+        s.column_is_null(1) ? std::nullopt : std::optional<std::string_view>(s.column_text(1));
+    const std::span<const std::byte> blob = s.column_blob(2);
+    keys.clear();
+    codes.clear();
+    if (!stored_start_position(Variant(s.column_int64(0)), fen, start) ||
+        !decode_moves(std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()), start, codes,
+                      [&](const Board& board, size_t) {
+                        keys.push_back(board.key());
+                        return true;
+                      }))
+      throw PositionIndexError(db.path() + ": game " + std::to_string(id) +
+                               " does not replay from its stored moves; nothing removed");
+    builder.add_game(uint32_t(id), GameResult(s.column_int64(3)), keys, codes);
+  }
+  const int64_t segment_id = store::allocate_source_id(db);
+  const SegmentStats stats = builder.write_segment(db, segment_id);
+  store::Statement insert = db.prepare("INSERT INTO moved_segments(segment_id, source_id) VALUES (?1, ?2)");
+  insert.bind_int64(1, segment_id);
+  insert.bind_int64(2, owner);
+  insert.run();
+  return stats.postings;
 }
 
 }  // namespace
@@ -36,46 +132,74 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
     s.bind_int64(1, source_id);
     if (s.step()) removed.path = std::string(s.column_text(0));
   }
-  // A source's games are one id range (each file is imported in one transaction), which
-  // its segment records: the deletes then walk that range, not the whole table.
-  int64_t first = 0, last = INT64_MAX;
-  {
-    store::Statement s = db.prepare("SELECT first_game_id, last_game_id, postings FROM position_segments WHERE segment_id = ?1");
-    s.bind_int64(1, source_id);
-    if (s.step()) {
-      first = s.column_int64(0);
-      last = s.column_int64(1);
-      removed.postings = uint64_t(s.column_int64(2));
+  const std::vector<Segment> segments = segments_of(db, source_id);
+  const std::vector<int64_t> games = games_of(db, source_id, segments);
+  const std::map<int64_t, int64_t> owners = new_owners(db, source_id);
+
+  // Games another source holds move to it: their row stays (same id), their positions go
+  // into a segment of the new owner, and that source no longer counts as a copy.
+  std::map<int64_t, std::vector<int64_t>> moving;  // new owner -> games
+  store::Statement move = db.prepare("UPDATE games SET source_id = ?2 WHERE id = ?1");
+  store::Statement uncopy = db.prepare("DELETE FROM game_copies WHERE game_id = ?1 AND source_id = ?2");
+  store::Statement log = db.prepare("INSERT INTO game_changes(game_id, source_id) VALUES (?1, ?2)");
+  for (const auto& [game, owner] : owners) {
+    moving[owner].push_back(game);
+    for (store::Statement* s : {&move, &uncopy, &log}) {
+      s->reset();
+      s->bind_int64(1, game);
+      s->bind_int64(2, owner);
+      s->run();
     }
   }
-  for (std::string_view sql : {"SELECT count(*) FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1",
-                               "DELETE FROM game_annotations WHERE id IN "
-                               "(SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1)",
-                               "DELETE FROM game_material WHERE id IN "
-                               "(SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1)",
-                               "DELETE FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1"}) {
-    store::Statement s = db.prepare(sql);
-    s.bind_int64(1, source_id);
-    s.bind_int64(2, first);
-    s.bind_int64(3, last);
-    if (s.step()) removed.games = uint64_t(s.column_int64(0));
+  removed.games_moved = owners.size();
+  uint64_t postings_kept = 0;
+  for (const auto& [owner, moved] : moving) postings_kept += index_moved_games(db, owner, moved);
+
+  std::vector<int64_t> gone;
+  for (int64_t id : games)
+    if (!owners.count(id)) gone.push_back(id);
+  store::Statement delete_game[] = {db.prepare("DELETE FROM game_annotations WHERE id = ?1"),
+                                    db.prepare("DELETE FROM game_material WHERE id = ?1"),
+                                    db.prepare("DELETE FROM game_copies WHERE game_id = ?1"),
+                                    db.prepare("DELETE FROM games WHERE id = ?1"),
+                                    db.prepare("INSERT INTO game_changes(game_id, source_id) VALUES (?1, NULL)")};
+  for (int64_t id : gone) {
+    for (store::Statement& s : delete_game) {
+      s.reset();
+      s.bind_int64(1, id);
+      s.run();
+    }
   }
+  store::clear_game_facets(db, gone);
+  removed.games = gone.size();
+
   removed.rejects = count(db, "SELECT count(*) FROM rejects WHERE source_id = ?1", source_id);
-  for (std::string_view sql : {"DELETE FROM rejects WHERE source_id = ?1", "DELETE FROM sources WHERE id = ?1"}) {
-    store::Statement s = db.prepare(sql);
-    s.bind_int64(1, source_id);
-    s.run();
+  removed.copies = count(db, "SELECT count(*) FROM game_copies WHERE source_id = ?1", source_id);
+  run_for_source(db, "DELETE FROM rejects WHERE source_id = ?1", source_id);
+  run_for_source(db, "DELETE FROM game_copies WHERE source_id = ?1", source_id);
+  run_for_source(db, "DELETE FROM sources WHERE id = ?1", source_id);
+  // A segment holds only its owner's games: dropping them removes every posting of the
+  // removed games (the moved ones were indexed again above), so no search or explorer
+  // count can meet a removed game.
+  for (const Segment& segment : segments) {
+    removed.postings += segment.postings;
+    delete_position_segment(db, segment.id);
   }
-  // The segment holds only this source's games: dropping it removes every posting of
-  // them, so no search or explorer count can meet a removed game.
-  delete_position_segment(db, source_id);
+  removed.postings -= std::min(removed.postings, postings_kept);
+  run_for_source(db, "DELETE FROM moved_segments WHERE source_id = ?1", source_id);
+  store::bump_content_version(db);
   return removed;
 }
 
 std::string describe(const RemovedSource& removed) {
-  return "source " + std::to_string(removed.id) + " (" + removed.path + "): " + std::to_string(removed.games) +
-         (removed.games == 1 ? " game, " : " games, ") + std::to_string(removed.rejects) +
-         (removed.rejects == 1 ? " reject, " : " rejects, ") + std::to_string(removed.postings) + " positions removed";
+  std::string text = "source " + std::to_string(removed.id) + " (" + removed.path + "): " +
+                     std::to_string(removed.games) + (removed.games == 1 ? " game, " : " games, ") +
+                     std::to_string(removed.rejects) + (removed.rejects == 1 ? " reject, " : " rejects, ") +
+                     std::to_string(removed.postings) + " positions removed";
+  if (removed.games_moved > 0)
+    text += "; " + std::to_string(removed.games_moved) +
+            (removed.games_moved == 1 ? " game stays: another source holds it" : " games stay: other sources hold them");
+  return text;
 }
 
 }  // namespace pgnbase::indexer

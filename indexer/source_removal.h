@@ -1,7 +1,11 @@
 // Removing an imported source (pgn-index --remove, --replace): its games, their
-// annotations, its rejects, its position-index segment and its sources row. Names stay
-// (a name no game uses matches nothing). Runs in the caller's transaction, so a removal
-// and the import that replaces it commit together or not at all.
+// annotations, material and facets, its rejects, its position-index segments and its
+// sources row. A game that another source also held (it was skipped there as a duplicate
+// or truncated copy: table game_copies) is not removed but moves to that source, with the
+// same id; its positions are indexed again in a segment of its new owner. Every removed
+// or moved game is logged in game_changes, and content_version is bumped. Names stay (a
+// name no game uses matches nothing). Runs in the caller's transaction, so a removal and
+// the import that replaces it commit together or not at all.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +20,9 @@ namespace pgnbase::indexer {
 struct RemovedSource {
   int64_t id = 0;
   std::string path;
-  uint64_t games = 0, rejects = 0, postings = 0;
+  uint64_t games = 0, rejects = 0, postings = 0;  // removed
+  uint64_t games_moved = 0;  // kept: another source holds them, which they moved to
+  uint64_t copies = 0;       // games of other sources that this one held as a copy
 };
 
 // The ids of the sources a user names: a source id ("3"), or a path as `pgn-query stats`

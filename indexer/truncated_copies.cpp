@@ -24,14 +24,43 @@ std::optional<std::string_view> view(const std::optional<std::string>& s) {
   return s ? std::optional<std::string_view>(*s) : std::nullopt;
 }
 
-// Whether `shorter` is a truncated copy of `longer`: a strict prefix of its moves, or the
-// same moves where only `longer` knows the result. Both blobs are compact moves from the
-// same start position (the header hash includes it), where each move's bytes depend only
-// on the position before it: the moves are a prefix exactly when the bytes are.
+// Whether `shorter` can be an earlier state of `longer`: it has no result yet (a finished
+// game is never a copy of a longer one: a time forfeit after 4 plies is a game of its
+// own), and its moves are a strict prefix of `longer`'s, or the same moves where only
+// `longer` knows the result. Both blobs are compact moves from the same start position
+// (the header hash includes it), where each move's bytes depend only on the position
+// before it: the moves are a prefix exactly when the bytes are.
 bool truncates(std::string_view shorter, GameResult shorter_result, std::string_view longer, GameResult longer_result) {
+  if (shorter_result != GameResult::Unknown) return false;
   if (shorter.size() > longer.size() || !longer.starts_with(shorter)) return false;
-  if (shorter.size() < longer.size()) return true;
-  return shorter_result == GameResult::Unknown && longer_result != GameResult::Unknown;
+  return shorter.size() < longer.size() || longer_result != GameResult::Unknown;
+}
+
+// The value of a tag that names one game, as export writes it: Site's absence is "?", the
+// others' is empty.
+std::string_view identifying_value(std::string_view name, std::optional<std::string_view> value) {
+  if (value) return *value;
+  return name == "Site" ? "?" : "";
+}
+
+// Whether every tag that identifies a game (kIdentifyingTags) agrees between the new game
+// and a stored one (its site and its tags blob): one absent on one side only differs.
+bool same_identity(const GameRecord& game, std::optional<std::string_view> stored_site, std::string_view stored_tags) {
+  std::vector<TagView> stored;
+  if (!decode_tags(stored_tags, stored)) return false;
+  for (std::string_view name : kIdentifyingTags) {
+    std::optional<std::string_view> mine, theirs;
+    if (name == "Site") {
+      if (game.header.site) mine = *game.header.site;
+      theirs = stored_site;
+    }
+    for (const Tag& tag : game.tags)
+      if (!mine && tag.name == name) mine = tag.value;
+    for (const TagView& tag : stored)
+      if (!theirs && tag.name == name) theirs = tag.value;
+    if (identifying_value(name, mine) != identifying_value(name, theirs)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -57,7 +86,9 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
   auto [begin, end] = ids_by_header_.equal_range(game.copy_header_hash);
   if (begin == end) return std::nullopt;
-  store::Statement s = db_.prepare("SELECT moves, result, plies FROM games WHERE id = ?1");
+  store::Statement s = db_.prepare(
+      "SELECT g.moves, g.result, g.plies, si.name, g.tags FROM games g LEFT JOIN names si ON si.id = g.site_id "
+      "WHERE g.id = ?1");
   for (auto it = begin; it != end; ++it) {
     s.reset();
     s.bind_int64(1, it->second);
@@ -67,6 +98,10 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
     const auto stored_result = GameResult(s.column_int64(1));
     const bool new_is_shorter = truncates(game.moves_blob, game.result, stored, stored_result);
     if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) continue;
+    const std::span<const std::byte> tags = s.column_blob(4);
+    if (!same_identity(game, s.column_is_null(3) ? std::nullopt : std::optional<std::string_view>(s.column_text(3)),
+                       std::string_view(reinterpret_cast<const char*>(tags.data()), tags.size())))
+      continue;
     return TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = it->second,
                          .plies = game.codes.size(), .stored_plies = uint64_t(s.column_int64(2)),
                          .new_is_shorter = new_is_shorter};

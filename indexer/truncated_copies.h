@@ -1,9 +1,17 @@
-// Truncated copies: a game whose moves are a prefix of another's with the same players,
-// event, date, round and start position (a broadcast saved before its last moves, or
-// before its result was known). The writer asks this finder about each game that is not
-// an exact duplicate; the finder keeps, in memory, the game ids of every stored game by
-// a hash of those headers, and compares moves only for games whose headers agree, so the
-// cost is one hash look-up per game and one row read per candidate.
+// Truncated copies: an earlier state of a game that is also stored whole (a broadcast saved
+// before its last moves, or before its result was known). A game is a truncated copy of
+// another when
+//   - its result is unknown ("*" or no result at all): a finished game is never a copy;
+//   - White, Black, Event, Date, Round and the start position are equal (absent ones as
+//     export writes them: "?", "????.??.??");
+//   - every tag that identifies one game (kIdentifyingTags: Site, a game id or a game URL)
+//     is equal, one present on one side only counting as different;
+//   - its moves are a strict prefix of the other's, or the same moves where only the other
+//     has a result.
+// The writer asks this finder about each game that is not an exact duplicate; the finder
+// keeps, in memory, the game ids of every stored game by a hash of the first headers, and
+// reads a stored game's row only when they agree, so the cost is one hash look-up per game
+// and one row read per candidate.
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).
@@ -11,12 +19,17 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "indexer/game_record.h"
 #include "indexer/store/database.h"
 
 namespace pgnbase::indexer {
+
+// The tags that name one game: a game of another Site, game id or game URL is another game.
+inline constexpr std::string_view kIdentifyingTags[] = {"Site", "GameId", "GameURL", "ChapterURL",
+                                                         "Link", "FICSGamesDBGameNo", "LichessURL"};
 
 struct TruncatedCopy {
   uint64_t game_number = 0;  // the new game, in its file

@@ -32,7 +32,12 @@ constexpr std::string_view kCreate =
     "data BLOB NOT NULL)";
 constexpr std::string_view kHasTable =
     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'explorer_summaries'";
-constexpr std::string_view kStamp = "SELECT coalesce(sum(postings), 0) FROM position_segments";
+// What the stored answers were computed from: the content version (store/counters.h,
+// bumped by every import, removal and replacement, in its own transaction) and the
+// posting count (all a version 4 database has).
+constexpr std::string_view kStamp =
+    "SELECT coalesce(sum(postings), 0) + 1099511627776 * "
+    "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'content_version'), 0) FROM position_segments";
 constexpr std::string_view kSelect = "SELECT stamp, data FROM explorer_summaries WHERE key = ?1";
 constexpr std::string_view kCreateEco =
     "CREATE TABLE IF NOT EXISTS eco_positions (key INTEGER PRIMARY KEY, eco TEXT NOT NULL, name TEXT NOT NULL)";

@@ -4,8 +4,9 @@
 //
 // Table explorer_summaries (schema 3, docs/schema.md): one row per position reached by at
 // least min_games games, found by walking the opening tree from the start position
-// through moves played that often. A row is valid while the position index holds as many
-// postings as when it was written (`stamp`); after any change it is ignored until
+// through moves played that often. A row is valid while the database's content version
+// and posting count are what they were when it was written (`stamp`); after any import,
+// removal or replacement (even one interrupted before the rebuild) it is ignored until
 // rebuilt, and the explorer answers from the postings as for any other position.
 #pragma once
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "indexer/store/counters.h"
+
 namespace pgnbase::store {
 
 namespace {
@@ -46,10 +48,9 @@ bool has_facets_table(Database& db) {
   return s.step() && s.column_int64(0) == 1;
 }
 
-uint32_t max_game_id(Database& db) {
-  Statement s = db.prepare("SELECT coalesce(max(id), 0) FROM games");
-  return s.step() ? uint32_t(s.column_int64(0)) : 0;
-}
+// The largest id given to a game, removed ones included (ids are never reused), so that
+// removing the newest games leaves the facets current.
+uint32_t max_game_id(Database& db) { return uint32_t(next_game_id(db) - 1); }
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -123,6 +124,24 @@ void append_game_facets(Database& db) {
   write_blob(db, "time_controls", std::as_bytes(std::span(names)));
   const std::string last_text = std::to_string(last);
   write_blob(db, "last_id", std::as_bytes(std::span(last_text)));
+}
+
+void clear_game_facets(Database& db, std::span<const int64_t> ids) {
+  if (ids.empty() || !has_facets_table(db)) return;
+  GameFacets f;
+  load(db, f);
+  auto clear = [&](auto& column) {
+    for (int64_t id : ids)
+      if (id >= 0 && size_t(id) < column.size()) column[size_t(id)] = 0;
+  };
+  clear(f.white_elo);
+  clear(f.black_elo);
+  clear(f.date_key);
+  clear(f.time_control);
+  write_column(db, "white_elo", f.white_elo);
+  write_column(db, "black_elo", f.black_elo);
+  write_column(db, "date_key", f.date_key);
+  write_column(db, "time_control", f.time_control);
 }
 
 std::optional<GameFacets> read_game_facets(Database& db, FacetColumns columns) {

@@ -11,13 +11,15 @@
 // | time_controls | text     | the distinct TimeControl values, one per line             |
 // | last_id       | text     | the largest game id covered (decimal)                     |
 //
-// Element i belongs to game id i (ids of removed games keep zeros). The writer appends
-// the games of each import (append_game_facets); a reader that finds last_id behind
-// max(games.id) treats the facets as absent (read_game_facets returns nullopt).
+// Element i belongs to game id i (ids of removed games hold zeros: clear_game_facets). The
+// writer appends the games of each import (append_game_facets); a reader that finds
+// last_id behind the largest game id ever given (store/counters.h) treats the facets as
+// absent (read_game_facets returns nullopt).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,9 @@ struct GameFacets {
 // fresh database), inside the caller's transaction. Cost: one read of the new rows and a
 // rewrite of the column blobs (about 10 bytes per game).
 void append_game_facets(Database& db);
+
+// Zeroes the facets of removed games, inside the caller's transaction.
+void clear_game_facets(Database& db, std::span<const int64_t> ids);
 
 // Which columns read_game_facets loads (the others stay empty): each is megabytes on a
 // big database, so a query loads what its filters need.

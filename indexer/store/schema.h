@@ -7,8 +7,10 @@
 namespace pgnbase::indexer {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 4;
-// The oldest version this build reads; an older file must be rebuilt (pgn-index).
+inline constexpr int kSchemaVersion = 5;
+// The oldest version this build reads; an older file must be rebuilt (pgn-index). A
+// version 4 file is read as it is and becomes version 5 on its next import or removal
+// (version 5 only adds tables, and counters in meta: store/counters.h).
 inline constexpr int kOldestReadableSchemaVersion = 4;
 
 // The one line for a database made by an older pgnbase: what to do about it.
@@ -135,6 +137,30 @@ CREATE TABLE IF NOT EXISTS eco_positions (
 CREATE TABLE IF NOT EXISTS game_material (
   id   INTEGER PRIMARY KEY REFERENCES games(id),
   runs BLOB NOT NULL
+);
+-- Version 5, nothing lost on removal (issue 21): every other source that held a stored
+-- game and was not stored for it (a duplicate or a truncated copy). Removing the game's
+-- source moves the game to one of them instead of deleting it.
+CREATE TABLE IF NOT EXISTS game_copies (
+  game_id   INTEGER NOT NULL,
+  source_id INTEGER NOT NULL,
+  PRIMARY KEY (game_id, source_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_copies_by_source ON game_copies(source_id);
+-- Version 5: the position-index segments of games that moved to another source when
+-- their own was removed (a source's first segment has the source's id; these are extra).
+CREATE TABLE IF NOT EXISTS moved_segments (
+  segment_id INTEGER PRIMARY KEY,
+  source_id  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS moved_segments_by_source ON moved_segments(source_id);
+-- Version 5: what removals did to stored games, in order, for readers that keep a copy
+-- (the Parquet dataset): source_id NULL when the game was removed, else the source the
+-- game moved to.
+CREATE TABLE IF NOT EXISTS game_changes (
+  seq       INTEGER PRIMARY KEY,
+  game_id   INTEGER NOT NULL,
+  source_id INTEGER
 );
 )sql";
 
