@@ -296,11 +296,13 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   return true;
 }
 
-std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::string& path, const std::string& content_hash) {
+std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<std::string>& path,
+                                                           const std::string& content_hash) {
   std::vector<int64_t> ids;
   {
     store::Statement s = db_.prepare("SELECT id FROM sources WHERE (path = ?1 OR content_hash = ?2) AND id != ?3 ORDER BY id");
-    s.bind_text(1, path);
+    if (path) s.bind_text(1, *path);
+    else s.bind_null(1);
     s.bind_text(2, content_hash);
     s.bind_int64(3, source_id_);
     while (s.step()) ids.push_back(s.column_int64(0));

@@ -69,9 +69,10 @@ class DatabaseWriter {
   bool skip_duplicate(const GameRecord& game);
   void add_reject(const RejectRecord& reject);
   // --replace: removes, inside the current source's transaction, the older sources of the
-  // same path or content hash (indexer/source_removal.h), and forgets their games'
-  // duplicate keys, so that the file is imported anew.
-  std::vector<RemovedSource> replace_sources(const std::string& path, const std::string& content_hash);
+  // same path (nullopt: content only, for a stream) or content hash
+  // (indexer/source_removal.h), and forgets their games' duplicate keys, so that the file
+  // is imported anew.
+  std::vector<RemovedSource> replace_sources(const std::optional<std::string>& path, const std::string& content_hash);
   // Writes the position segment and the source row, then commits.
   SourceSummary finish_source(const std::string& content_hash, double seconds);
   // Rolls the current source back (e.g. its content turned out to be imported already).

@@ -5,6 +5,7 @@
 #include "core/fen.h"
 #include "core/replay.h"
 #include "indexer/store/eco_table.h"
+#include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
 
@@ -66,6 +67,16 @@ int64_t dedupe_key_of(const GameRecord& game) {
       }
     h = mix_text(h, value);
   }
+  // A tag that names one game tells apart games whose moves, players and day agree (two
+  // quick draws of the same pair on lichess); a Site that is a place, not a game's URL,
+  // does not, as copies of one game may spell it differently. Absent, it adds nothing, so
+  // the key of a game without such tags is what it always was.
+  for (std::string_view name : kIdentifyingTags)
+    for (const Tag& t : game.tags)
+      if (t.name == name) {
+        if (name != "Site" || t.value.find("://") != std::string::npos) h = mix_text(mix_text(h, name), t.value);
+        break;
+      }
   return int64_t(h);
 }
 

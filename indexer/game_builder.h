@@ -25,7 +25,8 @@ std::optional<Variant> variant_from_tag(std::string_view value);
 GameResult result_from_token(std::string_view token);
 
 // The --dedupe identity of a built game: 64-bit hash of its start FEN, move codes,
-// White, Black, Date and result. Equal games have equal keys; two different games share
+// White, Black, Date and result, and of the tags that name one game where it has them
+// (kIdentifyingTags in truncated_copies.h; Site only when it is a URL). Equal games have equal keys; two different games share
 // one with probability about n^2 / 2^65 (1e-7 for 3.5 million games).
 int64_t dedupe_key_of(const GameRecord& game);
 

@@ -14,6 +14,7 @@
 #include "indexer/content_hash.h"
 #include "indexer/game_collector.h"
 #include "indexer/game_encoder.h"
+#include "indexer/replace_input.h"
 #include "indexer/splitter.h"
 #include "core/thread_group.h"
 
@@ -144,11 +145,16 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
                           const std::function<void(const ImportProgress&)>& progress) {
   const auto start = Clock::now();
   ImportOutcome outcome;
-  InputSource source = InputSource::open(path);
+  // --replace must know what it replaces before it removes anything (replace_input.h).
+  std::optional<SpooledStream> spooled;
+  if (options.replace && !is_rereadable(path)) spooled.emplace(path, options.temp_dir);
+  const std::string& read_path = spooled ? spooled->path() : path;
+  InputSource source = InputSource::open(read_path);
 
   // A mapped file can be recognised before any work; a stream only at its end.
   std::optional<std::string> known_hash;
-  if (source.is_mapped()) {
+  if (options.replace && !source.is_mapped()) known_hash = hash_input(read_path);
+  if (source.is_mapped() && !known_hash) {
     ContentHasher hasher;
     const std::string_view text = source.mapped_text();
     constexpr size_t kPiece = size_t{64} << 20;  // hashed, then dropped from the resident set
@@ -170,7 +176,9 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       return outcome;
     }
   }
-  if (options.replace) outcome.replaced = writer.replace_sources(path, known_hash.value_or(""));
+  // A stream is replaced by content only: every earlier import of "-" has that path.
+  if (options.replace)
+    outcome.replaced = writer.replace_sources(spooled ? std::nullopt : std::optional(path), known_hash.value_or(""));
   const unsigned threads = std::max(1u, options.threads);
   BoundedQueue<Chunk> chunks(threads * 2);
   Reorderer reorderer;

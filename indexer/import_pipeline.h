@@ -3,6 +3,7 @@
 // ids, game numbers and every row are the same whatever the thread count.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -18,6 +19,7 @@ struct ImportOptions {
   BuildOptions build;
   std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
   bool replace = false;                 // --replace: remove the sources of this path or content first
+  std::filesystem::path temp_dir = std::filesystem::temp_directory_path();  // --replace of a stream copies it here
   bool dedupe = true;                   // skip games equal to one already stored (off: --keep-duplicates)
   // For tests: runs on a worker thread before it parses each chunk; what it throws
   // ends the import as a worker's own failure (out of memory) would.

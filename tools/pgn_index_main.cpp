@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
                           "and counted as a duplicate)")
       ("dedupe", "the default now; accepted for old scripts")
       ("replace", "import the files again even when already in the database, with the options given now: "
-                  "the sources of the same path or content are removed in the same transaction")
+                  "the sources of the same path or content are removed in the same transaction (standard "
+                  "input and other streams: of the same content only; they are copied to --temp-dir first)")
       ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games, "
                                        "positions and rejects, in one transaction; repeatable; no FILE then")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
@@ -227,6 +228,7 @@ int main(int argc, char** argv) {
   writer_options.position_memory_bytes = *memory_bytes;
   writer_options.threads = std::max(1u, threads);
   writer_options.temp_dir = temp_dir;
+  if (!temp_dir.empty()) options.temp_dir = temp_dir;
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
   if (isatty(STDERR_FILENO))

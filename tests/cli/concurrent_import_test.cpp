@@ -8,40 +8,13 @@
 #include <mutex>
 #include <thread>
 
-#include "indexer/input_source.h"
 #include "indexer/store/database.h"
-#include "tests/cli/cli_support.h"
+#include "tests/cli/sample_games.h"
 
 namespace pgnbase::cli_test {
 namespace {
 
 using namespace std::chrono_literals;
-
-const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst";
-
-// The sample's text (7.6 MB), cut into its games.
-const std::vector<std::string>& sample_games() {
-  static const std::vector<std::string> games = [] {
-    indexer::InputSource source = indexer::InputSource::open(kSample.string());
-    std::string text(size_t{1} << 20, '\0'), all;
-    for (size_t n; (n = source.read(text.data(), text.size())) > 0;) all.append(text, 0, n);
-    std::vector<std::string> out;
-    for (size_t at = 0; at < all.size();) {
-      size_t next = all.find("\n\n[Event ", at);
-      next = next == std::string::npos ? all.size() : next + 2;
-      out.push_back(all.substr(at, next - at));
-      at = next;
-    }
-    return out;
-  }();
-  return games;
-}
-
-std::string games_text(size_t first, size_t end) {
-  std::string text;
-  for (size_t i = first; i < end; ++i) text += sample_games()[i];
-  return text;
-}
 
 // The first column of the query's first row; -1 while the database or its tables do not exist.
 int64_t count(const std::string& db, const std::string& sql) {
