@@ -279,3 +279,37 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
 
 }  // namespace
 }  // namespace pgnbase::query
+
+namespace pgnbase::query {
+namespace {
+
+// Issue 21 item 8: a --replace whose import brings the same moves (the posting count does
+// not change) and that ends before the summaries are rebuilt (Ctrl-C) must not leave them
+// answering: they name games that no longer exist.
+TEST_F(ExplorerLichess, SummariesAreStaleAfterAReplacementWithTheSameMoves) {
+  const std::string copy = dir_->file("replaced.db");
+  std::filesystem::copy_file(db_path_, copy);
+  {
+    store::Database db(copy, store::Database::Mode::ReadWrite);
+    store::Transaction t(db);
+    build_explorer_summaries(db, 50);
+    t.commit();
+  }
+  {
+    store::Database db(copy, store::Database::Mode::ReadOnly);
+    ASSERT_TRUE(read_explorer_summary(db, Board()));
+  }
+  indexer::DatabaseWriter writer(copy, indexer::WriterOptions{});
+  indexer::ImportOptions options;
+  options.threads = 2;
+  options.replace = true;
+  options.dedupe = false;  // as the database was imported: the same postings
+  options.build.keep_annotations = true;  // another option, the same games and moves
+  const indexer::ImportOutcome outcome = indexer::import_file(kSample, writer, options);
+  ASSERT_EQ(outcome.replaced.size(), 1u);
+  store::Database after(copy, store::Database::Mode::ReadOnly);
+  EXPECT_FALSE(read_explorer_summary(after, Board()));
+}
+
+}  // namespace
+}  // namespace pgnbase::query
