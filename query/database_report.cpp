@@ -131,6 +131,12 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
       rejects += s.column_int64(1);
     }
   }
+  // Version 5: games that more than one source held (store: game_copies).
+  int64_t copies = 0, copied_games = 0;
+  if (db.has_table("game_copies")) {
+    store::Statement s = db.prepare(sql::kCopyCounts);
+    if (s.step()) copies = s.column_int64(0), copied_games = s.column_int64(1);
+  }
   struct Source {
     int64_t id, games_found, imported, rejected, duplicates;
     std::string path, imported_at, hash;
@@ -167,6 +173,8 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
     line("games", "last_date", last_date ? date_of_key(*last_date) : "");
     line("games", "eco_from_tag", std::to_string(eco_tag));
     line("games", "eco_computed", std::to_string(eco_computed));
+    line("games", "copies", std::to_string(copies));
+    line("games", "games_with_copies", std::to_string(copied_games));
     for (const auto& [code, n] : languages) line("piece_letters", code, std::to_string(n));
     line("rejects", "total", std::to_string(rejects));
     for (const auto& [kind, n] : reject_kinds) line("rejects", kind, std::to_string(n));
@@ -190,6 +198,7 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
     o += ",\"chess960_games\":" + std::to_string(chess960) + ",\"setup_games\":" + std::to_string(setups);
     o += ",\"plies\":" + std::to_string(int64_t(plies));
     o += ",\"eco_from_tag\":" + std::to_string(eco_tag) + ",\"eco_computed\":" + std::to_string(eco_computed);
+    o += ",\"copies\":" + std::to_string(copies) + ",\"games_with_copies\":" + std::to_string(copied_games);
     o += ",\"first_date\":";
     if (first_date) append_json_string(date_of_key(*first_date), o);
     else o += "null";
@@ -251,6 +260,9 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
   o += line;
   o += "piece letters ";
   for (const auto& [code, n] : languages) o += " " + printable(code) + "=" + std::to_string(n);
+  if (copies > 0)
+    o += "copies         " + std::to_string(copies) + " more of " + std::to_string(copied_games) +
+         (copied_games == 1 ? " game" : " games") + " in other sources (kept when one source is removed)\n";
   o += "\nrejects        " + std::to_string(rejects) + "\n";
   for (const auto& [kind, n] : reject_kinds) o += "  " + printable(kind) + ": " + std::to_string(n) + "\n";
   o += "\nsources\n";

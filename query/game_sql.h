@@ -108,6 +108,9 @@ inline constexpr std::string_view kLanguageCounts = "SELECT language, count(*) F
 inline constexpr std::string_view kSources =
     "SELECT id, path, size, content_hash, games_found, imported, rejected, duplicates, language_counts, "
     "imported_at, seconds FROM sources ORDER BY id";
+// Copies of stored games that other sources held (skipped there as duplicates), and the
+// games they are copies of.
+inline constexpr std::string_view kCopyCounts = "SELECT count(*), count(DISTINCT game_id) FROM game_copies";
 inline constexpr std::string_view kRejectKinds = "SELECT kind, count(*) FROM rejects GROUP BY kind ORDER BY 2 DESC, 1";
 inline constexpr std::string_view kPageInfo = "SELECT page_count * page_size, freelist_count * page_size "
                                               "FROM pragma_page_count(), pragma_page_size(), pragma_freelist_count()";

@@ -48,7 +48,7 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
   }
   const SourceSummary& s = o.summary;
   double mb = o.bytes / 1e6;
-  std::string duplicates = s.duplicates ? ", " + std::to_string(s.duplicates) + " duplicates skipped" : "";
+  std::string duplicates = s.duplicates ? ", " + query::plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
   std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
               name.c_str(), query::plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
               (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
@@ -86,7 +86,7 @@ void ImportTotals::print(double seconds) const {
   note(failed_, "failed");
   note(already_imported_, "already in the database");
   if (!detail.empty()) detail += ")";
-  std::string duplicates = duplicates_ ? ", " + std::to_string(duplicates_) + " duplicates skipped" : "";
+  std::string duplicates = duplicates_ ? ", " + query::plural(int64_t(duplicates_), "duplicate") + " skipped" : "";
   std::printf("total: %s%s, %s found, %llu imported, %llu rejected%s in %.2f s\n",
               query::plural(int64_t(files), "file").c_str(), detail.c_str(),
               query::plural(int64_t(games_found_), "game").c_str(),

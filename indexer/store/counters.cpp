@@ -13,16 +13,10 @@ int64_t single_value(Database& db, std::string_view sql) {
   return s.step() ? s.column_int64(0) : 0;
 }
 
-bool table_exists(Database& db, std::string_view table) {
-  Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
-  s.bind_text(1, table);
-  return s.step();
-}
-
 }  // namespace
 
 int64_t read_counter(Database& db, std::string_view key) {
-  if (!table_exists(db, "meta")) return 0;
+  if (!db.has_table("meta")) return 0;
   Statement s = db.prepare("SELECT value FROM meta WHERE key = ?1");
   s.bind_text(1, key);
   if (!s.step()) return 0;
@@ -42,14 +36,14 @@ void raise_counter(Database& db, std::string_view key, int64_t value) {
 
 int64_t next_game_id(Database& db) {
   int64_t last = std::max(read_counter(db, kLastGameId), single_value(db, "SELECT coalesce(max(id), 0) FROM games"));
-  if (table_exists(db, "position_segments"))
+  if (db.has_table("position_segments"))
     last = std::max(last, single_value(db, "SELECT coalesce(max(last_game_id), 0) FROM position_segments"));
   return last + 1;
 }
 
 int64_t allocate_source_id(Database& db) {
   int64_t last = std::max(read_counter(db, kLastSourceId), single_value(db, "SELECT coalesce(max(id), 0) FROM sources"));
-  if (table_exists(db, "position_segments"))
+  if (db.has_table("position_segments"))
     last = std::max(last, single_value(db, "SELECT coalesce(max(segment_id), 0) FROM position_segments"));
   raise_counter(db, kLastSourceId, last + 1);
   return last + 1;

@@ -219,6 +219,12 @@ int64_t Database::changes() const { return sqlite3_changes64(db_); }
 
 bool Database::in_transaction() const { return db_ && sqlite3_get_autocommit(db_) == 0; }
 
+bool Database::has_table(std::string_view name) {
+  Statement s = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  s.bind_text(1, name);
+  return s.step();
+}
+
 void Database::set_busy_timeout(std::chrono::milliseconds timeout) {
   sqlite3_busy_timeout(db_, static_cast<int>(timeout.count()));
 }

@@ -144,6 +144,8 @@ class Database {
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
   int64_t changes() const;
   bool in_transaction() const;
+  // Whether the database has a table of this name (an older file may lack a newer table).
+  bool has_table(std::string_view name);
 
   // How long a statement waits for another connection's lock before failing Busy.
   void set_busy_timeout(std::chrono::milliseconds timeout);
