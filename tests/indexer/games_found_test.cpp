@@ -1,5 +1,5 @@
-// Issue 21: every game of every real file of ../shared/data (but the bench corpora) ends up imported, rejected or
-// skipped as a duplicate, the three add up to the games found, the games found are the
+// Issue 21: every game of every real file of ../shared/data (but the bench corpora) ends
+// up imported, rejected or skipped as a duplicate, the three add up to the games found, the games found are the
 // file's tag sections (counted here, independently of the reader), and a second import of
 // the file adds nothing.
 #include <gtest/gtest.h>
@@ -77,8 +77,8 @@ TEST(GamesFound, EveryGameOfEveryRealFileIsCountedOnce) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_regular_file() || !(name.ends_with(".pgn") || name.ends_with(".pgn.zst"))) continue;
     const std::string relative = fs::relative(entry.path(), kShared).string();
-    // The two 130-160 MB bench corpora take minutes in the sanitizer build; ImportTest
-    // counts their games, and the issue's closing note has this check's figures for them.
+    // The two 130-160 MB bench corpora would take minutes in the sanitizer build: left out
+    // (the same check by hand, on the Release build: 47,245 and 5,630 games, issue 21).
     if (relative.starts_with("bench/")) continue;
     SCOPED_TRACE(relative);
     ++files;
