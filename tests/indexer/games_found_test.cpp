@@ -1,7 +1,7 @@
 // Issue 21: every game of every real file of ../shared/data (but the bench corpora) ends
-// up imported, rejected or skipped as a duplicate, the three add up to the games found, the games found are the
-// file's tag sections (counted here, independently of the reader), and a second import of
-// the file adds nothing.
+// up imported, rejected or skipped as a duplicate: the three add up to the games found,
+// the games found are the file's tag sections (counted here, independently of the
+// reader), and a second import of the file adds nothing.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
