@@ -31,7 +31,7 @@ bool parse_square(std::string_view text, Square& out) {
 // One side of a material spec: "KR2P", "KR*P". A count applies to the next letter.
 bool parse_material_side(std::string_view side, std::string_view whole, std::array<MaterialSpec::Range, 6>& out,
                          std::string& error) {
-  int kings = 0;
+  int kings = 0, men = 0;
   size_t i = 0;
   while (i < side.size()) {
     bool any = false;
@@ -63,6 +63,14 @@ bool parse_material_side(std::string_view side, std::string_view whole, std::arr
       continue;
     }
     MaterialSpec::Range& r = out[pt];
+    // A side has at most 16 men, 8 of them pawns: checked as the counts add up, so that a
+    // long spec cannot wrap a count around to "any number".
+    men += any ? 0 : count;
+    if (men > 15 || (pt == PAWN && r.min + (any ? 0 : count) > 8)) {
+      error = quoted(whole) + (pt == PAWN && men <= 15 ? " has more than 8 pawns on one side"
+                                                        : " has more than 16 men on one side");
+      return false;
+    }
     if (any) r = {r.min, 255};
     else r = {uint8_t(r.min + count), r.max == 255 ? uint8_t(255) : uint8_t(r.max + count)};
   }

@@ -5,7 +5,9 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "indexer/input_source.h"
 #include "indexer/source_removal.h"
 #include "indexer/store/database.h"
+#include "indexer/store/schema_version.h"
 #include "query/explorer_summary.h"
 #include "query/file_identity.h"
 #include "tools/import_report.h"
@@ -65,6 +68,14 @@ std::optional<std::string> find_overwritten_input(const std::string& db, const s
   return std::nullopt;
 }
 
+// False, after one line on stderr, when what was printed could not be written (a full
+// disk, /dev/full): the summary is the run's answer, so losing it is a failure.
+bool flush_stdout() {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+  std::fprintf(stderr, "pgn-index: cannot write to standard output: %s\n", std::strerror(errno));
+  return false;
+}
+
 // Removes a database this run created but put nothing into (every input failed).
 void remove_new_database(const std::string& db) {
   std::error_code ignored;
@@ -110,6 +121,15 @@ int remove_sources(const std::string& db_path, const std::vector<std::string>& n
     return 1;
   }
   try {
+    // A file that is not a pgnbase database is left as it was (opening it to write would
+    // make an empty file an SQLite database).
+    {
+      store::Database existing(db_path, store::Database::Mode::ReadOnly);
+      if (!existing.has_table("meta") || !store::check_schema_version(existing, db_path)) {
+        std::fprintf(stderr, "pgn-index: %s is not a pgnbase database; nothing removed\n", db_path.c_str());
+        return 1;
+      }
+    }
     DatabaseWriter writer(db_path, WriterOptions{});
     store::Database& db = writer.database();
     store::Transaction transaction(db);
@@ -197,7 +217,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "pgn-index: --remove needs -o DB and no input file (see --help)\n");
       return 2;
     }
-    return remove_sources(output, removals);
+    const int status = remove_sources(output, removals);
+    return flush_stdout() ? status : 1;
   }
   if (output.empty() || inputs.empty()) {
     std::fprintf(stderr, "pgn-index: need -o DB and at least one input file (see --help)\n");
@@ -307,5 +328,6 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (!flush_stdout()) return 1;
   return fatal || totals.failed_files() > 0 ? 1 : 0;
 }

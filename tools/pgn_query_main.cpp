@@ -2,7 +2,9 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -600,24 +602,8 @@ int key_command(int argc, char** argv) {
   return kExitOk;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // A file-size limit (ulimit -f) must end in a clear error, not a silent kill.
-  std::signal(SIGXFSZ, SIG_IGN);
-  if (argc < 2) {
-    std::fputs(kOverview, stderr);
-    return kExitUsage;
-  }
-  const std::string command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::fputs(kOverview, stdout);
-    return kExitOk;
-  }
-  if (command == "--version") {
-    std::puts("pgn-query " PGNBASE_VERSION);
-    return kExitOk;
-  }
+// Runs one command; its exit status. Every error becomes one line on stderr.
+int run_command(const std::string& command, int argc, char** argv) {
   try {
     if (command == "search") return search_command(argc, argv, false);
     if (command == "export") return search_command(argc, argv, true);
@@ -644,3 +630,32 @@ int main(int argc, char** argv) {
     return kExitFailure;
   }
 }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must end in a clear error, not a silent kill.
+  std::signal(SIGXFSZ, SIG_IGN);
+  if (argc < 2) {
+    std::fputs(kOverview, stderr);
+    return kExitUsage;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kOverview, stdout);
+    return kExitOk;
+  }
+  if (command == "--version") {
+    std::puts("pgn-query " PGNBASE_VERSION);
+    return kExitOk;
+  }
+  const int status = run_command(command, argc, argv);
+  // What went to standard output is the command's answer: losing it (a full disk,
+  // /dev/full) is a failure, said in one line (once: a command that failed said why).
+  if (status == kExitOk && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    std::fprintf(stderr, "pgn-query %s: cannot write to standard output: %s\n", command.c_str(), std::strerror(errno));
+    return kExitFailure;
+  }
+  return status;
+}
+

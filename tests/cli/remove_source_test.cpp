@@ -71,3 +71,40 @@ TEST_F(RemoveSource, ReplaceImportsAgainAndDuplicatesAreSkippedByDefault) {
 
 }  // namespace
 }  // namespace pgnbase::cli_test
+
+namespace pgnbase::cli_test {
+namespace {
+
+// Issue 22 item 9: --remove on a file that is no database (here an empty one) leaves it as
+// it was; it used to become a 124 KB SQLite database.
+TEST_F(RemoveSource, AFileThatIsNoDatabaseIsLeftAsItWas) {
+  const std::string notes = file("notes.txt", "");
+  Ran r = index({"-o", notes, "--remove", "1"});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_NE(r.err.find("is not a pgnbase database; nothing removed"), std::string::npos) << r;
+  EXPECT_EQ(fs::file_size(notes), 0u);
+  const std::string text = file("text.txt", "some notes\n");
+  EXPECT_EQ(index({"-o", text, "--remove", "1"}).code, 1);
+  EXPECT_EQ(slurp(text), "some notes\n");
+}
+
+// Issue 22 item 9: a summary that cannot be written (/dev/full) is a failure, in one line.
+TEST_F(RemoveSource, OutputThatCannotBeWrittenFailsTheCommand) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  Redirects full;
+  full.stdout_path = "/dev/full";
+  Ran r = index({"-o", path("g.db"), file("a.pgn", kFirst)}, full);
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_NE(r.err.find("cannot write to standard output"), std::string::npos) << r;
+  r = query({"key", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, full);
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_EQ(r.err_lines().size(), 1u) << r;
+  r = query({"stats", path("g.db")}, full);
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_EQ(r.err_lines().size(), 1u) << r;
+  r = query({"export-dataset", path("g.db"), path("dataset")}, full);
+  EXPECT_EQ(r.code, 1) << r;
+}
+
+}  // namespace
+}  // namespace pgnbase::cli_test

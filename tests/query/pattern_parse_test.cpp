@@ -45,6 +45,22 @@ TEST(PatternParse, MaterialErrorsNameTheBadPart) {
   EXPECT_NE(error.find("one K"), std::string::npos);
 }
 
+// Issue 22 item 9: 256 pawns wrapped the count to 0 and the range to "any number".
+TEST(PatternParse, MaterialCountsCannotWrap) {
+  MaterialSpec m;
+  std::string error;
+  EXPECT_FALSE(parse_material("K" + std::string(256, 'P') + "vK", m, error));
+  EXPECT_NE(error.find("more than 8 pawns"), std::string::npos) << error;
+  EXPECT_FALSE(parse_material("K9PvK", m, error));
+  EXPECT_NE(error.find("more than 8 pawns"), std::string::npos) << error;
+  std::string many = "K";
+  for (int i = 0; i < 20; ++i) many += "15Q";
+  EXPECT_FALSE(parse_material(many + "vK", m, error));
+  EXPECT_NE(error.find("more than 16 men"), std::string::npos) << error;
+  EXPECT_TRUE(parse_material("KQQQQQQQQQRRBBNNvK", m, error)) << error;  // 15 men: legal after promotions
+  EXPECT_TRUE(parse_material("K8P7QvK", m, error)) << error;
+}
+
 TEST(PatternParse, ImbalanceForms) {
   ImbalanceSpec i;
   std::string error;
