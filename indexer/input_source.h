@@ -95,8 +95,10 @@ class InputSource {
 // The sources that one command-line input stands for: the input itself, or for a zip
 // archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
 // case), in archive order. Opens each one, so that an input that cannot be read or is
-// not PGN throws InputError here, before anything is imported; "-" is returned as it
-// is (standard input can be read only once). A zip without a .pgn member is an error.
+// not PGN throws InputError here, before anything is imported. "-" and any path that is
+// not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N of a pipe, a
+// device) are returned as they are, unopened: they can be read only once, by the
+// import. A zip without a .pgn member is an error.
 std::vector<std::string> list_sources(const std::string& path);
 
 }  // namespace pgnbase::indexer
