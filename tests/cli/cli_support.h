@@ -22,6 +22,7 @@
 
 #include "core/movegen.h"
 #include "core/san.h"
+#include "indexer/input_source.h"
 
 namespace pgnbase::cli_test {
 
@@ -117,6 +118,33 @@ inline Ran finish(const fs::path& dir, pid_t pid, const Redirects& redirects = {
 inline Ran run(const fs::path& dir, const std::string& binary, const std::vector<std::string>& args,
                const Redirects& redirects = {}) {
   return finish(dir, start(dir, binary, args, redirects), redirects);
+}
+
+// The bundled sample (tools/sample: 2,000 real lichess games) as plain text, read once.
+inline const std::string& sample_text() {
+  static const std::string text = [] {
+    indexer::InputSource source =
+        indexer::InputSource::open(PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst");
+    std::string piece(size_t{1} << 20, '\0'), all;
+    for (size_t n; (n = source.read(piece.data(), piece.size())) > 0;) all.append(piece, 0, n);
+    return all;
+  }();
+  return text;
+}
+
+// Games [first, end) of sample_text(), each from its [Event line to the next one.
+inline std::string sample_games(size_t first, size_t end) {
+  const std::string& all = sample_text();
+  size_t from = 0, to = all.size();
+  for (size_t game = 0, at = 0; at != std::string::npos; ++game, at = all.find("\n[Event ", at + 1)) {
+    const size_t start = at == 0 ? 0 : at + 1;
+    if (game == first) from = start;
+    if (game == end) {
+      to = start;
+      break;
+    }
+  }
+  return all.substr(from, to - from);
 }
 
 // Seeded random legal games written as PGN: deterministic, so CI needs no data files.

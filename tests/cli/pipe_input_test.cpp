@@ -9,26 +9,13 @@
 #include <thread>
 
 #include "indexer/content_hash.h"
-#include "indexer/input_source.h"
 #include "indexer/store/database.h"
 #include "tests/cli/cli_support.h"
 
 namespace pgnbase::cli_test {
 namespace {
 
-const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst";
 constexpr int64_t kSampleGames = 2000;  // tools/sample/README.md
-
-// The sample as plain text, as `zstdcat` writes it into a pipe.
-const std::string& sample_text() {
-  static const std::string text = [] {
-    indexer::InputSource source = indexer::InputSource::open(kSample.string());
-    std::string piece(size_t{1} << 20, '\0'), all;
-    for (size_t n; (n = source.read(piece.data(), piece.size())) > 0;) all.append(piece, 0, n);
-    return all;
-  }();
-  return text;
-}
 
 int64_t count(const std::string& db, const std::string& sql) {
   store::Database d(db, store::Database::Mode::ReadOnly);
@@ -157,7 +144,7 @@ TEST_F(PipeInput, CharacterDevicesHaveAClearOutcome) {
 }
 
 TEST_F(PipeInput, DatabaseReadThroughDevStdinOrDevFdIsStillRefused) {
-  const std::string pgn = file("three.pgn", sample_text().substr(0, sample_text().find("\n[Event ", 10'000)));
+  const std::string pgn = file("three.pgn", sample_games(0, 3));
   ASSERT_EQ(index({"-q", "-o", db_, pgn}).code, 0);
   const std::string before = slurp(db_);
   // pgn-index -o games.db /dev/stdin < games.db
