@@ -7,7 +7,8 @@
 // pieces, with memory bounded whatever the input's size.
 //
 // A zip archive is not one input: list_sources() turns it into one "ARCHIVE:MEMBER"
-// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"), and open()
+// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"; the second of
+// two members named games.pgn -> "x.zip:games.pgn#2", archive_decoder.h), and open()
 // reads such a path as that member (a real file of that name wins).
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
