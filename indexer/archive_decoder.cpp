@@ -2,10 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "indexer/input_source.h"
@@ -22,6 +26,48 @@ bool has_pgn_extension(std::string_view name) {
   return std::equal(tail.begin(), tail.end(), ".pgn",
                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
+
+// A member as a source path names it: "NAME", or "NAME#N" for the Nth regular-file
+// member called NAME (N >= 2) when the archive holds several.
+struct MemberRef {
+  std::string name;
+  unsigned occurrence = 1;
+};
+
+MemberRef parse_member(const std::string& member) {
+  const size_t hash = member.rfind('#');
+  if (hash == std::string::npos || !has_pgn_extension(std::string_view(member).substr(0, hash))) return {member};
+  unsigned n = 0;
+  const char* end = member.data() + member.size();
+  auto [stop, error] = std::from_chars(member.data() + hash + 1, end, n);
+  if (error != std::errc() || stop != end || n < 2 || member[hash + 1] == '0') return {member};
+  return {member.substr(0, hash), n};
+}
+
+// While alive, this thread reads member names as UTF-8. In the C locale (pgn-index never
+// calls setlocale) libarchive cannot convert a name that the zip flags as UTF-8
+// (general purpose bit 11, as Python, Java and Windows write non-ASCII names) and gives
+// no name at all; in a UTF-8 locale it hands the name over unchanged, and a name without
+// the flag still comes as its bytes. uselocale() is per thread: other threads keep theirs.
+class Utf8Names {
+ public:
+  Utf8Names() {
+    static const locale_t utf8 = [] {
+      for (const char* name : {"C.UTF-8", "C.utf8", "en_US.UTF-8"})
+        if (locale_t l = ::newlocale(LC_CTYPE_MASK, name, locale_t(0))) return l;
+      return locale_t(0);
+    }();
+    if (utf8) previous_ = ::uselocale(utf8);
+  }
+  ~Utf8Names() {
+    if (previous_) ::uselocale(previous_);
+  }
+  Utf8Names(const Utf8Names&) = delete;
+  Utf8Names& operator=(const Utf8Names&) = delete;
+
+ private:
+  locale_t previous_ = locale_t(0);
+};
 
 void refuse_pipe(const RawInput& input) {
   if (!input.seekable())
@@ -51,6 +97,7 @@ class ArchiveReader {
     archive_read_set_skip_callback(a, &ArchiveReader::skip);
     // With a seek callback the zip reader trusts the central directory, not local headers.
     if (input_.seekable()) archive_read_set_seek_callback(a, &ArchiveReader::seek);
+    Utf8Names utf8;
     if (archive_read_open1(a) != ARCHIVE_OK) fail();
   }
   ArchiveReader(const ArchiveReader&) = delete;
@@ -58,11 +105,26 @@ class ArchiveReader {
 
   // The next entry, or nullptr at the end of the archive.
   archive_entry* next_entry() {
+    Utf8Names utf8;
     archive_entry* entry = nullptr;
     int result = archive_read_next_header(archive_.get(), &entry);
     if (result == ARCHIVE_EOF) return nullptr;
     if (result < ARCHIVE_WARN) fail();  // a warning: a name libarchive could not convert
+    ++entries_;
     return entry;
+  }
+
+  // The path of the next member that is a regular file, nullopt at the end of the
+  // archive: UTF-8 when the zip flags it so, else the bytes stored.
+  std::optional<std::string> next_file() {
+    while (archive_entry* entry = next_entry()) {
+      if (archive_entry_filetype(entry) != AE_IFREG) continue;
+      Utf8Names utf8;
+      if (const char* path = archive_entry_pathname(entry)) return path;
+      throw InputError("cannot read '" + input_.name() + "': the name of its member " + std::to_string(entries_) +
+                       " cannot be decoded");  // no UTF-8 locale on this system
+    }
+    return std::nullopt;
   }
 
   // Copies up to capacity bytes of the current entry; fewer only at its end.
@@ -132,6 +194,7 @@ class ArchiveReader {
   std::vector<char> block_;
   std::unique_ptr<archive, int (*)(archive*)> archive_{archive_read_new(), archive_read_free};
   std::string callback_error_;
+  uint64_t entries_ = 0;  // read so far, for messages
 };
 
 class ArchiveDecoder final : public StreamDecoder {
@@ -141,12 +204,13 @@ class ArchiveDecoder final : public StreamDecoder {
   // Moves to the single entry of a compressed stream; false when the stream is empty.
   bool open_stream() { return has_entry_ = reader_.next_entry() != nullptr; }
 
-  // Moves to the regular-file member named member; false when there is none.
+  // Moves to the regular-file member that member names (parse_member); false when there
+  // is none.
   bool open_member(const std::string& member) {
-    while (archive_entry* entry = reader_.next_entry()) {
-      const char* path = archive_entry_pathname(entry);
-      if (path && member == path && archive_entry_filetype(entry) == AE_IFREG) return has_entry_ = true;
-    }
+    const MemberRef wanted = parse_member(member);
+    unsigned seen = 0;
+    while (std::optional<std::string> path = reader_.next_file())
+      if (*path == wanted.name && ++seen == wanted.occurrence) return has_entry_ = true;
     return false;
   }
 
@@ -181,9 +245,11 @@ std::vector<std::string> list_pgn_members(RawInput input) {
   refuse_pipe(input);
   ArchiveReader reader(std::move(input), Compression::Zip);
   std::vector<std::string> members;
-  while (archive_entry* entry = reader.next_entry()) {
-    const char* path = archive_entry_pathname(entry);
-    if (path && archive_entry_filetype(entry) == AE_IFREG && has_pgn_extension(path)) members.emplace_back(path);
+  std::map<std::string, unsigned> seen;
+  while (std::optional<std::string> path = reader.next_file()) {
+    if (!has_pgn_extension(*path)) continue;
+    const unsigned occurrence = ++seen[*path];
+    members.push_back(occurrence == 1 ? *path : *path + "#" + std::to_string(occurrence));
   }
   return members;
 }

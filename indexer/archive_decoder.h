@@ -23,11 +23,14 @@ namespace pgnbase::indexer {
 // too, without its CRC check).
 std::unique_ptr<StreamDecoder> make_archive_decoder(RawInput input, Compression compression);
 
-// Decodes the member named member (its path inside the archive) of the zip archive input.
+// Decodes the member that member names (as list_pgn_members() gives it) of the zip
+// archive input.
 std::unique_ptr<StreamDecoder> make_zip_member_decoder(RawInput input, const std::string& member);
 
 // The paths of the zip archive's members that are regular files named *.pgn (any case),
-// in archive order.
+// in archive order. A path is UTF-8 when the zip flags the name so (general purpose
+// bit 11), else the bytes stored. Members of equal paths are told apart by their order:
+// the second "NAME" is "NAME#2", the third "NAME#3", and so on.
 std::vector<std::string> list_pgn_members(RawInput input);
 
 }  // namespace pgnbase::indexer

@@ -47,6 +47,67 @@ bool is_tar(std::string_view head) {
   return has_at(head, 257, "ustar") && head.substr(0, 100).find('\0') != std::string_view::npos;
 }
 
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+// The offset of the first game's first byte: after a UTF-8 byte-order mark, blank lines,
+// '%' escape lines, ';' comment lines and {comments}; npos when head ends before it.
+size_t skip_preamble(std::string_view head) {
+  size_t at = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (at < head.size()) {
+    const char c = head[at];
+    if (is_blank(c)) {
+      ++at;
+      continue;
+    }
+    if (c != '%' && c != ';' && c != '{') return at;
+    const size_t end = c == '{' ? head.find('}', at) : head.find_first_of("\r\n", at);
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return std::string_view::npos;
+}
+
+// A tag pair on one line: [Name "value"], the value's \" and \\ escaped.
+bool is_tag_pair(std::string_view text) {
+  size_t at = 1;  // text starts with '['
+  while (at < text.size() && text[at] == ' ') ++at;
+  const size_t name = at;
+  while (at < text.size() && (is_letter(text[at]) || is_digit(text[at]) || text[at] == '_')) ++at;
+  if (at == name) return false;
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  if (at >= text.size() || text[at++] != '"') return false;
+  for (; at < text.size() && text[at] != '"'; ++at) {
+    if (text[at] == '\n' || text[at] == '\r') return false;
+    if (text[at] == '\\') ++at;
+  }
+  if (at++ >= text.size()) return false;
+  while (at < text.size() && text[at] == ' ') ++at;
+  return at < text.size() && text[at] == ']';
+}
+
+// Movetext: a move number and the first letter of a move (a SAN piece or file in any
+// language, O-O or 0-0, a figurine's UTF-8 lead byte), or a game that is only a result.
+bool is_movetext(std::string_view text) {
+  for (std::string_view result : {"1-0"sv, "0-1"sv, "1/2-1/2"sv, "*"sv})
+    if (text.starts_with(result) && (text.size() == result.size() || is_blank(text[result.size()]))) return true;
+  size_t at = 0;
+  while (at < text.size() && at < 5 && is_digit(text[at])) ++at;
+  if (at == 0 || at >= text.size() || text[at] != '.') return false;
+  while (at < text.size() && (text[at] == '.' || is_blank(text[at]))) ++at;
+  return at < text.size() && (is_letter(text[at]) || text[at] == '0' || static_cast<unsigned char>(text[at]) >= 0xC2);
+}
+
+// True when the first game of head starts right away (a tag pair or movetext), so that
+// damage later in the file is the reader's to reject.
+bool starts_as_pgn(std::string_view head) {
+  const size_t start = skip_preamble(head);
+  if (start == std::string_view::npos) return false;
+  const std::string_view text = head.substr(start);
+  return text[0] == '[' ? is_tag_pair(text) : is_movetext(text);
+}
+
 bool is_control_byte(unsigned char c) {
   if (c == 0x7F) return true;
   if (c >= 0x20) return false;
@@ -83,6 +144,7 @@ std::optional<std::string_view> describe_non_pgn(std::string_view head) {
     if (has_at(head, signature.offset, signature.magic)) return signature.looks_like;
   if (is_bzip2(head)) return "bzip2-compressed data";
   if (is_tar(head)) return "a tar archive";
+  if (starts_as_pgn(head)) return std::nullopt;
   size_t control = 0;
   for (char c : head) control += is_control_byte(static_cast<unsigned char>(c));
   if (control * 32 > head.size()) return "binary data";

@@ -44,6 +44,14 @@ std::optional<RawInput> open_zip_file(const std::string& path, const std::string
   return input;
 }
 
+// True for a FIFO, a terminal, a socket or another device (also behind /dev/stdin or
+// /dev/fd/N): opening it a second time gets the bytes after those already read, so
+// only the import may open it, once.
+bool can_be_read_only_once(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
 }  // namespace
 
 struct InputSource::State {
@@ -215,7 +223,7 @@ size_t InputSource::read(char* destination, size_t capacity) {
 }
 
 std::vector<std::string> list_sources(const std::string& path) {
-  if (path == "-") return {path};
+  if (path == "-" || can_be_read_only_once(path)) return {path};
   std::optional<RawInput> zip = open_zip_file(path, path);
   if (!zip) {
     InputSource::open(path);  // throws when path cannot be read or is not PGN

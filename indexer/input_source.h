@@ -7,7 +7,8 @@
 // pieces, with memory bounded whatever the input's size.
 //
 // A zip archive is not one input: list_sources() turns it into one "ARCHIVE:MEMBER"
-// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"), and open()
+// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"; the second of
+// two members named games.pgn -> "x.zip:games.pgn#2", archive_decoder.h), and open()
 // reads such a path as that member (a real file of that name wins).
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
@@ -95,8 +96,10 @@ class InputSource {
 // The sources that one command-line input stands for: the input itself, or for a zip
 // archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
 // case), in archive order. Opens each one, so that an input that cannot be read or is
-// not PGN throws InputError here, before anything is imported; "-" is returned as it
-// is (standard input can be read only once). A zip without a .pgn member is an error.
+// not PGN throws InputError here, before anything is imported. "-" and any path that is
+// not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N of a pipe, a
+// device) are returned as they are, unopened: they can be read only once, by the
+// import. A zip without a .pgn member is an error.
 std::vector<std::string> list_sources(const std::string& path);
 
 }  // namespace pgnbase::indexer

@@ -12,12 +12,21 @@ namespace pgnbase::cli_test {
 
 inline const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst";
 
-// The sample's text (7.6 MB), cut into its games (each ends with its blank line).
+// The sample's text (7.6 MB), read once.
+inline const std::string& sample_text() {
+  static const std::string text = [] {
+    indexer::InputSource source = indexer::InputSource::open(kSample.string());
+    std::string piece(size_t{1} << 20, '\0'), all;
+    for (size_t n; (n = source.read(piece.data(), piece.size())) > 0;) all.append(piece, 0, n);
+    return all;
+  }();
+  return text;
+}
+
+// The sample cut into its games (each ends with its blank lines).
 inline const std::vector<std::string>& sample_games() {
   static const std::vector<std::string> games = [] {
-    indexer::InputSource source = indexer::InputSource::open(kSample.string());
-    std::string text(size_t{1} << 20, '\0'), all;
-    for (size_t n; (n = source.read(text.data(), text.size())) > 0;) all.append(text, 0, n);
+    const std::string& all = sample_text();
     std::vector<std::string> out;
     for (size_t at = 0; at < all.size();) {
       size_t next = all.find("\n\n[Event ", at);

@@ -214,6 +214,37 @@ TEST_F(CompressedInputTest, InfoZipArchiveListsItsPgnMembers) {
   EXPECT_TRUE(sample_text().starts_with(ten));
 }
 
+// Games [first, end) of the sample, each from its [Event line to the next one.
+std::string sample_games(size_t first, size_t end) {
+  std::vector<size_t> starts;
+  for (size_t at = 0; at != std::string::npos && starts.size() <= end; at = sample_text().find("\n[Event ", at + 1))
+    starts.push_back(at == 0 ? 0 : at + 1);
+  return sample_text().substr(starts[first], starts[end] - starts[first]);
+}
+
+TEST_F(CompressedInputTest, ZipMemberNamesInEveryEncodingAreListedAndRead) {
+  // Flagged UTF-8 (Python's zipfile, jar, Windows): the name arrives as UTF-8.
+  const std::string utf8 = (kArchives / "utf8-name.zip").string();
+  ASSERT_EQ(list_sources(utf8), std::vector<std::string>{utf8 + ":Caf\xC3\xA9.pgn"});
+  EXPECT_TRUE(read_everything(utf8 + ":Caf\xC3\xA9.pgn") == sample_games(0, 3));
+  // Not flagged, code page 437 (old DOS zips): the name arrives as its stored bytes.
+  const std::string cp437 = (kArchives / "cp437-name.zip").string();
+  ASSERT_EQ(list_sources(cp437), std::vector<std::string>{cp437 + ":Caf\x82.pgn"});
+  EXPECT_TRUE(read_everything(cp437 + ":Caf\x82.pgn") == sample_games(3, 6));
+}
+
+TEST_F(CompressedInputTest, ZipMembersOfEqualNamesAreNumbered) {
+  const std::string zip = (kArchives / "same-names.zip").string();
+  ASSERT_EQ(list_sources(zip),
+            (std::vector<std::string>{zip + ":games.pgn", zip + ":games.pgn#2", zip + ":games.pgn#3"}));
+  EXPECT_TRUE(read_everything(zip + ":games.pgn") == sample_games(0, 3));
+  EXPECT_TRUE(read_everything(zip + ":games.pgn#2") == sample_games(3, 6));
+  EXPECT_TRUE(read_everything(zip + ":games.pgn#3") == sample_games(6, 9));
+  for (const char* missing : {"games.pgn#4", "games.pgn#1", "games.pgn#02", "games.pgn#"})
+    EXPECT_EQ(input_error_of([&] { InputSource::open(zip + ":" + missing); }),
+              "cannot open '" + zip + ":" + missing + "': the zip archive has no member '" + missing + "'");
+}
+
 TEST_F(CompressedInputTest, ZipWithoutPgnMembersIsAnError) {
   const std::string zip = write("docs.zip", test::make_zip({{"readme.txt", "hello"}}));
   EXPECT_EQ(input_error_of([&] { list_sources(zip); }),

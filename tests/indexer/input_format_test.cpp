@@ -100,6 +100,29 @@ TEST(DescribeNonPgnTest, TextOfEveryKindIsPgn) {
   EXPECT_EQ(describe_non_pgn("[Event \"Mustarov\"]" + std::string(300, ' ') + kGame), std::nullopt);
 }
 
+TEST(DescribeNonPgnTest, PgnFromTheFirstByteIsPgnWhateverFollows) {
+  // Damage after a PGN start (a bad sector) is left to the reader, to become rejects.
+  const std::string junk = random_bytes(kSniffBytes, 12);
+  ASSERT_EQ(describe_non_pgn(junk), "binary data");
+  for (const std::string& start : {kGame, "[Event \"Say \\\"hi\\\"\"] "s, "[Site\"x\"]"s, "\xEF\xBB\xBF" + kGame,
+                                  "\n\r\n  \t" + kGame, "% exported by a program\n" + kGame,
+                                  "; a comment line\r\n{ a comment\non two lines }\n" + kGame, "1. e4 e5 2. Nf3"s, "1.d4"s,
+                                  "12... Qxd5"s, "1. 0-0"s, "1. Sf3 Sf6"s, "1. \xE2\x99\x98" "f3"s, "1-0\n"s,
+                                  "1/2-1/2 "s, "*\n"s})
+    EXPECT_EQ(describe_non_pgn(start + junk), std::nullopt) << start;
+}
+
+TEST(DescribeNonPgnTest, WhatOnlyLooksLikeAPgnStartIsTested) {
+  // Not a tag pair or movetext: the control-byte ratio decides, as for any text.
+  const std::string junk = random_bytes(kSniffBytes, 13);
+  for (const std::string& start : {""s, "["s, "[]"s, "[Event"s, "[Event \"x\""s, "[Event \"x\n\"]"s, "[Event x]"s,
+                                  "[\"x\"]"s, "1.\x01"s, "123456. e4"s, "1-0x"s, "{ unclosed"s, "% only\n"s,
+                                  "e4 e5"s, "Event \"x\"]"s})
+    EXPECT_EQ(describe_non_pgn(start + junk), "binary data") << start;
+  // Signatures come first: a PDF's "%PDF-" line is not a PGN escape line.
+  EXPECT_EQ(describe_non_pgn("%PDF-1.7\n" + kGame), "a PDF document");
+}
+
 TEST(DescribeNonPgnTest, EveryRealPgnFileIsPgn) {
   if (!fs::exists(kDataDir)) GTEST_SKIP() << "../shared/data not present";
   size_t files = 0;
