@@ -9,6 +9,7 @@
 
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
+#include "indexer/store/blob_codec.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -19,6 +20,11 @@ namespace pgnbase::query {
 namespace {
 
 constexpr size_t kBatchGames = 256;
+// A batch also ends once its games' stored text (annotations counted decoded) passes
+// this, so that games with megabytes of comments keep the batches in flight, and the
+// text they format to, to tens of megabytes (issue 22: 100 games of 8 MiB comments
+// took 1.66 GB).
+constexpr size_t kBatchBytes = size_t{4} << 20;
 constexpr unsigned kMaxThreads = 8;
 
 template <typename N>
@@ -221,6 +227,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
     auto& [batch, done] = in_flight.front();
     done.get();  // rethrows a worker's exception
     append_games(batch->text, out);
+    if (output.on_batch_written) output.on_batch_written(batch->size, batch->text.size());
     summary.games += batch->written;
     for (const auto& [id, reason] : batch->corrupt) output.on_corrupt(id, reason);
     out.maybe_flush();
@@ -232,10 +239,14 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
     bool more = true;
     while (more) {
       auto batch = std::make_shared<Batch>();
-      while (batch->size < kBatchGames && (more = search.next())) {
+      size_t bytes = 0;
+      while (batch->size < kBatchGames && bytes < kBatchBytes && (more = search.next())) {
         std::span<const MoveCode> codes;
         const bool ok = current_codes(search, codes);
-        batch->games[batch->size++].fill(search.row(), codes, ok, search.plies(), search.pattern_ply());
+        const GameRow& row = search.row();
+        bytes += row.tags.size() + 8 * size_t(std::max<int64_t>(row.plies, 0)) +
+                 (output.pgn.annotations ? indexer::decoded_blob_size(row.annotations) : 0);
+        batch->games[batch->size++].fill(row, codes, ok, search.plies(), search.pattern_ply());
       }
       if (batch->size == 0) break;
       in_flight.emplace_back(batch, batch->done.get_future());

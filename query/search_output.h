@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "indexer/store/database.h"
 #include "query/game_check.h"
@@ -25,6 +26,9 @@ struct SearchOutputOptions {
   unsigned threads = 0;
   // Each game skipped as corrupt, once, with its reason (on the calling thread).
   CorruptGameReport on_corrupt;
+  // For tests: the formatted bytes of each batch as it is written (threads > 1), to check
+  // that batches are bounded in bytes as well as games.
+  std::function<void(size_t games, size_t bytes)> on_batch_written;
 };
 
 struct SearchSummary {

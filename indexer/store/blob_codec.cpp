@@ -87,4 +87,13 @@ bool decode_blob(std::string_view blob, std::string& payload) {
   return false;
 }
 
+size_t decoded_blob_size(std::string_view blob) {
+  if (blob.empty()) return 0;
+  const std::string_view body = blob.substr(1);
+  if (BlobFormat(blob[0]) != BlobFormat::Zstd) return body.size();
+  const unsigned long long size = ZSTD_getFrameContentSize(body.data(), body.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) return body.size();
+  return size_t(std::min<unsigned long long>({size, kMaxPayload, zstd_max_output(body.size())}));
+}
+
 }  // namespace pgnbase::indexer

@@ -19,5 +19,9 @@ enum class BlobFormat : uint8_t { Raw = 0, Zstd = 1, CompactMoves = 2 };
 void encode_blob(std::string_view payload, int zstd_level, std::string& out);
 // False when the blob is corrupt.
 bool decode_blob(std::string_view blob, std::string& payload);
+// The payload's size as its header states it (what decode_blob would allocate), without
+// decoding: for bounding memory by bytes before the work. A corrupt header counts as the
+// stored size.
+size_t decoded_blob_size(std::string_view blob);
 
 }  // namespace pgnbase::indexer

@@ -1,0 +1,63 @@
+// Issue 22 item 3: export holds a bounded number of bytes, not just of games. 100 games
+// with an 8 MiB comment each took 1.66 GB in `export -o /dev/null` (a batch of 256 games
+// and its formatted text); batches now end at a few megabytes of stored text.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "indexer/input_source.h"
+#include "query/search_output.h"
+#include "query_test_support.h"
+
+namespace pgnbase::query {
+namespace {
+
+const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+
+// The first n games of the bundled sample, each with a comment of `comment_bytes` before
+// its first move (real games; the long comment is the edge case).
+std::string games_with_long_comments(size_t n, size_t comment_bytes) {
+  indexer::InputSource source = indexer::InputSource::open(kSample);
+  std::string text(size_t{4} << 20, '\0');
+  text.resize(source.read(text.data(), text.size()));
+  std::string comment = "{";
+  for (size_t i = 0; comment.size() < comment_bytes; ++i) comment += "note " + std::to_string(i) + " ";
+  comment += "}\n";
+  std::string out;
+  size_t at = 0;
+  for (size_t game = 0; game < n; ++game) {
+    const size_t moves = text.find("\n\n", at) + 2;
+    size_t next = text.find("\n\n[Event ", moves);
+    next = next == std::string::npos ? text.size() : next + 2;
+    out += text.substr(at, moves - at) + comment + text.substr(moves, next - moves);
+    at = next;
+  }
+  return out;
+}
+
+TEST(ExportMemory, BatchesAreBoundedInBytes) {
+  query_test::TempDir dir;
+  const std::string pgn = dir.file("long-comments.pgn"), db_path = dir.file("g.db");
+  query_test::write_file(pgn, games_with_long_comments(30, size_t{1} << 20));
+  query_test::import_files(db_path, {pgn});
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  SearchOutputOptions output;
+  output.format = SearchFormat::Pgn;
+  output.threads = 2;
+  size_t largest = 0, batches = 0;
+  output.on_batch_written = [&](size_t, size_t bytes) {
+    largest = std::max(largest, bytes);
+    ++batches;
+  };
+  OutputFile out(dir.file("out.pgn"));
+  const SearchSummary summary = run_search(db, SearchOptions{}, output, out);
+  out.close();
+  EXPECT_EQ(summary.games, 30);
+  EXPECT_GE(batches, 5u);
+  // A batch ends once its stored text passes 4 MiB: at most one more game of about 1 MiB.
+  EXPECT_LT(largest, size_t{6} << 20);
+  EXPECT_GT(std::filesystem::file_size(dir.file("out.pgn")), size_t{30} << 20);
+}
+
+}  // namespace
+}  // namespace pgnbase::query
