@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "core/move_code.h"
 #include "dataset/dataset_key.h"
@@ -17,6 +20,8 @@
 #include "dataset/dataset_tables.h"
 #include "dataset/posting_buckets.h"
 #include "indexer/store/blob_codec.h"
+#include "indexer/store/counters.h"
+#include "indexer/store/database_identity.h"
 #include "indexer/store/moves_codec.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
@@ -113,11 +118,39 @@ std::string text_of(store::Database& db, std::string_view sql) {
   return s.step() && !s.column_is_null(0) ? std::string(s.column_text(0)) : std::string();
 }
 
+int64_t int_of(store::Database& db, std::string_view sql) {
+  store::Statement s = db.prepare(sql);
+  return s.step() ? s.column_int64(0) : 0;
+}
+
+bool has_table(store::Database& db, std::string_view name) {
+  store::Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  s.bind_text(1, name);
+  return s.step();
+}
+
+// What the database holds now against what the dataset holds: read in the export's snapshot.
+struct DatabaseState {
+  int64_t last_game_id = 0;  // the largest game id ever given (ids are never reused)
+  int64_t last_change = 0;   // the largest game_changes seq (0: none, or a version 4 database)
+  std::vector<int64_t> sources;  // sorted
+};
+
+DatabaseState read_state(store::Database& db) {
+  DatabaseState state;
+  state.last_game_id = store::next_game_id(db) - 1;
+  if (has_table(db, "game_changes")) state.last_change = int_of(db, "SELECT coalesce(max(seq), 0) FROM game_changes");
+  store::Statement s = db.prepare("SELECT id FROM sources ORDER BY id");
+  while (s.step()) state.sources.push_back(s.column_int64(0));
+  return state;
+}
+
 // The dataset's _meta as this export will leave it, after checking that dir is either
 // new, empty, or an earlier export of this same database with this layout.
-DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportOptions& options, int64_t max_id) {
+DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportOptions& options,
+                         const DatabaseState& state) {
   DatasetMeta meta;
-  meta.database_id = text_of(db, "SELECT content_hash FROM sources ORDER BY id LIMIT 1");
+  meta.database_id = store::database_identity(db);
   meta.schema_version = std::atoi(text_of(db, "SELECT value FROM meta WHERE key = 'schema_version'").c_str());
   meta.bucket_bits = options.bucket_bits.value_or(ExportOptions::kDefaultBucketBits);
   const std::optional<DatasetMeta> existing = read_dataset_meta(dir);
@@ -127,6 +160,10 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
     return meta;
   }
   const std::string where = (dir / "_meta").string() + ": ";
+  if (existing->format_version < kDatasetFormatVersion)
+    throw DatasetError(where + "dataset format " + std::to_string(existing->format_version) +
+                       ", made by an older pgnbase: its positions and explorer rows have no source_id, so a removed "
+                       "source's rows could not be told apart; export into a new folder");
   if (existing->database_id != meta.database_id)
     throw DatasetError(where + "exported from another database (first source " + existing->database_id + ")");
   if (existing->schema_version != meta.schema_version)
@@ -135,9 +172,12 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
   if (options.bucket_bits && *options.bucket_bits != existing->bucket_bits)
     throw DatasetError(where + "the dataset has " + std::to_string(existing->bucket_bits) + " bucket bits, not " +
                        std::to_string(*options.bucket_bits));
-  if (max_id < existing->last_game_id)
+  if (state.last_game_id < existing->last_game_id)
     throw DatasetError(where + "games up to id " + std::to_string(existing->last_game_id) +
-                       " were exported, but this database ends at " + std::to_string(max_id));
+                       " were exported, but this database ends at " + std::to_string(state.last_game_id));
+  if (state.last_change < existing->last_change)
+    throw DatasetError(where + "changes up to " + std::to_string(existing->last_change) +
+                       " were exported, but this database's changes end at " + std::to_string(state.last_change));
   return *existing;
 }
 
@@ -158,65 +198,119 @@ ParquetOptions parquet_options(const ExportOptions& options, std::vector<int> so
   return p;
 }
 
-// Writes the games files (one per source run) and fills buckets and facts by replaying
-// every game's stored moves.
-void export_games(store::Database& db, int64_t after_id, const fs::path& dir, int export_number,
-                  const ExportOptions& options, PendingFiles& pending, PostingBuckets& buckets,
-                  GameFactsTable& facts, ExportSummary& summary) {
-  query::SqlQuery q = query::build_games_after_id_query();
-  store::Statement s = db.prepare(q.sql);
-  s.bind_int64(1, after_id);
-  query::GameRow row;
-  std::vector<MoveCode> codes;
-  std::vector<ColumnValues> columns(games_columns().size());
-  std::unique_ptr<ParquetWriter> writer;
-  std::map<int64_t, int> pieces;  // files written per source (a source whose ids are not contiguous)
-  int64_t source = -1;
-  auto finish_file = [&] {
-    if (!writer) return;
-    writer->write_row_group(columns);
-    for (ColumnValues& c : columns) c.clear();
-    writer->finish();
-    writer.reset();
-  };
-  while (s.step()) {
-    query::read_game_row(s, row);
-    if (row.source_id != source) {
-      finish_file();
-      source = row.source_id;
+// The games files of one export: one per run of games of one source (a new file when the
+// source changes, part-E-2 ... for a source's later runs), rows in the order given.
+// Each game is replayed from its stored moves into the posting buckets and its facts.
+class GamesFiles {
+ public:
+  GamesFiles(const fs::path& dir, int export_number, const ExportOptions& options, PendingFiles& pending,
+             PostingBuckets& buckets, GameFactsTable& facts)
+      : dir_(dir), export_number_(export_number), options_(options), pending_(pending), buckets_(buckets),
+        facts_(facts), columns_(games_columns().size()) {}
+
+  void add(const query::GameRow& row) {
+    if (row.source_id != source_ || !writer_) {
+      finish();
+      source_ = row.source_id;
       const fs::path path =
-          dir / "games" / ("source=" + std::to_string(source)) / part_name(export_number, pieces[source]++);
-      writer = std::make_unique<ParquetWriter>(pending.add(path), games_columns(), parquet_options(options, {0}, export_number));
+          dir_ / "games" / ("source=" + std::to_string(source_)) / part_name(export_number_, pieces_[source_]++);
+      writer_ = std::make_unique<ParquetWriter>(pending_.add(path), games_columns(),
+                                                parquet_options(options_, {0}, export_number_));
     }
     Board board;
     const std::string where = "game " + std::to_string(row.id) + ": ";
     if (row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id above 2^32-1");
+    if (row.source_id < 0 || row.source_id > int64_t(UINT32_MAX)) throw DatasetError(where + "source id above 2^32-1");
     if (!indexer::stored_start_position(row.variant, row.start_fen, board) ||
-        !indexer::decode_moves(row.moves, board, codes) ||
-        !add_game_row(row, codes, columns))
+        !indexer::decode_moves(row.moves, board, codes_) || !add_game_row(row, codes_, columns_))
       throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
-    if (codes.size() > 0xFFFF) throw DatasetError(where + "more than 65535 plies");
-    GameFacts& f = facts.facts[size_t(row.id - facts.first_id)];
+    if (codes_.size() > 0xFFFF) throw DatasetError(where + "more than 65535 plies");
+    GameFacts& f = facts_.add(uint32_t(row.id));
     f.result = uint8_t(row.result);
     f.black_starts = board.side_to_move() == BLACK;
     f.white_elo = row.white_elo ? int32_t(*row.white_elo) : -1;
     f.black_elo = row.black_elo ? int32_t(*row.black_elo) : -1;
-    for (size_t ply = 0; ply <= codes.size(); ++ply) {
-      const MoveCode code = ply < codes.size() ? codes[ply] : kNullMoveCode;
-      buckets.add({board.key(), uint32_t(row.id), uint16_t(ply), code});
-      if (ply == codes.size()) break;
+    f.source_id = uint32_t(row.source_id);
+    sources_.insert(row.source_id);
+    for (size_t ply = 0; ply <= codes_.size(); ++ply) {
+      const MoveCode code = ply < codes_.size() ? codes_[ply] : kNullMoveCode;
+      buckets_.add({board.key(), uint32_t(row.id), uint16_t(ply), code});
+      if (ply == codes_.size()) break;
       Move m;
       UndoInfo undo;
-      if (!decode_stored_move(board, code, m)) throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
+      if (!decode_stored_move(board, code, m))
+        throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
       query::play(board, m, undo);
     }
-    ++summary.games;
-    if (columns[0].rows() >= options.game_group_rows) {
-      writer->write_row_group(columns);
-      for (ColumnValues& c : columns) c.clear();
+    if (columns_[0].rows() >= options_.game_group_rows) {
+      writer_->write_row_group(columns_);
+      for (ColumnValues& c : columns_) c.clear();
     }
   }
-  finish_file();
+
+  void finish() {
+    if (!writer_) return;
+    writer_->write_row_group(columns_);
+    for (ColumnValues& c : columns_) c.clear();
+    writer_->finish();
+    writer_.reset();
+  }
+
+  // The sources of the games written.
+  const std::set<int64_t>& sources() const { return sources_; }
+
+ private:
+  const fs::path& dir_;
+  int export_number_;
+  const ExportOptions& options_;
+  PendingFiles& pending_;
+  PostingBuckets& buckets_;
+  GameFactsTable& facts_;
+  std::vector<ColumnValues> columns_;
+  std::unique_ptr<ParquetWriter> writer_;
+  std::map<int64_t, int> pieces_;  // files written per source
+  int64_t source_ = -1;
+  std::vector<MoveCode> codes_;
+  std::set<int64_t> sources_;
+};
+
+// The games the dataset holds that moved to another source since the last export (their
+// source was removed and another source held them too), as (new source, id) sorted; and
+// how many of its games were removed from the database since.
+struct Changes {
+  std::vector<std::pair<int64_t, int64_t>> moved;
+  int64_t removed_games = 0;
+};
+
+Changes read_changes(store::Database& db, const DatasetMeta& meta, const DatabaseState& state) {
+  Changes changes;
+  if (state.last_change <= meta.last_change) return changes;
+  store::Statement s = db.prepare(
+      "SELECT DISTINCT c.game_id, g.source_id FROM game_changes c LEFT JOIN games g ON g.id = c.game_id "
+      "WHERE c.seq > ?1 AND c.game_id <= ?2");
+  s.bind_int64(1, meta.last_change);
+  s.bind_int64(2, meta.last_game_id);
+  while (s.step()) {
+    if (s.column_is_null(1)) ++changes.removed_games;
+    else changes.moved.emplace_back(s.column_int64(1), s.column_int64(0));
+  }
+  std::sort(changes.moved.begin(), changes.moved.end());
+  return changes;
+}
+
+// The line of _meta that tells what export E did.
+std::string export_line(const ExportSummary& s) {
+  std::string line = std::to_string(s.export_number) + ": ";
+  line += s.games > 0 ? "games " + std::to_string(s.first_game_id) + ".." + std::to_string(s.last_game_id)
+                      : std::string("no new games");
+  line += " (" + std::to_string(s.games) + " games, " + std::to_string(s.postings) + " positions)";
+  if (s.moved_games > 0) line += ", " + std::to_string(s.moved_games) + " games written again under their new source";
+  if (!s.removed_sources.empty()) {
+    line += ", removed sources";
+    for (int64_t id : s.removed_sources) line += " " + std::to_string(id);
+    line += " (" + std::to_string(s.removed_games) + " games gone)";
+  }
+  return line + " at " + utc_now();
 }
 
 }  // namespace
@@ -225,50 +319,96 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
   if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
     throw DatasetError("bucket bits must be 0..12");
   ReadSnapshot snapshot(db);
-  store::Statement range = db.prepare("SELECT coalesce(max(id), 0) FROM games");
-  range.step();
-  const int64_t max_id = range.column_int64(0);
-  DatasetMeta meta = prepare_meta(db, dir, options, max_id);
+  const DatabaseState state = read_state(db);
+  DatasetMeta meta = prepare_meta(db, dir, options, state);
 
   ExportSummary summary;
+  std::set_difference(meta.live_sources.begin(), meta.live_sources.end(), state.sources.begin(), state.sources.end(),
+                      std::back_inserter(summary.removed_sources));
+  const Changes changes = read_changes(db, meta, state);
   store::Statement first = db.prepare("SELECT min(id) FROM games WHERE id > ?1");
   first.bind_int64(1, meta.last_game_id);
-  if (!first.step() || first.column_is_null(0)) return summary;  // nothing new
-  summary.first_game_id = first.column_int64(0);
-  summary.last_game_id = max_id;
+  const bool new_games = first.step() && !first.column_is_null(0);
+  if (!new_games && changes.moved.empty() && summary.removed_sources.empty()) return summary;  // nothing new
+  if (new_games) {
+    summary.first_game_id = first.column_int64(0);
+    summary.last_game_id = state.last_game_id;
+  }
   summary.export_number = int(meta.exports.size()) + 1;
+  summary.moved_games = int64_t(changes.moved.size());
+  summary.removed_games = changes.removed_games;
 
   fs::create_directories(dir);
   PendingFiles pending;
+  std::set<int64_t> written_sources;
   {
     TempFolder spill(dir / (".export-tmp-" + std::to_string(::getpid())));
     PostingBuckets buckets(spill.path(), meta.bucket_bits);
     GameFactsTable facts;
-    facts.first_id = summary.first_game_id;
-    facts.facts.resize(size_t(max_id - summary.first_game_id + 1));
-    export_games(db, meta.last_game_id, dir, summary.export_number, options, pending, buckets, facts, summary);
+    if (new_games) facts.reserve_new(summary.first_game_id, state.last_game_id);
+    GamesFiles games(dir, summary.export_number, options, pending, buckets, facts);
+    query::GameRow row;
+    {  // moved games first: their ids are below the new ones, so a source's file stays sorted by id
+      query::SqlQuery q = query::build_game_by_id_query(query::GameFilter{});
+      store::Statement s = db.prepare(q.sql);
+      for (const auto& [source, id] : changes.moved) {
+        s.reset();
+        s.bind_int64(1, id);
+        if (!s.step()) throw DatasetError("game " + std::to_string(id) + ": vanished during the export");
+        query::read_game_row(s, row);
+        games.add(row);
+      }
+    }
+    {
+      query::SqlQuery q = query::build_games_after_id_query();
+      store::Statement s = db.prepare(q.sql);
+      s.bind_int64(1, meta.last_game_id);
+      while (s.step()) {
+        query::read_game_row(s, row);
+        games.add(row);
+        ++summary.games;
+      }
+    }
+    games.finish();
+    written_sources = games.sources();
     summary.postings = buckets.postings();
     for (uint32_t b = 0; b < buckets.buckets(); ++b) {
       const std::vector<DatasetPosting> sorted = buckets.read_sorted(b);
       if (sorted.empty()) continue;
       const std::string folder = bucket_folder(b), name = part_name(summary.export_number, 0);
       ParquetWriter positions(pending.add(dir / "positions" / folder / name), positions_columns(),
-                              parquet_options(options, {0, 1, 2}, summary.export_number));
+                              parquet_options(options, positions_sorting_columns(), summary.export_number));
       write_positions(sorted, facts, options.position_group_rows, positions);
       positions.finish();
       ParquetWriter explorer(pending.add(dir / "explorer" / folder / name), explorer_columns(),
-                             parquet_options(options, {0, 1}, summary.export_number));
+                             parquet_options(options, explorer_sorting_columns(), summary.export_number));
       summary.explorer_rows += write_explorer(sorted, facts, options.position_group_rows, explorer);
       explorer.finish();
+    }
+    // removed/ gets a file at the first export (empty: readers' globs then always match
+    // a file) and at every export that finds removed sources.
+    if (meta.exports.empty() || !summary.removed_sources.empty()) {
+      ParquetWriter removed(pending.add(dir / "removed" / part_name(summary.export_number, 0)), removed_columns(),
+                            parquet_options(options, {0}, summary.export_number));
+      std::vector<ColumnValues> columns(removed_columns().size());
+      for (int64_t id : summary.removed_sources) {
+        columns[0].add(id);
+        columns[1].add(int64_t(summary.export_number));
+      }
+      if (columns[0].rows() > 0) removed.write_row_group(columns);
+      removed.finish();
     }
   }
   pending.commit();
   summary.files = pending.count();
   summary.bytes = pending.bytes();
-  meta.last_game_id = max_id;
-  meta.exports.push_back(std::to_string(summary.export_number) + ": games " + std::to_string(summary.first_game_id) +
-                         ".." + std::to_string(max_id) + " (" + std::to_string(summary.games) + " games, " +
-                         std::to_string(summary.postings) + " positions) at " + utc_now());
+  meta.last_game_id = std::max(meta.last_game_id, state.last_game_id);
+  meta.last_change = state.last_change;
+  std::set<int64_t> live(meta.live_sources.begin(), meta.live_sources.end());
+  for (int64_t id : summary.removed_sources) live.erase(id);
+  live.insert(written_sources.begin(), written_sources.end());
+  meta.live_sources.assign(live.begin(), live.end());
+  meta.exports.push_back(export_line(summary));
   write_dataset_meta(dir, meta);
   return summary;
 }

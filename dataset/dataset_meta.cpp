@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -18,6 +19,11 @@ constexpr const char* kKeyLine =
     "64 bits (two's complement)";
 constexpr const char* kIdsLine =
     "ids: games.id of the database; each export writes the games with id > last_game_id, then raises it";
+constexpr const char* kChangesLine =
+    "changes: game_changes.seq of the database; each export writes again the games moved to another source since "
+    "last_change, lists the sources removed since in removed/, then raises it";
+constexpr const char* kRemovedLine =
+    "removed: a row whose source_id is in removed/ does not count, in every table; live_sources are the others";
 
 int64_t parse_int(const std::filesystem::path& file, const std::string& name, const std::string& value) {
   try {
@@ -40,7 +46,13 @@ std::string format_dataset_meta(const DatasetMeta& m) {
       << "bucket_bits: " << m.bucket_bits << "\n"
       << "bucket: kb = the unsigned key >> " << (64 - m.bucket_bits) << ", folder kb=N of positions/ and explorer/\n"
       << kIdsLine << "\n"
-      << "last_game_id: " << m.last_game_id << "\n";
+      << "last_game_id: " << m.last_game_id << "\n"
+      << kChangesLine << "\n"
+      << "last_change: " << m.last_change << "\n"
+      << kRemovedLine << "\n"
+      << "live_sources:";
+  for (int64_t id : m.live_sources) out << " " << id;
+  out << "\n";
   for (const std::string& e : m.exports) out << "export " << e << "\n";
   return out.str();
 }
@@ -71,9 +83,16 @@ std::optional<DatasetMeta> read_dataset_meta(const std::filesystem::path& dir) {
       m.bucket_bits = int(parse_int(file, name, value));
     } else if (name == "last_game_id") {
       m.last_game_id = parse_int(file, name, value);
+    } else if (name == "last_change") {
+      m.last_change = parse_int(file, name, value);
+    } else if (name == "live_sources" || line == "live_sources:") {
+      std::istringstream ids(value);
+      for (std::string id; ids >> id;) m.live_sources.push_back(parse_int(file, name, id));
+      std::sort(m.live_sources.begin(), m.live_sources.end());
     } else if (line.rfind("export ", 0) == 0) {
       m.exports.push_back(line.substr(7));
-    } else if (line != kKeyLine && line != kIdsLine && name != "bucket" && !line.empty()) {
+    } else if (line != kKeyLine && line != kIdsLine && line != kChangesLine && line != kRemovedLine &&
+               name != "bucket" && !line.empty()) {
       throw DatasetError(file.string() + ": unexpected line '" + line + "'");
     }
   }

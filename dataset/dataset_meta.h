@@ -13,16 +13,20 @@
 
 namespace pgnbase::dataset {
 
-// Bumped when the dataset's layout or columns change incompatibly.
-inline constexpr int kDatasetFormatVersion = 1;
+// Bumped when the dataset's layout or columns change incompatibly. Format 2 added
+// source_id to positions and explorer rows and the removed/ table; a format 1 dataset
+// is read here but not appended to (its rows could not be marked removed).
+inline constexpr int kDatasetFormatVersion = 2;
 
 struct DatasetMeta {
   int format_version = kDatasetFormatVersion;
   int schema_version = 0;        // of the database exported (indexer/store/schema.h)
   int bucket_bits = 6;           // positions/ and explorer/ folders kb=N: the key's top bits
-  std::string database_id;       // content hash of the database's first source: the same database
+  std::string database_id;       // the database's identity (store/database_identity.h)
   int64_t last_game_id = 0;      // games with larger ids are what the next export writes
-  std::vector<std::string> exports;  // one line per export: "N: games A..B, ..."
+  int64_t last_change = 0;       // game_changes rows up to this seq are in the dataset
+  std::vector<int64_t> live_sources;  // sorted: sources with rows in the dataset, not in removed/
+  std::vector<std::string> exports;   // one line per export: "N: games A..B, ..."
 };
 
 // Reads dir/_meta; nullopt when it does not exist. Throws DatasetError when it exists

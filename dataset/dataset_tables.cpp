@@ -1,6 +1,7 @@
 #include "dataset/dataset_tables.h"
 
 #include <algorithm>
+#include <compare>
 #include <string>
 
 #include "dataset/dataset_key.h"
@@ -118,6 +119,7 @@ std::vector<ColumnSpec> positions_columns() {
       {"ply", K::Int32},
       {"next_move", K::UInt16},
       {"result", K::UInt8},
+      {"source_id", K::Int64},
   };
 }
 
@@ -132,8 +134,19 @@ std::vector<ColumnSpec> explorer_columns() {
       {"rated_games", K::Int64},
       {"elo_sum", K::Int64},
       {"position_games", K::Int64},
+      {"source_id", K::Int64},
   };
 }
+
+std::vector<ColumnSpec> removed_columns() {
+  return {
+      {"source_id", K::Int64},
+      {"export", K::Int32},
+  };
+}
+
+std::vector<int> positions_sorting_columns() { return {0, 1, 2}; }  // key, game_id, ply
+std::vector<int> explorer_sorting_columns() { return {0, 9, 1}; }   // key, source_id, next_move
 
 bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
   std::vector<indexer::TagView> tags;
@@ -185,7 +198,9 @@ void write_positions(std::span<const DatasetPosting> sorted, const GameFactsTabl
       c[1].add(int64_t(p.game_id));
       c[2].add(int64_t(p.ply));
       c[3].add(int64_t(p.next_move));
-      c[4].add(int64_t(games.of(p.game_id).result));
+      const GameFacts& g = games.of(p.game_id);
+      c[4].add(int64_t(g.result));
+      c[5].add(int64_t(g.source_id));
     }
     flush_if_full(c, group_rows, writer, false);
   });
@@ -194,45 +209,61 @@ void write_positions(std::span<const DatasetPosting> sorted, const GameFactsTabl
 
 uint64_t write_explorer(std::span<const DatasetPosting> sorted, const GameFactsTable& games, size_t group_rows,
                         ParquetWriter& writer) {
+  struct Played {  // sorted by source, then move, then game
+    uint32_t source;
+    uint16_t move;
+    uint32_t game;
+    auto operator<=>(const Played&) const = default;
+  };
   std::vector<ColumnValues> c(explorer_columns().size());
-  std::vector<std::pair<uint16_t, uint32_t>> played;  // (move, game), one per distinct pair
+  std::vector<Played> played;  // one per distinct (source, move, game), sorted
+  std::vector<uint32_t> ids;
   uint64_t rows = 0;
   for_each_key(sorted, [&](size_t begin, size_t end) {
     played.clear();
-    int64_t position_games = 0;
-    for (size_t i = begin; i < end; ++i) {
-      played.emplace_back(sorted[i].next_move, sorted[i].game_id);
-      position_games += i == begin || sorted[i].game_id != sorted[i - 1].game_id;  // sorted by game within a key
-    }
+    for (size_t i = begin; i < end; ++i)
+      played.push_back({games.of(sorted[i].game_id).source_id, sorted[i].next_move, sorted[i].game_id});
     std::sort(played.begin(), played.end());
     played.erase(std::unique(played.begin(), played.end()), played.end());
     // The mover is the same in every posting of a key: the side to move is part of it.
     const DatasetPosting& first = sorted[begin];
     const bool white_moves = (first.ply % 2 == 0) != games.of(first.game_id).black_starts;
-    for (size_t i = 0; i < played.size();) {
-      int64_t counts[4] = {}, rated = 0, elo_sum = 0, n = 0;
-      size_t j = i;
-      for (; j < played.size() && played[j].first == played[i].first; ++j) {
-        const GameFacts& g = games.of(played[j].second);
-        ++n;
-        ++counts[g.result & 3];
-        const int32_t elo = white_moves ? g.white_elo : g.black_elo;
-        if (elo >= 0) {
-          ++rated;
-          elo_sum += elo;
+    for (size_t s = 0; s < played.size();) {
+      size_t source_end = s;
+      while (source_end < played.size() && played[source_end].source == played[s].source) ++source_end;
+      // Distinct games of the source that reach the key, on its first row only.
+      ids.clear();
+      for (size_t i = s; i < source_end; ++i) ids.push_back(played[i].game);
+      std::sort(ids.begin(), ids.end());
+      int64_t position_games = std::unique(ids.begin(), ids.end()) - ids.begin();
+      for (size_t i = s; i < source_end;) {
+        int64_t counts[4] = {}, rated = 0, elo_sum = 0, n = 0;
+        size_t j = i;
+        for (; j < source_end && played[j].move == played[i].move; ++j) {
+          const GameFacts& g = games.of(played[j].game);
+          ++n;
+          ++counts[g.result & 3];
+          const int32_t elo = white_moves ? g.white_elo : g.black_elo;
+          if (elo >= 0) {
+            ++rated;
+            elo_sum += elo;
+          }
         }
+        c[0].add(signed_key(first.key));
+        c[1].add(int64_t(played[i].move));
+        c[2].add(n);
+        c[3].add(counts[1]);
+        c[4].add(counts[2]);
+        c[5].add(counts[3]);
+        c[6].add(rated);
+        c[7].add(elo_sum);
+        c[8].add(position_games);
+        c[9].add(int64_t(played[i].source));
+        position_games = 0;
+        ++rows;
+        i = j;
       }
-      c[0].add(signed_key(first.key));
-      c[1].add(int64_t(played[i].first));
-      c[2].add(n);
-      c[3].add(counts[1]);
-      c[4].add(counts[2]);
-      c[5].add(counts[3]);
-      c[6].add(rated);
-      c[7].add(elo_sum);
-      c[8].add(position_games);
-      ++rows;
-      i = j;
+      s = source_end;
     }
     flush_if_full(c, group_rows, writer, false);
   });

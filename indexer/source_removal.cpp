@@ -6,6 +6,7 @@
 
 #include "indexer/position_index.h"
 #include "indexer/store/counters.h"
+#include "indexer/store/database_identity.h"
 #include "indexer/store/game_facets.h"
 #include "indexer/store/moves_codec.h"
 #include "indexer/store/position_segments.h"
@@ -127,6 +128,8 @@ std::vector<int64_t> find_sources_named(store::Database& db, std::string_view id
 RemovedSource remove_source(store::Database& db, int64_t source_id) {
   RemovedSource removed;
   removed.id = source_id;
+  // The identity is the first source's hash: keep it before that source can go.
+  store::pin_database_identity(db);
   {
     store::Statement s = db.prepare("SELECT path FROM sources WHERE id = ?1");
     s.bind_int64(1, source_id);

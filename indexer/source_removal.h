@@ -3,9 +3,10 @@
 // sources row. A game that another source also held (it was skipped there as a duplicate
 // or truncated copy: table game_copies) is not removed but moves to that source, with the
 // same id; its positions are indexed again in a segment of its new owner. Every removed
-// or moved game is logged in game_changes, and content_version is bumped. Names stay (a
-// name no game uses matches nothing). Runs in the caller's transaction, so a removal and
-// the import that replaces it commit together or not at all.
+// or moved game is logged in game_changes, content_version is bumped, and the database's
+// identity is pinned (store/database_identity.h) before the first source can go. Names
+// stay (a name no game uses matches nothing). Runs in the caller's transaction, so a
+// removal and the import that replaces it commit together or not at all.
 #pragma once
 
 #include <cstdint>

@@ -578,11 +578,23 @@ int export_dataset_command(int argc, char** argv) {
     std::printf("%s: nothing new to export (every game is in the dataset)\n", dir.c_str());
     return kExitOk;
   }
-  std::printf("%s: export %d: games %lld..%lld, %lld games, %llu positions, %llu explorer rows, %llu files, "
+  std::string changes;
+  if (s.moved_games > 0)
+    changes += ", " + std::to_string(s.moved_games) + " games written again under the source they moved to";
+  if (!s.removed_sources.empty()) {
+    changes += ", removed source" + std::string(s.removed_sources.size() == 1 ? "" : "s");
+    for (int64_t id : s.removed_sources) changes += " " + std::to_string(id);
+    changes += " (" + std::to_string(s.removed_games) + " games gone)";
+  }
+  const std::string games = s.games > 0 ? "games " + std::to_string(s.first_game_id) + ".." +
+                                              std::to_string(s.last_game_id) + ", " + std::to_string(s.games) +
+                                              " games"
+                                        : std::string("no new games");
+  std::printf("%s: export %d: %s%s, %llu positions, %llu explorer rows, %llu files, "
               "%llu bytes in %.2f s (%.0f games/s)\n",
-              dir.c_str(), s.export_number, (long long)s.first_game_id, (long long)s.last_game_id, (long long)s.games,
+              dir.c_str(), s.export_number, games.c_str(), changes.c_str(),
               (unsigned long long)s.postings, (unsigned long long)s.explorer_rows, (unsigned long long)s.files,
-              (unsigned long long)s.bytes, seconds, double(s.games) / std::max(seconds, 1e-9));
+              (unsigned long long)s.bytes, seconds, double(s.games + s.moved_games) / std::max(seconds, 1e-9));
   return kExitOk;
 }
 

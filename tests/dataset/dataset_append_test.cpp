@@ -157,6 +157,18 @@ TEST_F(DatasetAppendTest, RefusesTheExportOfAnotherDatabase) {
   expect_refused(other, dataset(), "another database");
 }
 
+// A dataset of format 1 has positions and explorer rows without source_id: a removed
+// source's rows there could not be skipped, so it is not appended to.
+TEST_F(DatasetAppendTest, RefusesADatasetOfTheOlderFormat) {
+  query_test::import_files(db_path(), {kSmall});
+  export_to(db_path(), dataset());
+  std::string meta = query_test::read_file((dataset() / "_meta").string());
+  meta.replace(meta.find("pgnbase_dataset: 2"), 18, "pgnbase_dataset: 1");
+  query_test::write_file((dataset() / "_meta").string(), meta);
+  query_test::import_files(db_path(), {one_game_file()});
+  expect_refused(db_path(), dataset(), "older pgnbase");
+}
+
 TEST_F(DatasetAppendTest, RefusesOtherBucketBitsAndKeepsItsOwn) {
   query_test::import_files(db_path(), {kSmall});
   ExportOptions four;

@@ -21,6 +21,8 @@ TEST_F(DatasetMetaTest, WrittenMetaReadsBackTheSame) {
   m.bucket_bits = 5;
   m.database_id = "h64:1da5ba6ead9a91e3:7971214";
   m.last_game_id = 123456;
+  m.last_change = 42;
+  m.live_sources = {2, 5, 17};
   m.exports = {"1: games 1..100", "2: games 101..123456"};
   write_dataset_meta(dir_, m);
   const std::optional<DatasetMeta> back = read_dataset_meta(dir_);
@@ -29,7 +31,26 @@ TEST_F(DatasetMetaTest, WrittenMetaReadsBackTheSame) {
   EXPECT_EQ(back->last_game_id, 123456);
   EXPECT_EQ(back->bucket_bits, 5);
   EXPECT_EQ(back->exports.size(), 2u);
+  EXPECT_EQ(back->last_change, 42);
+  EXPECT_EQ(back->live_sources, (std::vector<int64_t>{2, 5, 17}));
+  m.live_sources.clear();  // no live source: an empty list reads back empty
+  write_dataset_meta(dir_, m);
+  EXPECT_TRUE(read_dataset_meta(dir_)->live_sources.empty());
   EXPECT_NE(format_dataset_meta(m).find("bucket: kb = the unsigned key >> 59"), std::string::npos);
+}
+
+// A format 1 _meta (no last_change, no live_sources) still reads: the export then says
+// why it does not append to it.
+TEST_F(DatasetMetaTest, ReadsAFormatOneMeta) {
+  write("pgnbase_dataset: 1\ndatabase_schema_version: 4\ndatabase_id: h64:1da5ba6ead9a91e3:7971214\n"
+        "bucket_bits: 6\nlast_game_id: 2000\nexport 1: games 1..2000 (2000 games, 174631 positions) at "
+        "2026-11-23T19:56:20Z\n");
+  const std::optional<DatasetMeta> m = read_dataset_meta(dir_);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->format_version, 1);
+  EXPECT_EQ(m->last_game_id, 2000);
+  EXPECT_EQ(m->last_change, 0);
+  EXPECT_TRUE(m->live_sources.empty());
 }
 
 TEST_F(DatasetMetaTest, AbsentMetaIsANewDataset) { EXPECT_FALSE(read_dataset_meta(dir_).has_value()); }
@@ -41,7 +62,7 @@ TEST_F(DatasetMetaTest, RefusesFilesItDidNotWrite) {
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
   write("last_game_id: 5\n");  // no format line
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
-  write("pgnbase_dataset: 2\n");  // a newer format
+  write("pgnbase_dataset: 3\n");  // a newer format
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
 }
 

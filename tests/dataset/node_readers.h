@@ -76,6 +76,23 @@ inline std::vector<std::string> duckdb_rows(const std::string& sql) {
   return rows;
 }
 
+// Several statements through one DuckDB run (one node start): each one's rows, in order.
+inline std::vector<std::vector<std::string>> duckdb_batch(const std::vector<std::string>& statements) {
+  std::vector<std::string> args{"duckdb_query.mjs"};
+  args.insert(args.end(), statements.begin(), statements.end());
+  if (statements.size() == 1) args.push_back("SELECT 1 WHERE false");  // keeps the separator lines
+  const auto out = run_node(args);
+  EXPECT_TRUE(out.has_value()) << "DuckDB failed on one of " << statements.size() << " statements";
+  std::vector<std::vector<std::string>> results(1);
+  std::istringstream in(out.value_or(""));
+  for (std::string line; std::getline(in, line);) {
+    if (line == "\x1d") results.emplace_back();
+    else results.back().push_back(line);
+  }
+  results.resize(statements.size());
+  return results;
+}
+
 // One value from DuckDB (the first column of the first row), "" when none.
 inline std::string duckdb_value(const std::string& sql) {
   const auto rows = duckdb_rows(sql);
