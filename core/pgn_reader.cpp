@@ -126,6 +126,15 @@ bool PgnReader::at_line_start(const char* p) const {
   return p == begin_ || is_line_break(p[-1]);
 }
 
+// Whether the whitespace right before p holds a blank line (two line breaks).
+bool PgnReader::after_blank_line(const char* p) const {
+  int breaks = 0;
+  for (; p > begin_ && is_space(p[-1]); --p) {
+    if ((p[-1] == '\n' || (p[-1] == '\r' && *p != '\n')) && ++breaks == 2) return true;
+  }
+  return false;
+}
+
 uint64_t PgnReader::line_at(const char* p) {
   if (p >= counted_until_) {
     counted_line_ += count_line_breaks(counted_until_, p, end_);
@@ -166,9 +175,8 @@ bool PgnReader::fail_tag(GameState& game, PgnErrorCode code, const char* open) {
   return false;
 }
 
-// The first '"' of the value's line followed by blanks and ']', or nullptr.
-const char* PgnReader::find_quote_before_bracket(const char* value_begin) const {
-  const char* line_end = find_line_end(value_begin, end_);
+const char* pgn_detail::find_quote_before_bracket(const char* value_begin, const char* end) {
+  const char* line_end = find_line_end(value_begin, end);
   for (const char* quote = find_byte(value_begin, line_end, '"'); quote < line_end;
        quote = find_byte(quote + 1, line_end, '"')) {
     const char* bracket = skip_blanks(quote + 1, line_end);

@@ -81,7 +81,15 @@ struct PgnVisitorBase {
   void end_game(const GameText&, const PgnError*) {}
 };
 
-// Reads games from one byte range. Tolerates a UTF-8 BOM, LF/CRLF/CR line ends,
+// Reads games from one byte range. A game is its tag section and its movetext, either
+// of which may be missing or empty. A tag section ends where something else than a tag
+// pair follows, or at a tag that begins the next game's section: a tag named as the
+// section's key (Event once the section holds an Event tag, before that the name of its
+// first tag), or an Event tag after a blank line in a section without one. So games of
+// tags alone (broadcast pairings, forfeits, byes) are read one by one, with a blank
+// line between them or not, while a blank line inside one section (ChessBase writes one
+// after [Event]) and a repeated tag other than the key (broken files repeat tags) stay
+// in one game. Tolerates a UTF-8 BOM, LF/CRLF/CR line ends,
 // Latin-1 bytes, '%' escape lines, ';' and '{}' comments, variations nested to any
 // depth (no recursion), missing results, and assessments written as text ("+=", "±",
 // "N": core/assessment.h), which it reports as their NAGs. A malformed game ends with an
@@ -111,7 +119,11 @@ class PgnReader {
   struct GameState {
     PgnError error{};
     bool failed = false;
+    // Set when a tag ends the section because it begins the next game's (the rule
+    // above PgnReader): this game then has no movetext.
+    bool next_game_in_tags = false;
     const char* last_token_end = nullptr;
+    std::string_view key_tag;  // Event, or the first tag's name while no Event tag came
   };
 
   const char* find_game_start() const;
@@ -123,7 +135,8 @@ class PgnReader {
   void fail(GameState& game, PgnErrorCode code, const char* at, const char* token_end);
   void fail_and_resync(GameState& game, PgnErrorCode code, const char* at);
   bool fail_tag(GameState& game, PgnErrorCode code, const char* open);
-  const char* find_quote_before_bracket(const char* value_begin) const;
+  bool begins_next_game(GameState& game, std::string_view name, const char* open) const;
+  bool after_blank_line(const char* p) const;
 
   template <class W>
   bool read_tags(W& visitor, GameState& game);
@@ -316,6 +329,69 @@ inline const char* error_token_end(const char* p, const char* end) {
   return q;
 }
 
+// The name of the tag pair whose '[' is at open: the name characters after '[' and
+// blanks; empty when none follows.
+inline std::string_view scan_tag_name(const char* open, const char* end) {
+  const char* p = skip_blanks(open + 1, end);
+  const char* name_begin = p;
+  while (p < end && is_name_char(*p)) ++p;
+  return std::string_view(name_begin, static_cast<size_t>(p - name_begin));
+}
+
+// The first '"' of the line of value_begin followed by blanks and ']', or nullptr.
+const char* find_quote_before_bracket(const char* value_begin, const char* end);
+
+// Reads the rest of a tag pair from the end of its name: sets value to the bytes between
+// its quotes and returns its closing ']'; nullptr when the pair is malformed, with code
+// saying how. The value may hold unescaped quotes ([White ""Mephisto""]) as long as a
+// quote followed by ']' ends it on the same line. Reads nothing past the line's end.
+inline const char* scan_tag_value(const char* p, const char* end, std::string_view& value, PgnErrorCode& code) {
+  p = skip_blanks(p, end);
+  if (p == end || is_line_break(*p)) {
+    code = PgnErrorCode::UnterminatedTag;
+    return nullptr;
+  }
+  if (*p != '"') {
+    code = PgnErrorCode::MalformedTag;
+    return nullptr;
+  }
+  const char* value_begin = p + 1;
+  const char* close = value_begin;
+  while (close < end && *close != '"' && !is_line_break(*close)) {
+    close += *close == '\\' && end - close >= 2 && !is_line_break(close[1]) ? 2 : 1;
+  }
+  const char* bracket = close < end && *close == '"' ? skip_blanks(close + 1, end) : end;
+  if (bracket == end || *bracket != ']') {
+    close = find_quote_before_bracket(value_begin, end);
+    if (close == nullptr) {
+      code = PgnErrorCode::UnterminatedTag;
+      return nullptr;
+    }
+    bracket = skip_blanks(close + 1, end);
+  }
+  value = std::string_view(value_begin, static_cast<size_t>(close - value_begin));
+  return bracket;
+}
+
+// Whether a reader inside a tag section at p reads the rest of p's line, [p, line_end),
+// as tag pairs and blanks only, and so is still inside a tag section after it (a
+// malformed pair, which the reader reports, ends the reading of its line, not the
+// section). The splitter asks this to cut only where the reader starts a game.
+inline bool line_keeps_tag_section(const char* p, const char* line_end) {
+  for (;;) {
+    p = skip_whitespace(p, line_end);
+    if (p == line_end) return true;
+    if (*p != '[') return false;
+    const std::string_view name = scan_tag_name(p, line_end);
+    if (name.empty() || !is_letter(name[0])) return true;
+    std::string_view value;
+    PgnErrorCode code;
+    const char* bracket = scan_tag_value(name.data() + name.size(), line_end, value, code);
+    if (bracket == nullptr) return true;
+    p = bracket + 1;
+  }
+}
+
 }  // namespace pgn_detail
 
 template <PgnVisitor V>
@@ -374,36 +450,42 @@ bool PgnReader::read_tags(W& visitor, GameState& game) {
     cur_ = p;
     if (p == end_ || *p != '[') return true;
     if (!read_tag(visitor, game, p)) return false;
+    if (game.next_game_in_tags) return true;
     game.last_token_end = cur_;
   }
 }
 
-// Reads one [Name "value"] starting at open; the value may hold unescaped quotes
-// ([White ""Mephisto""]) as long as a quote followed by ']' ends it on the same line.
+// Whether the tag named name, whose '[' is at open, begins the next game's tag section
+// (the rule above PgnReader); notes the section's key otherwise.
+inline bool PgnReader::begins_next_game(GameState& game, std::string_view name, const char* open) const {
+  if (name == game.key_tag) return true;
+  if (game.key_tag.empty()) {
+    game.key_tag = name;
+    return false;
+  }
+  if (name != "Event") return false;
+  if (after_blank_line(open)) return true;
+  game.key_tag = name;
+  return false;
+}
+
+// Reads one [Name "value"] starting at open, or leaves cur_ at open when it begins the
+// next game. The name decides that before the value is read, so that a malformed tag
+// begins a game just as the splitter expects (pgn_detail::line_keeps_tag_section).
 template <class W>
 bool PgnReader::read_tag(W& visitor, GameState& game, const char* open) {
   using namespace pgn_detail;
-  const char* p = skip_blanks(open + 1, end_);
-  const char* name_begin = p;
-  while (p < end_ && is_name_char(*p)) ++p;
-  const std::string_view name(name_begin, static_cast<size_t>(p - name_begin));
+  const std::string_view name = scan_tag_name(open, end_);
   if (name.empty() || !is_letter(name[0])) return fail_tag(game, PgnErrorCode::MalformedTag, open);
-  p = skip_blanks(p, end_);
-  if (p == end_ || is_line_break(*p)) return fail_tag(game, PgnErrorCode::UnterminatedTag, open);
-  if (*p != '"') return fail_tag(game, PgnErrorCode::MalformedTag, open);
-
-  const char* value_begin = p + 1;
-  const char* close = value_begin;
-  while (close < end_ && *close != '"' && !is_line_break(*close)) {
-    close += *close == '\\' && end_ - close >= 2 && !is_line_break(close[1]) ? 2 : 1;
+  if (begins_next_game(game, name, open)) {
+    game.next_game_in_tags = true;
+    return true;
   }
-  const char* bracket = close < end_ && *close == '"' ? skip_blanks(close + 1, end_) : end_;
-  if (bracket == end_ || *bracket != ']') {
-    close = find_quote_before_bracket(value_begin);
-    if (close == nullptr) return fail_tag(game, PgnErrorCode::UnterminatedTag, open);
-    bracket = skip_blanks(close + 1, end_);
-  }
-  visitor.tag(name, std::string_view(value_begin, static_cast<size_t>(close - value_begin)));
+  std::string_view value;
+  PgnErrorCode code;
+  const char* bracket = scan_tag_value(name.data() + name.size(), end_, value, code);
+  if (bracket == nullptr) return fail_tag(game, code, open);
+  visitor.tag(name, value);
   cur_ = bracket + 1;
   return true;
 }
@@ -484,6 +566,7 @@ const char* PgnReader::read_assessment(W& visitor, const char* p) const {
 template <class W>
 void PgnReader::read_movetext(W& visitor, GameState& game) {
   using namespace pgn_detail;
+  if (game.next_game_in_tags) return;
   const char* p = cur_;
   size_t depth = 0;
   const char* outermost_open = nullptr;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/pgn_reader.h"
+
 namespace pgnbase::indexer {
 
 namespace {
@@ -20,9 +22,23 @@ bool starts_tag_line(std::string_view text, size_t position) {
   return position + 1 < text.size() && text[position] == '[' && is_ascii_letter(text[position + 1]);
 }
 
+// Blank as PgnReader sees it: spaces, tabs, CR, FF, VT and DOS end-of-file bytes only.
 bool is_blank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+  return std::all_of(line.begin(), line.end(), [](char c) { return pgn_detail::is_space(c); });
 }
+
+// A line PgnReader may read inside a tag section: its first byte other than blanks and
+// byte-order marks (which the reader skips where a game starts) is '['.
+bool may_hold_tags(std::string_view line) {
+  for (;;) {
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r\f\v\x1a")));
+    if (!line.starts_with(pgn_detail::kBom)) return line.starts_with('[');
+    line.remove_prefix(sizeof(pgn_detail::kBom) - 1);
+  }
+}
+
+// A '%' escape line, which PgnReader skips wherever it is.
+bool is_escape_line(std::string_view line) { return line.starts_with('%'); }
 
 // True when text[i] ends a line: '\n', or a '\r' not followed by '\n' (old Mac files).
 // A '\r' at the very end counts; callers only ask where the next byte is loaded.
@@ -118,24 +134,54 @@ uint64_t count_lines(std::string_view text) {
   return count;
 }
 
-bool is_strong_game_boundary(std::string_view text, size_t position) {
-  if (!starts_tag_line(text, position)) return false;
+namespace {
+
+// Rule 1's first half: a tag line after a blank line after a line that is no tag line.
+bool follows_blank_after_non_tags(std::string_view text, size_t position) {
   size_t line = previous_line_start(text, position);
   if (!is_blank(line_between(text, line, position - 1))) return false;
-  // Skip back over blank lines to the last non-blank one: a tag line there means
-  // we are inside one tag section, not between games.
+  // Skip back over blank and '%' lines to the last other one: a line that may hold
+  // tags there means we may be inside one tag section, not between games.
   while (line > 0) {
     size_t previous = previous_line_start(text, line);
-    if (!is_blank(line_between(text, previous, line - 1))) return !starts_tag_line(text, previous);
+    std::string_view content = line_between(text, previous, line - 1);
+    if (!is_blank(content) && !is_escape_line(content)) return !may_hold_tags(content);
     line = previous;
   }
   return true;
 }
 
+// Rule 1's second half: the "[Event " line at position follows an "[Event " line with
+// only tag pairs and blanks between, as PgnReader reads them.
+bool follows_event_in_tag_section(std::string_view text, size_t position) {
+  constexpr std::string_view kEvent = "[Event ";
+  for (size_t line = position; line > 0;) {
+    const size_t previous = previous_line_start(text, line);
+    std::string_view content = line_between(text, previous, line - 1);
+    // A chunk starts where a game does, and the reader skips a BOM there.
+    if (previous == 0 && content.starts_with(pgn_detail::kBom)) content.remove_prefix(sizeof(pgn_detail::kBom) - 1);
+    if (!is_escape_line(content) &&
+        !pgn_detail::line_keeps_tag_section(content.data(), content.data() + content.size()))
+      return false;
+    if (content.starts_with(kEvent)) return true;
+    line = previous;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_strong_game_boundary(std::string_view text, size_t position) {
+  if (!starts_tag_line(text, position)) return false;
+  if (follows_blank_after_non_tags(text, position)) return true;
+  return text.substr(position, 7) == "[Event " && follows_event_in_tag_section(text, position);
+}
+
 bool is_weak_game_boundary(std::string_view text, size_t position) {
   if (text.substr(position, 7) != "[Event ") return false;
   size_t line = previous_line_start(text, position);
-  return text[line] != '[';
+  const std::string_view content = line_between(text, line, position - 1);
+  return !may_hold_tags(content) && !is_escape_line(content);
 }
 
 Splitter::Splitter(InputSource& source, size_t chunk_bytes)

@@ -6,20 +6,33 @@
 // offsets. The boundary rule, applied by scanning backward from the chunk's target end
 // (as simdjson's find_next_document_index does for JSON documents):
 //   1. strong: a line starting with '[' and an ASCII letter (a tag line, so not
-//      "[%clk"), whose previous line is blank (only spaces, tabs, CR), and whose
-//      last non-blank line before that is not a tag line (ChessBase writes a blank
-//      line between [Event] and [Date] inside one tag section);
+//      "[%clk"), whose previous line is blank (whitespace only, as PgnReader reads
+//      it), and whose last line before that other than blank and '%' lines does not
+//      start with '[' after blanks (ChessBase writes a blank line between [Event]
+//      and [Date] inside one tag section; the reader skips '%' lines);
+//      also strong: a line starting with "[Event " whose previous lines, up to the
+//      nearest line starting with "[Event ", hold only tag pairs and blanks as
+//      PgnReader reads them (pgn_detail::line_keeps_tag_section): the reader then
+//      reads both in tag sections, and an Event tag in a section that holds one
+//      begins the next game (games of tags alone: pairings, forfeits, byes). The
+//      scan back stops at the previous "[Event " line, so a file of such games is
+//      cut in linear time. A section whose key is another tag (it has no Event tag)
+//      is never cut this way: the chunk is just larger;
 //   2. weak, used only when the window holds no strong boundary: a line starting
-//      with "[Event " whose previous line does not start with '[' (TCEC files put
-//      a ";" comment line, not a blank line, between games).
+//      with "[Event " whose previous line neither starts with '[' after blanks nor
+//      is a '%' line (TCEC files put a ";" comment line, not a blank line, between
+//      games; after a blank line, an Event tag begins a game in any case).
 // If the window (0, target] holds neither, the chunk grows forward to the first
 // boundary of either kind after the target, or to the end of the input.
 // A chunk therefore holds whole games except where the rule is fooled:
 //   - a multi-line {comment} holding a blank line followed by a line that looks
-//     like a tag ("[Site ...") is cut there; the reader then reports two broken
-//     games instead of one;
+//     like a tag ("[Site ..."), or two lines starting with "[Event ", is cut there;
+//     the reader then reports two broken games instead of one;
 //   - games not separated by a blank line whose first tag is not [Event are
-//     never cut apart (harmless: the chunk is just larger).
+//     never cut apart (harmless: the chunk is just larger);
+//   - a comment standing alone before a game's tags, which the reader gives to that
+//     game, stays in the chunk before when the cut falls between them, where it is
+//     no game's (the game itself is read whole).
 // The cut depends only on the bytes and the chunk size, never on how the input
 // arrived, so a mapped file and the same bytes streamed give identical chunks.
 // A UTF-8 BOM at the start of the input stays in chunk 0, for the reader to skip.

@@ -287,6 +287,64 @@ TEST(PgnReader, HandMadeMissingResultEndsAtTheNextTagLine) {
             "<game 0 1> [Event=A] | e4 e5 </game> <game 23 3> [Event=B] | d4 result:* </game>");
 }
 
+// Games of tags alone (broadcast pairings, forfeits, byes): a tag of the section's key
+// name, Event once it holds one, else its first tag's name, begins the next game.
+// All hand-made.
+TEST(PgnReader, HandMadeTagOnlyGamesWithABlankLineBetweenAreTwoGames) {
+  EXPECT_EQ(events_of("[Event \"Club ch\"]\n[White \"Smith, J\"]\n[Result \"1-0\"]\n\n"
+                      "[Event \"Club ch\"]\n[White \"Brown, A\"]\n[Result \"0-1\"]\n\n"),
+            "<game 0 1> [Event=Club ch] [White=Smith, J] [Result=1-0] | </game> "
+            "<game 53 5> [Event=Club ch] [White=Brown, A] [Result=0-1] | </game>");
+}
+
+TEST(PgnReader, HandMadeTagOnlyGamesWithoutABlankLineBetweenAreTwoGames) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Result \"1-0\"]\n[Event \"B\"]\r\n[Result \"0-1\"]\r\n[Event \"C\"]"),
+            "<game 0 1> [Event=A] [Result=1-0] | </game> <game 27 3> [Event=B] [Result=0-1] | </game> "
+            "<game 56 5> [Event=C] | </game>");
+  // On one line too.
+  EXPECT_EQ(events_of("[Event \"A\"] [Event \"B\"][Event \"C\"] *"),
+            "<game 0 1> [Event=A] | </game> <game 12 1> [Event=B] | </game> <game 23 1> [Event=C] | result:* </game>");
+}
+
+TEST(PgnReader, HandMadeTagOnlyGamesWithAndWithoutResultTokens) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"B\"]\n[Result \"*\"]\n\n"
+                      "[Event \"C\"]\n[Result \"0-1\"]\n\n*\n[Event \"D\"]\n"),
+            "<game 0 1> [Event=A] [Result=1-0] | result:1-0 </game> <game 33 6> [Event=B] [Result=*] | </game> "
+            "<game 59 9> [Event=C] [Result=0-1] | result:* </game> <game 89 13> [Event=D] | </game>");
+}
+
+TEST(PgnReader, HandMadeTagOnlyGameFollowedByAGameWithMoves) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[White \"Bye\"]\n\n[Event \"B\"]\n[White \"X\"]\n\n1. e4 e5 1-0\n"),
+            "<game 0 1> [Event=A] [White=Bye] | </game> <game 27 4> [Event=B] [White=X] | e4 e5 result:1-0 </game>");
+}
+
+TEST(PgnReader, HandMadeChessBaseBlankLineInsideTagOnlyGamesKeepsEachWhole) {
+  // ChessBase writes a blank line after [Event] inside one tag section.
+  EXPECT_EQ(events_of("[Event \"A\"]\n\n[Date \"2017.12.04\"]\n[Result \"1-0\"]\n\n"
+                      "[Event \"B\"]\n\n[Date \"2017.12.05\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n"),
+            "<game 0 1> [Event=A] [Date=2017.12.04] [Result=1-0] | </game> "
+            "<game 49 6> [Event=B] [Date=2017.12.05] [Result=0-1] | d4 result:0-1 </game>");
+}
+
+TEST(PgnReader, HandMadeSectionWithoutEventIsKeyedByItsFirstTag) {
+  EXPECT_EQ(events_of("[White \"a\"]\n[Black \"b\"]\n[White \"c\"]\n[Black \"d\"]\n"),
+            "<game 0 1> [White=a] [Black=b] | </game> <game 24 3> [White=c] [Black=d] | </game>");
+  // Once the section holds an Event tag, Event is the key: a second Site is one game's.
+  EXPECT_EQ(events_of("[Site \"a\"]\n[Event \"x\"]\n[Site \"b\"]\n[Event \"y\"]\n"),
+            "<game 0 1> [Site=a] [Event=x] [Site=b] | </game> <game 34 4> [Event=y] | </game>");
+}
+
+TEST(PgnReader, HandMadeRepeatedTagOtherThanTheKeyStaysInOneGame) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Site \"x\"]\n[Site \"y\"]\n[Result \"*\"]\n[Result \"1-0\"]\n\n1. e4 1-0"),
+            "<game 0 1> [Event=A] [Site=x] [Site=y] [Result=*] [Result=1-0] | e4 result:1-0 </game>");
+}
+
+TEST(PgnReader, HandMadeMalformedKeyTagBeginsTheNextGameAndFailsIt) {
+  EXPECT_EQ(events_of("[Event \"A\"]\n[Result \"1-0\"]\n[Event B]\n[Result \"0-1\"]\n[Event \"C\"]\n*"),
+            "<game 0 1> [Event=A] [Result=1-0] | </game> <game 27 3> </game MalformedTag line 3 '[Event B]'> "
+            "<game 52 5> [Event=C] | result:* </game>");
+}
+
 TEST(PgnReader, HandMadeNestedVariationsAreReportedInOrder) {
   EXPECT_EQ(movetext_of("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) (1. c4) 1... e5 *"),
             "e4 ( d4 d5 ( Nf6 c4 ) c4 ) ( c4 ) e5 result:*");

@@ -12,6 +12,7 @@
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
 #include "indexer/store/moves_codec.h"
+#include "tests/temp_dir_test.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -317,6 +318,86 @@ TEST_F(ImportTest, HandMadeGamesCoverTheOtherRejectReasons) {
       "at line 29 near '{'|",
   };
   EXPECT_EQ(rejects_of(path("h.db")), expected);
+}
+
+// Each game as "White|Black|result code|plies", in id order.
+std::vector<std::string> players_results_plies(const std::string& db_path) {
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  std::vector<std::string> games;
+  for (std::string row : rows(db, "SELECT (SELECT name FROM names WHERE id = white_id), "
+                                  "(SELECT name FROM names WHERE id = black_id), result, plies FROM games ORDER BY id")) {
+    row.pop_back();  // the last '|'
+    games.push_back(std::move(row));
+  }
+  return games;
+}
+
+// Fischer's 34 real tag sections with their moves taken out, one after the other as a
+// broadcast's pairings list them: 34 games, each with the tags and result of the game
+// it came from and no plies.
+TEST_F(ImportTest, FischerTagSectionsWithoutMovesAreThirtyFourGames) {
+  const fs::path fischer = kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn";
+  std::ifstream in(fischer, std::ios::binary);
+  std::string tags_only;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with('[')) tags_only += line + "\n";
+  const fs::path file = dir_ / "fischer-pairings.pgn";
+  std::ofstream(file, std::ios::binary) << tags_only;
+  const ImportOutcome with_moves = import(path("full.db"), fischer);
+  for (size_t chunk_bytes : {size_t{1}, size_t{4} << 20}) {
+    const std::string db = path("pairings-" + std::to_string(chunk_bytes) + ".db");
+    const ImportOutcome o = import(db, file, 2, chunk_bytes);
+    EXPECT_EQ(o.summary.games_found, 34u);
+    EXPECT_EQ(o.summary.imported, 34u);
+    std::vector<std::string> expected = players_results_plies(path("full.db"));
+    ASSERT_EQ(expected.size(), 34u);
+    for (std::string& game : expected) game = game.substr(0, game.rfind('|')) + "|0";
+    EXPECT_EQ(players_results_plies(db), expected);
+  }
+  EXPECT_EQ(with_moves.summary.imported, 34u);
+}
+
+// Hand-made games of tags alone, the issue's example and its variants; no outside data.
+class TagOnlyGamesImportTest : public TempDirTest {
+ protected:
+  ImportOutcome import(const std::string& db, const std::string& text, unsigned threads, size_t chunk_bytes) {
+    const fs::path file = dir_ / "pairings.pgn";
+    std::ofstream(file, std::ios::binary) << text;
+    DatabaseWriter writer(db, WriterOptions{});
+    ImportOptions options;
+    options.threads = threads;
+    options.chunk_bytes = chunk_bytes;
+    return import_file(file.string(), writer, options);
+  }
+};
+
+TEST_F(TagOnlyGamesImportTest, EachGameOfTagsAloneIsStoredWithItsResultAndNoPlies) {
+  const std::string issue =
+      "[Event \"Club ch\"]\n[Round \"1\"]\n[White \"Smith, J\"]\n[Black \"Jones, K\"]\n[Result \"1-0\"]\n\n"
+      "[Event \"Club ch\"]\n[Round \"1\"]\n[White \"Brown, A\"]\n[Black \"Green, B\"]\n[Result \"0-1\"]\n\n";
+  const std::string more =
+      "[Event \"Club ch\"]\r\n[Round \"2\"]\r\n[White \"Jones, K\"]\r\n[Black \"Brown, A\"]\r\n[Result \"1/2-1/2\"]\r\n"
+      "[Event \"Club ch\"]\n\n[Round \"2\"]\n[White \"Green, B\"]\n[Black \"Smith, J\"]\n[Result \"1-0\"]\n\n*\n\n"
+      "[Event \"Club ch\"]\n[Round \"3\"]\n[White \"Smith, J\"]\n[Black \"Brown, A\"]\n\n1. e4 e5 1-0\n\n"
+      "[Event \"Club ch\"]\n[Round \"3\"]\n[White \"Green, B\"]\n[Black \"Jones, K\"]\n";
+  const std::vector<std::string> expected = {"Smith, J|Jones, K|1|0", "Brown, A|Green, B|3|0", "Jones, K|Brown, A|2|0",
+                                             "Green, B|Smith, J|1|0", "Smith, J|Brown, A|1|2", "Green, B|Jones, K|0|0"};
+  for (size_t chunk_bytes : {size_t{1}, size_t{100}, size_t{4} << 20}) {
+    for (unsigned threads : {1u, 2u}) {
+      const std::string label = std::to_string(chunk_bytes) + " bytes, " + std::to_string(threads) + " threads";
+      const std::string db = (dir_ / ("issue-" + std::to_string(chunk_bytes) + "-" + std::to_string(threads))).string();
+      ImportOutcome o = import(db, issue, threads, chunk_bytes);
+      EXPECT_EQ(o.summary.games_found, 2u) << label;
+      EXPECT_EQ(o.summary.imported, 2u) << label;
+      EXPECT_EQ(players_results_plies(db), std::vector<std::string>(expected.begin(), expected.begin() + 2)) << label;
+      const std::string all = db + "-all";
+      o = import(all, issue + more, threads, chunk_bytes);
+      EXPECT_EQ(o.summary.games_found, 6u) << label;
+      EXPECT_EQ(o.summary.imported, 6u) << label;
+      EXPECT_EQ(o.summary.rejected, 0u) << label;
+      EXPECT_EQ(players_results_plies(all), expected) << label;
+    }
+  }
 }
 
 TEST_F(ImportTest, MissingInputThrowsAndLeavesTheDatabaseUsable) {

@@ -1,4 +1,5 @@
 #include "indexer/splitter.h"
+#include "core/pgn_reader.h"
 #include "tests/temp_dir_test.h"
 
 #include <gtest/gtest.h>
@@ -78,11 +79,13 @@ bool is_tag_line(std::string_view line) {
 // Independent oracle for where games start: a forward scan that knows {comments},
 // ";" rest-of-line comments and "%" escape lines, so a tag-like line inside a
 // comment is never taken for a game start. A game starts at a tag line whose last
-// non-blank line before it is not a tag line.
+// non-blank line before it is not a tag line, and at an [Event line when the tag
+// lines since the game's start hold one (games of tags alone).
 std::set<uint64_t> game_starts(std::string_view text) {
   std::set<uint64_t> starts;
   bool in_comment = false;
   bool previous_was_tag = false;
+  bool section_has_event = false;
   size_t line_start = 0;
   while (line_start < text.size()) {
     size_t end = text.find('\n', line_start);
@@ -91,7 +94,12 @@ std::set<uint64_t> game_starts(std::string_view text) {
     if (line_start == 0 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
     bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
     if (!in_comment && is_tag_line(line)) {
-      if (!previous_was_tag) starts.insert(line_start);
+      const bool event = line.starts_with("[Event ");
+      if (!previous_was_tag || (event && section_has_event)) {
+        starts.insert(line_start);
+        section_has_event = false;
+      }
+      section_has_event = section_has_event || event;
       previous_was_tag = true;
     } else if (!in_comment && line.starts_with('%')) {
       previous_was_tag = false;
@@ -214,6 +222,35 @@ TEST(GameBoundaryTest, WeakRuleNeedsEventAfterANonTagLine) {
   std::string_view after_comment = "1-0\n; GameDuration = 05:29:06 }\n[Event \"y\"]\n";
   EXPECT_TRUE(is_weak_game_boundary(after_comment, 32));
   EXPECT_FALSE(is_weak_game_boundary(after_comment, 4));
+}
+
+TEST(GameBoundaryTest, EventAfterATagSectionHoldingAnEventIsStrong) {
+  // Games of tags alone, hand-made: with a blank line between them, without, with CRLF.
+  std::string_view blank = "[Event \"a\"]\n[Result \"1-0\"]\n\n[Event \"b\"]\n";
+  EXPECT_TRUE(is_strong_game_boundary(blank, blank.rfind("[Event ")));
+  std::string_view no_blank = "[Event \"a\"]\n[Result \"1-0\"]\n[Event \"b\"]\n";
+  EXPECT_TRUE(is_strong_game_boundary(no_blank, no_blank.rfind("[Event ")));
+  EXPECT_FALSE(is_weak_game_boundary(no_blank, no_blank.rfind("[Event ")));
+  std::string_view crlf = "[Event \"a\"]\r\n\r\n[Date \"?\"] [Round \"1\"]\r\n[Event \"b\"]\r\n";
+  EXPECT_TRUE(is_strong_game_boundary(crlf, crlf.rfind("[Event ")));
+  std::string_view bom = "\xEF\xBB\xBF[Event \"a\"]\n[Event \"b\"]\n";
+  EXPECT_TRUE(is_strong_game_boundary(bom, bom.rfind("[Event ")));
+  // Only an Event line, and only after one in the same section.
+  EXPECT_FALSE(is_strong_game_boundary(no_blank, no_blank.find("[Result ")));
+  std::string_view no_event = "[Site \"a\"]\n[Result \"1-0\"]\n[Event \"b\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(no_event, no_event.rfind("[Event ")));
+}
+
+TEST(GameBoundaryTest, EventAfterALineTheReaderLeavesTheTagsOnIsNoBoundary) {
+  // After a tag and a move on one line, the reader is in movetext: the [Site line
+  // begins the next game, whose section holds no Event tag.
+  std::string_view moves_after_tag = "[Event \"a\"] e4\n[Site \"x\"]\n[Event \"b\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(moves_after_tag, moves_after_tag.rfind("[Event ")));
+  std::string_view moves_between = "[Event \"a\"]\n[Site \"x\"] e4 (\n[Round \"1\"]\n[Event \"b\"]\n";
+  EXPECT_FALSE(is_strong_game_boundary(moves_between, moves_between.rfind("[Event ")));
+  // A malformed tag ends only its line's reading: still inside the section.
+  std::string_view malformed = "[Event \"a\"]\n[Site x] [Round\n[Event \"b\"]\n";
+  EXPECT_TRUE(is_strong_game_boundary(malformed, malformed.rfind("[Event ")));
 }
 
 TEST_F(SplitterTest, MappedVariantsTileTheFileAndKeepGamesWhole) {
@@ -442,6 +479,88 @@ TEST_F(SplitterTest, PlainPipeIsStreamedLikeTheMappedFile) {
   writer.join();
   expect_valid_split(whole, streamed, "fifo");
   EXPECT_EQ(offsets_of(streamed), offsets_of(split_file(path, 5000)));
+}
+
+// Each game the reader finds, as its absolute offset and its text.
+using GameTexts = std::vector<std::pair<uint64_t, std::string>>;
+
+struct GameTextLog : PgnVisitorBase {
+  GameTexts games;
+  void end_game(const GameText& game, const PgnError*) { games.emplace_back(game.offset, std::string(game.text)); }
+};
+
+GameTexts games_in(std::string_view text) {
+  GameTextLog log;
+  PgnReader(text).read_all(log);
+  return log.games;
+}
+
+GameTexts games_in(const std::vector<Chunk>& chunks) {
+  GameTextLog log;
+  for (const Chunk& chunk : chunks) PgnReader(chunk.text, chunk.offset).read_all(log);
+  return log.games;
+}
+
+// A broadcast's pairings, hand-made: games of tags alone, with a blank line between
+// them or not, with a result token or none, some with ChessBase's blank line after
+// [Event], and every tenth game with moves.
+std::string tag_only_games(size_t games) {
+  std::string text;
+  for (size_t i = 0; i < games; ++i) {
+    const std::string n = std::to_string(i);
+    text += "[Event \"Club ch\"]\n";
+    if (i % 7 == 3) text += "\n";
+    text += "[Round \"" + n + "\"]\n[White \"White " + n + "\"]\n[Black \"Black " + n + "\"]\n[Result \"1-0\"]\n";
+    if (i % 10 == 9) text += "\n1. e4 e5 1-0\n";
+    else if (i % 3 == 1) text += "\n1-0\n";
+    if (i % 2 == 0) text += "\n";
+  }
+  return text;
+}
+
+TEST_F(SplitterTest, TagOnlyGamesAreCutIntoChunksWhereTheReaderStartsThem) {
+  const std::string text = tag_only_games(2000);
+  const GameTexts whole = games_in(text);
+  ASSERT_EQ(whole.size(), 2000u);
+  write_file(dir_ / "pairings.pgn", text);
+  write_file(dir_ / "pairings.pgn.zst", compress(text));
+  for (size_t chunk_bytes : {size_t{1}, size_t{100}, size_t{4096}, size_t{65536}}) {
+    const std::string label = "chunk " + std::to_string(chunk_bytes);
+    const std::vector<Chunk> mapped = split_file(dir_ / "pairings.pgn", chunk_bytes);
+    if (chunk_bytes == 1) {
+      EXPECT_EQ(mapped.size(), 2000u) << "one game per chunk";
+    } else {
+      EXPECT_GE(mapped.size(), text.size() / chunk_bytes / 2) << label;  // it was one chunk, whatever its size
+    }
+    ASSERT_NO_FATAL_FAILURE(expect_valid_split(text, mapped, label));
+    EXPECT_EQ(offsets_of(split_file(dir_ / "pairings.pgn.zst", chunk_bytes)), offsets_of(mapped)) << label;
+    EXPECT_EQ(games_in(mapped), whole) << label;
+  }
+}
+
+// Hand-made soups of tag lines (good, malformed, indented, with moves or junk after
+// them), blank, '%' and BOM lines and movetext: read chunk by chunk, they give the
+// reader's games, each at the same offset with the same text. Without comments: a tag
+// line inside a {comment} fools the splitter (its header says so), and a comment
+// before a game's tags goes with that game only when no cut falls between them.
+TEST_F(SplitterTest, ChunksOfTagSoupsReadAsTheWholeText) {
+  const std::vector<std::string> pieces = {
+      "[Event \"e\"]\n", "[Event \"e\"]\n", "[Event \"e\"] ", "[Site \"s\"]\n", "[Result \"1-0\"]\n",
+      "[White \"w\"]\r\n", "[Event x]\n", "[Site \"s\" [Round\n", "[Round \"\"r\"\"]\n", "\n", "\r\n", "\n\n", " ",
+      "e4 ", "1-0\n", "*\n", "(", ")", "junk ", "%esc\n", "\f", "\x1a", "\xEF\xBB\xBF", "  [Site \"i\"]\n", "\r[Event \"c\"]\r"};
+  std::mt19937 random(2024);
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    const size_t count = 1 + random() % 60;
+    for (size_t i = 0; i < count; ++i) text += pieces[random() % pieces.size()];
+    const GameTexts whole = games_in(text);
+    fs::path path = dir_ / "soup.pgn";
+    write_file(path, text);
+    for (size_t chunk_bytes : {size_t{1}, size_t{7}, size_t{40}}) {
+      const std::vector<Chunk> chunks = split_file(path, chunk_bytes);
+      ASSERT_EQ(games_in(chunks), whole) << "round " << round << ", chunk " << chunk_bytes << ":\n" << text;
+    }
+  }
 }
 
 }  // namespace
