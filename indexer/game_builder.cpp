@@ -58,7 +58,7 @@ int64_t dedupe_key_of(const GameRecord& game) {
   h = mix(h, uint64_t(game.result));
   // An absent tag counts as the value export writes for it, so that an exported and
   // re-imported game is recognised.
-  for (auto [name, absent] : {std::pair{"White", "?"}, {"Black", "?"}, {"Date", "????.??.??"}}) {
+  auto mix_tag = [&](std::string_view name, std::string_view absent) {
     std::string_view value = absent;
     for (const Tag& t : game.tags)
       if (t.name == name) {
@@ -66,7 +66,12 @@ int64_t dedupe_key_of(const GameRecord& game) {
         break;
       }
     h = mix_text(h, value);
-  }
+  };
+  for (auto [name, absent] : {std::pair{"White", "?"}, {"Black", "?"}, {"Date", "????.??.??"}}) mix_tag(name, absent);
+  // A game without moves (a pairing, a forfeit) is told apart by its headers alone: two
+  // rounds of one pairing list are two games.
+  if (game.codes.empty())
+    for (const char* name : {"Event", "Site", "Round"}) mix_tag(name, "?");
   // A tag that names one game tells apart games whose moves, players and day agree (two
   // quick draws of the same pair on lichess); a Site that is a place, not a game's URL,
   // does not, as copies of one game may spell it differently. Absent, it adds nothing, so

@@ -26,7 +26,8 @@ GameResult result_from_token(std::string_view token);
 
 // The --dedupe identity of a built game: 64-bit hash of its start FEN, move codes,
 // White, Black, Date and result, and of the tags that name one game where it has them
-// (kIdentifyingTags in truncated_copies.h; Site only when it is a URL). Equal games have equal keys; two different games share
+// (kIdentifyingTags in truncated_copies.h; Site only when it is a URL); for a game without
+// moves also of Event, Site and Round. Equal games have equal keys; two different games share
 // one with probability about n^2 / 2^65 (1e-7 for 3.5 million games).
 int64_t dedupe_key_of(const GameRecord& game);
 

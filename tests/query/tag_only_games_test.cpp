@@ -153,3 +153,26 @@ TEST_F(TagOnlyGamesTest, ExplorerCountsGamesThatEndAtTheStart) {
 
 }  // namespace
 }  // namespace pgnbase::query
+
+namespace pgnbase::query {
+namespace {
+
+// Hand-made: a pairing list of a double round robin without dates, where one pair meets
+// with the same colours in rounds 1 and 3 before either game is played. Both are games:
+// a game without moves is a duplicate only when its Event, Site and Round agree too.
+TEST(TagOnlyGames, TwoRoundsOfOnePairingAreTwoGames) {
+  TempDir dir;
+  const std::string pgn = dir.file("rounds.pgn");
+  query_test::write_file(pgn,
+                         "[Event \"Club ch\"]\n[Round \"1\"]\n[White \"Smith, J\"]\n[Black \"Jones, K\"]\n[Result \"*\"]\n\n"
+                         "[Event \"Club ch\"]\n[Round \"3\"]\n[White \"Smith, J\"]\n[Black \"Jones, K\"]\n[Result \"*\"]\n\n");
+  const indexer::ImportOutcome outcome = import(dir.file("r.db"), pgn);
+  EXPECT_EQ(outcome.summary.imported, 2u);
+  EXPECT_EQ(outcome.summary.duplicates, 0u);
+  // The same file again under another name: both are duplicates now.
+  query_test::write_file(dir.file("again.pgn"), query_test::read_file(pgn) + "\n");
+  EXPECT_EQ(import(dir.file("r.db"), dir.file("again.pgn")).summary.duplicates, 2u);
+}
+
+}  // namespace
+}  // namespace pgnbase::query
