@@ -57,7 +57,25 @@ void collect_postings(std::vector<ChunkItem>& items, std::vector<PostingSorter::
   sort_posting_records(out.data(), out.size());
 }
 
-ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level) {
+// An oversized chunk (splitter.h) is one reject, its text cut with a note; not parsed.
+ChunkResult oversized_reject(Chunk chunk, size_t max_game_bytes) {
+  ChunkResult result;
+  result.lines = chunk.lines;
+  RejectRecord reject;
+  reject.place = GamePlace{.offset = chunk.offset, .line = 1, .number = 0};
+  reject.kind = "game too long";
+  reject.reason = "game too long: " + std::to_string(chunk.size) + " bytes without the start of another game (" +
+                  "--max-game-bytes is " + std::to_string(max_game_bytes) + "); not read";
+  reject.text.assign(chunk.text);
+  reject.text += "\n{pgnbase: the rest of this text, " + std::to_string(chunk.size - chunk.text.size()) +
+                 " more bytes, was left out: longer than --max-game-bytes}";
+  result.items.emplace_back(std::move(reject));
+  result.chunk = std::move(chunk);
+  return result;
+}
+
+ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_level, size_t max_game_bytes) {
+  if (chunk.oversized) return oversized_reject(std::move(chunk), max_game_bytes);
   ChunkResult result;
   result.lines = count_lines(chunk.text);
   PgnReader reader(chunk.text, chunk.offset, 1);
@@ -200,7 +218,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     group.join();
   };
 
-  ContentHasher hasher;
+  Splitter splitter(source, options.chunk_bytes, options.max_game_bytes);
   ImportProgress report;
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;
@@ -209,7 +227,6 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
   try {
     group.start(
         [&] {
-          Splitter splitter(source, options.chunk_bytes);
           while (slots.acquire(stop)) {
             std::optional<Chunk> chunk = splitter.next();
             if (!chunk) {
@@ -227,7 +244,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
             while (std::optional<Chunk> chunk = chunks.pop()) {
               if (stop.load()) continue;
               if (options.on_worker_chunk) options.on_worker_chunk(chunk->index);
-              reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level()));
+              reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level(), options.max_game_bytes));
             }
             if (--workers_left == 0) reorderer.finish_producers();
           },
@@ -235,7 +252,6 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     for (uint64_t index = 0;; ++index) {
       std::optional<ChunkResult> result = reorderer.take(index);
       if (!result) break;
-      if (!known_hash) hasher.update(result->chunk.text);
       chunk_ids.clear();
       for (ChunkItem& item : result->items) {
         GamePlace& place =
@@ -254,7 +270,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
       writer.add_positions(std::move(result->postings), chunk_ids);
       lines_before += result->lines;
       report.games = game_number;
-      report.bytes_done = result->chunk.offset + result->chunk.text.size();
+      report.bytes_done = result->chunk.offset + result->chunk.size;
       result.reset();  // frees the chunk before its slot is reused
       slots.release();
       source.release_mapped(released, report.bytes_done);
@@ -276,7 +292,7 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     writer.abandon_source();
     throw;
   }
-  const std::string hash = known_hash ? *known_hash : hasher.finish();
+  const std::string hash = known_hash ? *known_hash : splitter.content_hash();
   outcome.bytes = report.bytes_done;
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!known_hash) {

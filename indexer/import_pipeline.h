@@ -16,6 +16,9 @@ namespace pgnbase::indexer {
 struct ImportOptions {
   unsigned threads = 1;
   size_t chunk_bytes = size_t{4} << 20;
+  // --max-game-bytes: a game (or text between games) longer than this is one reject, not
+  // read (splitter.h), so that memory stays bounded whatever the input.
+  size_t max_game_bytes = size_t{64} << 20;
   BuildOptions build;
   std::ostream* rejects_out = nullptr;  // --rejects: original text of every rejected game
   bool replace = false;                 // --replace: remove the sources of this path or content first

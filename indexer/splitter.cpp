@@ -184,8 +184,10 @@ bool is_weak_game_boundary(std::string_view text, size_t position) {
   return !may_hold_tags(content) && !is_escape_line(content);
 }
 
-Splitter::Splitter(InputSource& source, size_t chunk_bytes)
-    : source_(source), chunk_bytes_(std::clamp<size_t>(chunk_bytes, 1, kMaxChunkBytes)) {}
+Splitter::Splitter(InputSource& source, size_t chunk_bytes, size_t max_game_bytes)
+    : source_(source),
+      chunk_bytes_(std::clamp<size_t>(chunk_bytes, 1, kMaxChunkBytes)),
+      max_game_bytes_(std::clamp<size_t>(max_game_bytes, chunk_bytes_, kMaxChunkBytes)) {}
 
 std::optional<Chunk> Splitter::next() { return source_.is_mapped() ? next_mapped() : next_streamed(); }
 
@@ -193,12 +195,19 @@ std::optional<Chunk> Splitter::next_mapped() {
   std::string_view rest = source_.mapped_text().substr(offset_);
   if (rest.empty()) return std::nullopt;
   size_t cut = rest.size();
+  bool oversized = false;
   if (rest.size() > chunk_bytes_) {
     cut = cut_within(rest, chunk_bytes_);
-    if (cut == kNotFound) cut = first_boundary(rest, chunk_bytes_, rest.size() - 1);
+    if (cut == kNotFound) {
+      // One game from the chunk's start: too long when no boundary comes within the limit.
+      cut = first_boundary(rest, chunk_bytes_, std::min(rest.size() - 1, max_game_bytes_ + 1));
+      oversized = cut == kNotFound && rest.size() > max_game_bytes_;
+    }
     if (cut == kNotFound) cut = rest.size();
   }
+  if (oversized) return oversized_mapped(rest);
   Chunk chunk{next_index_++, offset_, rest.substr(0, cut), source_.mapping_owner()};
+  chunk.size = cut;
   offset_ += cut;
   source_.note_mapped_consumed(offset_);
   return chunk;
@@ -206,7 +215,8 @@ std::optional<Chunk> Splitter::next_mapped() {
 
 void Splitter::fill_buffer(size_t size) {
   if (size > buffer_capacity_) {
-    size_t capacity = std::max(size, 2 * buffer_capacity_);
+    // Doubling, but never far past what the longest game allowed needs.
+    size_t capacity = std::max(size, std::min(2 * buffer_capacity_, chunk_bytes_ + max_game_bytes_ + 2 * kLookahead));
     auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
     if (buffer_size_ > 0) std::memcpy(bigger.get(), buffer_.get(), buffer_size_);
     buffer_ = std::move(bigger);
@@ -233,17 +243,23 @@ std::optional<Chunk> Splitter::next_streamed() {
     while (cut == kNotFound) {
       // Check line starts only where kLookahead bytes after them are loaded.
       size_t high = input_over_ ? buffer_size_ - 1 : buffer_size_ - kLookahead;
-      cut = first_boundary(text, searched, high);
+      // Boundaries count up to the limit only, as in next_mapped, so that both cut alike.
+      const size_t limit = std::min(high, max_game_bytes_ + 1);
+      cut = searched < limit ? first_boundary(text, searched, limit) : kNotFound;
       if (cut != kNotFound) break;
+      // No boundary within the limit: the game at the start is too long to hold.
+      if (high > max_game_bytes_ || (input_over_ && buffer_size_ > max_game_bytes_))
+        return next_oversized(max_game_bytes_);
       if (input_over_) {
         cut = buffer_size_;
         break;
       }
       searched = high;
-      fill_buffer(2 * buffer_capacity_);
+      fill_buffer(std::min(2 * buffer_capacity_, chunk_bytes_ + max_game_bytes_ + 2 * kLookahead));
       text = std::string_view(buffer_.get(), buffer_size_);
     }
   }
+  hasher_.update(text.substr(0, cut));
 
   // The chunk takes the whole buffer; only the tail after the cut is copied into
   // a fresh buffer for the next chunk.
@@ -254,10 +270,84 @@ std::optional<Chunk> Splitter::next_streamed() {
   std::shared_ptr<const char[]> owner(std::move(buffer_));
 
   Chunk chunk{next_index_++, offset_, std::string_view(owner.get(), cut), owner};
+  chunk.size = cut;
   offset_ += cut;
   buffer_ = std::move(next_buffer);
   buffer_size_ = tail;
   buffer_capacity_ = capacity;
+  return chunk;
+}
+
+std::optional<Chunk> Splitter::oversized_mapped(std::string_view rest) {
+  // Scanned to its end piece by piece; only the kept bytes are read again, so the pages
+  // of each piece leave the resident set once scanned.
+  constexpr size_t kPiece = size_t{64} << 20;
+  Chunk chunk{next_index_++, offset_, rest.substr(0, kOversizedKeptBytes), source_.mapping_owner()};
+  chunk.oversized = true;
+  auto scan = [&](size_t from, size_t to) {
+    const std::string_view piece = rest.substr(from, to - from);
+    // A CRLF split between two pieces is one line break.
+    chunk.lines += count_lines(piece) - (from > 0 && piece.starts_with('\n') && rest[from - 1] == '\r');
+    source_.release_mapped(offset_ + std::max(from, kOversizedKeptBytes), offset_ + to);
+  };
+  size_t from = max_game_bytes_, cut = kNotFound;
+  scan(0, from);
+  while (cut == kNotFound && from < rest.size() - 1) {
+    const size_t to = std::min(from + kPiece, rest.size() - 1);
+    cut = first_boundary(rest, from, to);
+    scan(from, cut == kNotFound ? to : cut);
+    from = to;
+  }
+  if (cut == kNotFound) {
+    scan(from, rest.size());
+    cut = rest.size();
+  }
+  chunk.size = cut;
+  offset_ += cut;
+  source_.note_mapped_consumed(offset_);
+  return chunk;
+}
+
+void Splitter::consume_front(size_t bytes, uint64_t& lines) {
+  const std::string_view gone(buffer_.get(), bytes);
+  hasher_.update(gone);
+  lines += count_lines(gone);
+  std::memmove(buffer_.get(), buffer_.get() + bytes, buffer_size_ - bytes);
+  buffer_size_ -= bytes;
+}
+
+std::optional<Chunk> Splitter::next_oversized(size_t searched) {
+  // The chunk keeps the game's first bytes (for the reject and the rejects file); the
+  // rest is read, hashed, counted and dropped up to the next game boundary, with a tail of
+  // kLookBack bytes kept for the boundary rules, which look at the lines before a line.
+  constexpr size_t kLookBack = size_t{64} << 10;
+  auto kept = std::make_shared<std::string>(buffer_.get(), std::min(buffer_size_, kOversizedKeptBytes));
+  Chunk chunk{next_index_++, offset_, *kept, kept};
+  chunk.oversized = true;
+  uint64_t size = 0;
+  for (;;) {
+    const std::string_view text(buffer_.get(), buffer_size_);
+    if (!input_over_ && buffer_size_ <= kLookahead) fill_buffer(buffer_capacity_);
+    const size_t high = input_over_ || buffer_size_ <= kLookahead ? (buffer_size_ ? buffer_size_ - 1 : 0)
+                                                                 : buffer_size_ - kLookahead;
+    const size_t cut = searched < high ? first_boundary(text, searched, high) : kNotFound;
+    if (cut != kNotFound || input_over_) {
+      const size_t end = cut != kNotFound ? cut : buffer_size_;
+      size += end;
+      consume_front(end, chunk.lines);
+      break;
+    }
+    // Drop what lies before the look-back tail; never between a CR and its LF, which
+    // count as one line break.
+    size_t drop = high > kLookBack ? high - kLookBack : 0;
+    if (drop > 0 && buffer_.get()[drop - 1] == '\r') --drop;
+    size += drop;
+    consume_front(drop, chunk.lines);
+    searched = high - drop;
+    fill_buffer(buffer_capacity_);
+  }
+  chunk.size = size;
+  offset_ += size;
   return chunk;
 }
 

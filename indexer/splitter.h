@@ -44,6 +44,7 @@
 #include <optional>
 #include <string_view>
 
+#include "indexer/content_hash.h"
 #include "indexer/input_source.h"
 
 namespace pgnbase::indexer {
@@ -55,7 +56,16 @@ struct Chunk {
   // Keeps text's bytes alive: the file mapping, or the chunk's own buffer.
   // Copy the Chunk (or this pointer) to keep the view valid on another thread.
   std::shared_ptr<const void> owner;
+  uint64_t size = 0;  // input bytes the chunk stands for: text.size() unless oversized
+  // A game (or a stretch between games) longer than the splitter's max_game_bytes: text
+  // holds its first kOversizedKeptBytes only, and lines counts the line breaks of all
+  // `size` bytes. It is to become one reject, never parsed.
+  bool oversized = false;
+  uint64_t lines = 0;
 };
+
+// What an oversized chunk keeps of its text.
+inline constexpr size_t kOversizedKeptBytes = size_t{64} << 10;
 
 // Counts line breaks as PgnReader does: each '\n', and each '\r' not followed by '\n'
 // (so a reader can number lines per chunk and add them up later).
@@ -74,9 +84,15 @@ class Splitter {
  public:
   static constexpr size_t kDefaultChunkBytes = size_t{4} << 20;
 
+  static constexpr size_t kDefaultMaxGameBytes = size_t{64} << 20;
+
   // chunk_bytes is the target size (clamped to [1, 1 TiB]); chunks are larger
-  // only when a game is, and the last chunk is whatever remains.
-  explicit Splitter(InputSource& source, size_t chunk_bytes = kDefaultChunkBytes);
+  // only when a game is, and the last chunk is whatever remains. A game longer than
+  // max_game_bytes (at least chunk_bytes) comes as an oversized chunk, so that a stream
+  // without game boundaries (a 1 GiB comment, 512 MiB of newlines) is never held whole:
+  // a stream's buffer stays under chunk_bytes + max_game_bytes.
+  explicit Splitter(InputSource& source, size_t chunk_bytes = kDefaultChunkBytes,
+                    size_t max_game_bytes = kDefaultMaxGameBytes);
 
   // The next chunk in input order, or nullopt at end of input. Throws InputError
   // when the source fails (read error, corrupt zstd).
@@ -84,15 +100,27 @@ class Splitter {
 
   // Uncompressed bytes handed out in chunks so far.
   uint64_t bytes_split() const { return offset_; }
+  // The content hash (content_hash.h) of a streamed input's bytes so far, the dropped
+  // bytes of oversized chunks included; empty input's for a mapped one (hash its text).
+  std::string content_hash() const { return hasher_.finish(); }
 
  private:
   std::optional<Chunk> next_mapped();
   std::optional<Chunk> next_streamed();
   // Reads from the source until buffer_ holds at least size bytes or input ends.
   void fill_buffer(size_t size);
+  // The oversized chunk of the game at the buffer's start, which has no boundary in
+  // (0, searched]; reads on to its end.
+  std::optional<Chunk> next_oversized(size_t searched);
+  // The oversized chunk of the game at the start of rest (a mapped input's unread part).
+  std::optional<Chunk> oversized_mapped(std::string_view rest);
+  // Hashes, counts the lines of and drops the buffer's first bytes.
+  void consume_front(size_t bytes, uint64_t& lines);
 
   InputSource& source_;
   size_t chunk_bytes_;
+  size_t max_game_bytes_;
+  ContentHasher hasher_;
   uint64_t next_index_ = 0;
   uint64_t offset_ = 0;
 

@@ -161,7 +161,7 @@ int remove_sources(const std::string& db_path, const std::vector<std::string>& n
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) must end in a clear "disk I/O error", not a silent kill.
   std::signal(SIGXFSZ, SIG_IGN);
-  std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir;
+  std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir, max_game = "64M";
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> inputs, removals;
   po::options_description visible(
@@ -184,6 +184,9 @@ int main(int argc, char** argv) {
       ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games, "
                                        "positions and rejects, in one transaction; repeatable; no FILE then")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
+      ("max-game-bytes", po::value(&max_game)->default_value(max_game),
+       "a game (or text between games) longer than this is rejected unread, its first 64 KiB kept in the "
+       "rejects, so that memory stays bounded whatever the input")
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
        "language of piece letters: auto (detect per game) or en, de, nl, fr, it, es, pt, cs, pl, hu")
@@ -247,6 +250,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   writer_options.position_memory_bytes = *memory_bytes;
+  std::optional<size_t> max_game_bytes = parse_size(max_game);
+  if (!max_game_bytes || *max_game_bytes < (size_t{1} << 20)) {
+    std::fprintf(stderr, "pgn-index: bad --max-game-bytes '%s' (at least 1M, e.g. 64M)\n", max_game.c_str());
+    return 2;
+  }
+  options.max_game_bytes = *max_game_bytes;
+  options.chunk_bytes = std::min(options.chunk_bytes, *max_game_bytes);
   writer_options.threads = std::max(1u, threads);
   writer_options.temp_dir = temp_dir;
   if (!temp_dir.empty()) options.temp_dir = temp_dir;
