@@ -9,9 +9,9 @@
 // A zip archive is not one input: SourceList (and list_sources()) turns it into one
 // "ARCHIVE:MEMBER" source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn";
 // the second of two members named games.pgn -> "x.zip:games.pgn#2", archive_decoder.h).
-// SourceList::open() reads the members in turn, one pass over the archive for all of
-// them; open() reads such a path alone as that member (a real file of that name wins),
-// walking the archive up to it.
+// SourceList::open() reads the members in turn, going through the archive once for
+// all of them; open() reads such a path alone as that member (a real file of that name
+// wins), walking the archive up to it.
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
 // not PGN text (the test is in input_format.h).
@@ -109,9 +109,10 @@ class InputSource {
 // of a pipe, a device) are listed as they are, unopened: they can be read only once, by
 // the import. A zip without a .pgn member is an error.
 //
-// A zip archive is listed in one pass over its central directory, and its members
-// opened through open() in archive order cost one pass over the archive in all (a pass
-// more for each member opened twice, as --replace does); opening them by path, with
+// A zip archive is listed in one pass over its central directory and one over its
+// members (the first 64 KiB of each checked); the members opened through open() in
+// archive order then cost one more pass (two when each is opened twice, as the import
+// does to hash a small member first, or for --replace). Opening them by path, with
 // InputSource::open(), would walk the archive from its start for each.
 //
 // Thread safety: one thread at a time; a source it opened may be read on another.
