@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -80,7 +81,7 @@ void refuse_pipe(const RawInput& input) {
 class ArchiveReader {
  public:
   ArchiveReader(RawInput input, Compression compression)
-      : input_(std::move(input)), compression_(compression), block_(kReadBlockBytes) {
+      : input_(std::move(input)), compression_(compression), block_(kReadBlockBytes), shown_(input_.name()) {
     if (!archive_) throw InputError("cannot decompress '" + input_.name() + "': out of memory");
     archive* a = archive_.get();
     if (compression == Compression::Zip) {
@@ -111,6 +112,9 @@ class ArchiveReader {
     if (result == ARCHIVE_EOF) return nullptr;
     if (result < ARCHIVE_WARN) fail();  // a warning: a name libarchive could not convert
     ++entries_;
+    entry_size_.reset();
+    if (archive_entry_size_is_set(entry) && archive_entry_size(entry) >= 0)
+      entry_size_ = uint64_t(archive_entry_size(entry));
     return entry;
   }
 
@@ -121,7 +125,8 @@ class ArchiveReader {
       if (archive_entry_filetype(entry) != AE_IFREG) continue;
       Utf8Names utf8;
       if (const char* path = archive_entry_pathname(entry)) return path;
-      throw InputError("cannot read '" + input_.name() + "': the name of its member " + std::to_string(entries_) +
+      failed_ = true;
+    throw InputError("cannot read '" + input_.name() + "': the name of its member " + std::to_string(entries_) +
                        " cannot be decoded");  // no UTF-8 locale on this system
     }
     return std::nullopt;
@@ -141,11 +146,20 @@ class ArchiveReader {
 
   uint64_t bytes_consumed() const { return input_.bytes_read(); }
 
+  // Names the entry being read in messages from now on (the input's name until then).
+  void set_shown_name(std::string shown) { shown_ = std::move(shown); }
+  const std::string& input_name() const { return input_.name(); }
+  // True once an error was thrown: libarchive's state is then of no further use.
+  bool failed() const { return failed_; }
+  // The size the current entry's header states, when it does.
+  std::optional<uint64_t> entry_size() const { return entry_size_; }
+
  private:
-  [[noreturn]] void fail() const {
+  [[noreturn]] void fail() {
+    failed_ = true;
     if (!callback_error_.empty()) throw InputError(callback_error_);
     const char* why = archive_error_string(archive_.get());
-    throw InputError("cannot decompress '" + input_.name() + "': corrupt or truncated " +
+    throw InputError("cannot decompress '" + shown_ + "': corrupt or truncated " +
                      std::string(compression_name(compression_)) + " data (" + (why ? why : "no reason given") + ")");
   }
 
@@ -194,8 +208,31 @@ class ArchiveReader {
   std::vector<char> block_;
   std::unique_ptr<archive, int (*)(archive*)> archive_{archive_read_new(), archive_read_free};
   std::string callback_error_;
+  std::string shown_;     // the name messages give
+  bool failed_ = false;
+  std::optional<uint64_t> entry_size_;
   uint64_t entries_ = 0;  // read so far, for messages
 };
+
+// The path of the reader's next regular-file member named *.pgn; nullopt at the end.
+std::optional<std::string> next_pgn_member(ArchiveReader& reader) {
+  while (std::optional<std::string> path = reader.next_file())
+    if (has_pgn_extension(*path)) return path;
+  return std::nullopt;
+}
+
+// A zip reader, and the index (among the .pgn members) of the first member it has not
+// passed yet.
+struct ZipCursor {
+  explicit ZipCursor(RawInput input) : reader(std::move(input), Compression::Zip) {}
+  ArchiveReader reader;
+  size_t next = 0;
+  uint64_t counted = 0;  // bytes of reader already added to ZipReaders::bytes
+};
+
+// How many idle readers a ZipMembers keeps: one for the import, one for --replace's
+// hash, each going through the members in order.
+constexpr size_t kIdleReaders = 2;
 
 class ArchiveDecoder final : public StreamDecoder {
  public:
@@ -210,7 +247,10 @@ class ArchiveDecoder final : public StreamDecoder {
     const MemberRef wanted = parse_member(member);
     unsigned seen = 0;
     while (std::optional<std::string> path = reader_.next_file())
-      if (*path == wanted.name && ++seen == wanted.occurrence) return has_entry_ = true;
+      if (*path == wanted.name && ++seen == wanted.occurrence) {
+        size_ = reader_.entry_size();
+        return has_entry_ = true;
+      }
     return false;
   }
 
@@ -218,10 +258,12 @@ class ArchiveDecoder final : public StreamDecoder {
     return has_entry_ ? reader_.read_data(destination, capacity) : 0;
   }
   uint64_t bytes_consumed() const override { return reader_.bytes_consumed(); }
+  std::optional<uint64_t> stated_size() const override { return has_entry_ ? size_ : std::nullopt; }
 
  private:
   ArchiveReader reader_;
   bool has_entry_ = false;
+  std::optional<uint64_t> size_;  // a zip member's, as its header states
 };
 
 }  // namespace
@@ -241,17 +283,133 @@ std::unique_ptr<StreamDecoder> make_zip_member_decoder(RawInput input, const std
   return decoder;
 }
 
-std::vector<std::string> list_pgn_members(RawInput input) {
-  refuse_pipe(input);
-  ArchiveReader reader(std::move(input), Compression::Zip);
+namespace {
+
+// The paths of the reader's .pgn members, equal ones numbered.
+std::vector<std::string> list_members(ArchiveReader& reader) {
   std::vector<std::string> members;
   std::map<std::string, unsigned> seen;
-  while (std::optional<std::string> path = reader.next_file()) {
-    if (!has_pgn_extension(*path)) continue;
+  while (std::optional<std::string> path = next_pgn_member(reader)) {
     const unsigned occurrence = ++seen[*path];
     members.push_back(occurrence == 1 ? *path : *path + "#" + std::to_string(occurrence));
   }
   return members;
+}
+
+}  // namespace
+
+class ZipReaders {
+ public:
+  std::function<RawInput()> open_file;
+  size_t members = 0;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ZipCursor>> idle;
+  uint64_t bytes = 0;
+
+  // A new reader at the archive's start.
+  std::unique_ptr<ZipCursor> open_cursor() {
+    RawInput input = open_file();
+    refuse_pipe(input);
+    return std::make_unique<ZipCursor>(std::move(input));
+  }
+
+  // The idle reader furthest along that has not passed member index, else a new one.
+  std::unique_ptr<ZipCursor> take(size_t index) {
+    {
+      std::lock_guard lock(mutex);
+      auto best = idle.end();
+      for (auto it = idle.begin(); it != idle.end(); ++it)
+        if ((*it)->next <= index && (best == idle.end() || (*it)->next > (*best)->next)) best = it;
+      if (best != idle.end()) {
+        std::unique_ptr<ZipCursor> cursor = std::move(*best);
+        idle.erase(best);
+        return cursor;
+      }
+    }
+    return open_cursor();
+  }
+
+  // Keeps a reader for later members, unless it failed or has passed them all; of more
+  // than kIdleReaders, the one furthest along goes (in-order opens need the others).
+  void give_back(std::unique_ptr<ZipCursor> cursor) noexcept {
+    std::lock_guard lock(mutex);
+    const uint64_t now = cursor->reader.bytes_consumed();
+    bytes += now - cursor->counted;
+    cursor->counted = now;
+    if (cursor->reader.failed() || cursor->next >= members) return;
+    try {
+      idle.push_back(std::move(cursor));
+    } catch (const std::bad_alloc&) {
+      return;  // the reader is simply not kept
+    }
+    if (idle.size() <= kIdleReaders) return;
+    auto furthest = std::max_element(idle.begin(), idle.end(), [](const auto& a, const auto& b) {
+      return a->next < b->next;
+    });
+    idle.erase(furthest);
+  }
+};
+
+namespace {
+
+// Streams one member through a reader of a ZipMembers, and gives the reader back after.
+class ZipMemberDecoder final : public StreamDecoder {
+ public:
+  ZipMemberDecoder(std::shared_ptr<ZipReaders> readers, std::unique_ptr<ZipCursor> cursor)
+      : readers_(std::move(readers)),
+        cursor_(std::move(cursor)),
+        start_(cursor_->reader.bytes_consumed()),
+        size_(cursor_->reader.entry_size()) {}
+  ~ZipMemberDecoder() override { readers_->give_back(std::move(cursor_)); }
+  ZipMemberDecoder(const ZipMemberDecoder&) = delete;
+  ZipMemberDecoder& operator=(const ZipMemberDecoder&) = delete;
+
+  size_t read(char* destination, size_t capacity) override { return cursor_->reader.read_data(destination, capacity); }
+  uint64_t bytes_consumed() const override { return cursor_->reader.bytes_consumed() - start_; }
+  std::optional<uint64_t> stated_size() const override { return size_; }
+
+ private:
+  std::shared_ptr<ZipReaders> readers_;
+  std::unique_ptr<ZipCursor> cursor_;
+  uint64_t start_;  // bytes the reader had read before this member
+  std::optional<uint64_t> size_;
+};
+
+}  // namespace
+
+ZipMembers::ZipMembers(std::function<RawInput()> open_file) : readers_(std::make_shared<ZipReaders>()) {
+  readers_->open_file = std::move(open_file);
+  std::unique_ptr<ZipCursor> lister = readers_->open_cursor();
+  names_ = list_members(lister->reader);
+  readers_->members = names_.size();
+  lister->next = names_.size();  // passed every member: counted, not kept
+  readers_->give_back(std::move(lister));
+}
+
+ZipMembers::~ZipMembers() = default;
+
+std::unique_ptr<StreamDecoder> ZipMembers::open(size_t index, const std::string& shown) {
+  std::unique_ptr<ZipCursor> cursor = readers_->take(index);
+  try {
+    const std::string wanted = parse_member(names_.at(index)).name;
+    for (;;) {
+      std::optional<std::string> path = next_pgn_member(cursor->reader);
+      if (path && cursor->next++ < index) continue;
+      if (path && *path == wanted) break;
+      cursor->next = names_.size();
+      throw InputError("cannot open '" + shown + "': the zip archive changed since its members were listed");
+    }
+  } catch (...) {
+    readers_->give_back(std::move(cursor));  // counted, and kept only when still of use
+    throw;
+  }
+  cursor->reader.set_shown_name(shown);
+  return std::make_unique<ZipMemberDecoder>(readers_, std::move(cursor));
+}
+
+uint64_t ZipMembers::bytes_read() const {
+  std::lock_guard lock(readers_->mutex);
+  return readers_->bytes;
 }
 
 }  // namespace pgnbase::indexer

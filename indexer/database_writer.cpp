@@ -107,6 +107,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   // was never given to another source or segment (a removed one's included).
   source_id_ = store::allocate_source_id(db_);
   first_game_id_ = next_game_id_;
+  replaced_in_source_ = false;
   store::Statement s = db_.prepare(
       "INSERT INTO sources(id, path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
       "VALUES (?4, ?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
@@ -125,6 +126,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
     empty = any.step() && any.column_int64(0) == 0;
   }
   if (empty) db_.exec(kDropGameIndexesSql);
+  indexes_dropped_ = empty;
   positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
       .memory_budget_bytes = options_.position_memory_bytes,
       .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
@@ -309,6 +311,7 @@ std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<s
   }
   std::vector<RemovedSource> removed;
   for (int64_t id : ids) removed.push_back(remove_source(db_, id));
+  replaced_in_source_ = true;
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;
   truncated_.clear();
@@ -333,12 +336,13 @@ void DatabaseWriter::add_reject(const RejectRecord& reject) {
 
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
   write_new_names();
-  db_.exec(kSchemaSql);  // recreates indexes dropped by begin_source
+  if (indexes_dropped_) db_.exec(kSchemaSql);  // recreates the indexes begin_source dropped
   SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
-  store::append_game_facets(db_);  // the explorer's per-game ratings, dates, time controls
+  // The explorer's per-game ratings, dates, time controls; ids are below 2^32 (add_game).
+  store::append_game_facets(db_, uint32_t(next_game_id_ - 1));
   store::bump_content_version(db_);
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
@@ -375,8 +379,11 @@ void DatabaseWriter::abandon_source() {
   new_names_.clear();
   new_openings_.clear();
   transaction_.reset();  // rolls back
-  // Names and ids handed out during the abandoned source are gone from the database.
-  cached_version_.reset();
+  // Names and ids handed out during the abandoned source are gone from the database, and
+  // sources it replaced are back. A source that did neither (names are interned only by
+  // add_game) leaves the caches true: a re-run of thousands of sources, each abandoned as
+  // already imported, must not reload them for each.
+  if (next_game_id_ != first_game_id_ || replaced_in_source_) cached_version_.reset();
 }
 
 }  // namespace pgnbase::indexer

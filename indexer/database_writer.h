@@ -92,7 +92,8 @@ class DatabaseWriter {
   void write_new_names();
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
-  // rollback. Runs with the write lock held, so nothing changes it until the commit.
+  // rollback that undid some of it (abandon_source). Runs with the write lock held, so
+  // nothing changes it until the commit.
   void refresh_cached_state();
   int64_t data_version();
 
@@ -114,6 +115,8 @@ class DatabaseWriter {
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources
   int64_t next_game_id_ = 1;
+  bool indexes_dropped_ = false;     // by begin_source, into an empty games table
+  bool replaced_in_source_ = false;  // replace_sources ran since begin_source
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read
   std::string source_path_;
   std::optional<uint64_t> source_size_;

@@ -157,21 +157,32 @@ class Slots {
   unsigned free_;
 };
 
-}  // namespace
+// A stream stated to hold at most this (a zip member) is hashed before it is imported: a
+// second decompression of so few bytes costs little beside an import, and a member that
+// is already in the database then costs no import at all (a re-run over a zip of
+// thousands of members).
+constexpr uint64_t kHashFirstBytes = uint64_t{1} << 20;
 
-ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
-                          const std::function<void(const ImportProgress&)>& progress) {
+// Imports the input named path, which open_input opens (twice for a stream hashed first:
+// once for its hash).
+ImportOutcome import_input(const std::string& path, const std::function<InputSource()>& open_input,
+                           DatabaseWriter& writer, const ImportOptions& options,
+                           const std::function<void(const ImportProgress&)>& progress) {
   const auto start = Clock::now();
   ImportOutcome outcome;
   // --replace must know what it replaces before it removes anything (replace_input.h).
   std::optional<SpooledStream> spooled;
   if (options.replace && !is_rereadable(path)) spooled.emplace(path, options.temp_dir);
-  const std::string& read_path = spooled ? spooled->path() : path;
-  InputSource source = InputSource::open(read_path);
+  auto open = [&] { return spooled ? InputSource::open(spooled->path()) : open_input(); };
+  InputSource source = open();
 
-  // A mapped file can be recognised before any work; a stream only at its end.
+  // A mapped file can be recognised before any work; a stream only at its end, unless it
+  // is hashed first: for --replace, or when it is small.
   std::optional<std::string> known_hash;
-  if (options.replace && !source.is_mapped()) known_hash = hash_input(read_path);
+  if (!source.is_mapped() && (options.replace || source.stated_size().value_or(UINT64_MAX) <= kHashFirstBytes)) {
+    InputSource again = open();
+    known_hash = hash_input(again);
+  }
   if (source.is_mapped() && !known_hash) {
     ContentHasher hasher;
     const std::string_view text = source.mapped_text();
@@ -183,9 +194,17 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     known_hash = hasher.finish();
   }
 
+  // Found, it is an answer whatever runs beside this import; not found, it is checked
+  // again below with the write lock held, so that an import running beside this one
+  // cannot store the same file in between.
+  if (known_hash && !options.replace) {
+    if (auto id = writer.find_source(*known_hash)) {
+      outcome.already_imported = true;
+      outcome.existing_source_id = *id;
+      return outcome;
+    }
+  }
   writer.begin_source(path, source.size_on_disk());
-  // Checked with the write lock held, so that an import running beside this one cannot
-  // store the same file in between.
   if (known_hash && !options.replace) {
     if (auto id = writer.find_source(*known_hash)) {
       writer.abandon_source();
@@ -311,6 +330,18 @@ ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const
     progress(report);
   }
   return outcome;
+}
+
+}  // namespace
+
+ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
+                          const std::function<void(const ImportProgress&)>& progress) {
+  return import_input(path, [&] { return InputSource::open(path); }, writer, options, progress);
+}
+
+ImportOutcome import_file(SourceList& sources, size_t index, DatabaseWriter& writer, const ImportOptions& options,
+                          const std::function<void(const ImportProgress&)>& progress) {
+  return import_input(sources.paths().at(index), [&] { return sources.open(index); }, writer, options, progress);
 }
 
 }  // namespace pgnbase::indexer

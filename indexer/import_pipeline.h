@@ -10,6 +10,7 @@
 
 #include "indexer/database_writer.h"
 #include "indexer/game_builder.h"
+#include "indexer/input_source.h"
 
 namespace pgnbase::indexer {
 
@@ -46,10 +47,20 @@ struct ImportOutcome {
   double seconds = 0;
 };
 
+// Imports the file at path as one source, unless its content is in the database already
+// (already_imported). That is known before any work for a plain file (mapped and hashed
+// first) and for a stream hashed first (--replace, or a zip member of at most 1 MiB,
+// read twice), else at the stream's end, where the import is rolled back.
+//
 // Throws InputError (unreadable or corrupt input), store::StoreError (cannot write),
 // ThreadStartError (thread_group.h) or what a worker thread threw (std::bad_alloc); the
 // file's transaction is then rolled back, earlier files stay.
 ImportOutcome import_file(const std::string& path, DatabaseWriter& writer, const ImportOptions& options,
+                          const std::function<void(const ImportProgress&)>& progress = {});
+
+// Imports sources.paths()[index] as the above imports that path, opening it through
+// sources: the members of a zip archive imported in order cost one pass over it.
+ImportOutcome import_file(SourceList& sources, size_t index, DatabaseWriter& writer, const ImportOptions& options,
                           const std::function<void(const ImportProgress&)>& progress = {});
 
 }  // namespace pgnbase::indexer

@@ -44,6 +44,13 @@ std::optional<RawInput> open_zip_file(const std::string& path, const std::string
   return input;
 }
 
+// Opens the zip archive at path again, for another reader of its members.
+RawInput reopen_zip_file(const std::string& path) {
+  std::optional<int> fd = open_descriptor(path);
+  if (!fd) throw InputError("cannot open '" + path + "': " + system_message(errno));
+  return RawInput(path, *fd, true, true);
+}
+
 // True for a FIFO, a terminal, a socket or another device (also behind /dev/stdin or
 // /dev/fd/N): opening it a second time gets the bytes after those already read, so
 // only the import may open it, once.
@@ -213,6 +220,9 @@ void InputSource::note_mapped_consumed(uint64_t offset) { state_->note_mapped(of
 
 void InputSource::release_mapped(uint64_t begin, uint64_t end) { state_->release_mapped(begin, end); }
 std::optional<uint64_t> InputSource::size_on_disk() const { return state_->size_on_disk; }
+std::optional<uint64_t> InputSource::stated_size() const {
+  return state_->decoder ? state_->decoder->stated_size() : std::nullopt;
+}
 uint64_t InputSource::bytes_consumed() const { return state_->consumed.load(std::memory_order_relaxed); }
 uint64_t InputSource::bytes_produced() const { return state_->produced.load(std::memory_order_relaxed); }
 
@@ -222,20 +232,38 @@ size_t InputSource::read(char* destination, size_t capacity) {
   return got;
 }
 
-std::vector<std::string> list_sources(const std::string& path) {
-  if (path == "-" || can_be_read_only_once(path)) return {path};
-  std::optional<RawInput> zip = open_zip_file(path, path);
-  if (!zip) {
+SourceList::SourceList(const std::string& path) {
+  if (path == "-" || can_be_read_only_once(path)) {
+    paths_ = {path};
+    return;
+  }
+  if (!open_zip_file(path, path)) {
     InputSource::open(path);  // throws when path cannot be read or is not PGN
-    return {path};
+    paths_ = {path};
+    return;
   }
-  std::vector<std::string> sources;
-  for (const std::string& member : list_pgn_members(std::move(*zip))) {
-    sources.push_back(path + ":" + member);
-    InputSource::open(sources.back());
-  }
-  if (sources.empty()) throw InputError("cannot read '" + path + "': the zip archive holds no .pgn file");
-  return sources;
+  zip_ = std::make_unique<ZipMembers>([path] { return reopen_zip_file(path); });
+  for (const std::string& member : zip_->names()) paths_.push_back(path + ":" + member);
+  if (paths_.empty()) throw InputError("cannot read '" + path + "': the zip archive holds no .pgn file");
+  for (size_t i = 0; i < paths_.size(); ++i) open(i);  // throws at the first that is not PGN
 }
+
+SourceList::~SourceList() = default;
+SourceList::SourceList(SourceList&&) noexcept = default;
+SourceList& SourceList::operator=(SourceList&&) noexcept = default;
+
+InputSource SourceList::open(size_t index) {
+  if (!zip_) return InputSource::open(paths_.at(index));
+  auto state = std::make_unique<InputSource::State>();
+  state->name = paths_.at(index);
+  state->compression = Compression::Zip;
+  state->decoder = zip_->open(index, state->name);
+  state->read_head();
+  return InputSource(std::move(state));
+}
+
+uint64_t SourceList::archive_bytes_read() const { return zip_ ? zip_->bytes_read() : 0; }
+
+std::vector<std::string> list_sources(const std::string& path) { return SourceList(path).paths(); }
 
 }  // namespace pgnbase::indexer

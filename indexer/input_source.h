@@ -6,10 +6,12 @@
 // are handed out without a copy; everything else is streamed through read() in large
 // pieces, with memory bounded whatever the input's size.
 //
-// A zip archive is not one input: list_sources() turns it into one "ARCHIVE:MEMBER"
-// source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn"; the second of
-// two members named games.pgn -> "x.zip:games.pgn#2", archive_decoder.h), and open()
-// reads such a path as that member (a real file of that name wins).
+// A zip archive is not one input: SourceList (and list_sources()) turns it into one
+// "ARCHIVE:MEMBER" source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn";
+// the second of two members named games.pgn -> "x.zip:games.pgn#2", archive_decoder.h).
+// SourceList::open() reads the members in turn, going through the archive once for
+// all of them; open() reads such a path alone as that member (a real file of that name
+// wins), walking the archive up to it.
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
 // not PGN text (the test is in input_format.h).
@@ -42,6 +44,8 @@ class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+class ZipMembers;  // archive_decoder.h
 
 class InputSource {
  public:
@@ -82,12 +86,16 @@ class InputSource {
   // Size of the file on disk (compressed size when compressed); nullopt for a pipe
   // and for a zip member.
   std::optional<uint64_t> size_on_disk() const;
+  // The uncompressed size that a zip member's entry states, else nullopt. A hint (a
+  // hostile zip may lie): read() gives what the member really holds.
+  std::optional<uint64_t> stated_size() const;
   // Bytes of the on-disk (compressed) input consumed so far, for progress.
   uint64_t bytes_consumed() const;
   // Uncompressed bytes handed out so far by read().
   uint64_t bytes_produced() const;
 
  private:
+  friend class SourceList;
   struct State;  // defined in input_source.cpp
   explicit InputSource(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
@@ -95,11 +103,43 @@ class InputSource {
 
 // The sources that one command-line input stands for: the input itself, or for a zip
 // archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
-// case), in archive order. Opens each one, so that an input that cannot be read or is
-// not PGN throws InputError here, before anything is imported. "-" and any path that is
-// not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N of a pipe, a
-// device) are returned as they are, unopened: they can be read only once, by the
-// import. A zip without a .pgn member is an error.
+// case), in archive order. The constructor opens each one, so that an input that cannot
+// be read or is not PGN throws InputError there, before anything is imported. "-" and
+// any path that is not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N
+// of a pipe, a device) are listed as they are, unopened: they can be read only once, by
+// the import. A zip without a .pgn member is an error.
+//
+// A zip archive is listed in one pass over its central directory and one over its
+// members (the first 64 KiB of each checked); the members opened through open() in
+// archive order then cost one more pass (two when each is opened twice, as the import
+// does to hash a small member first, or for --replace). Opening them by path, with
+// InputSource::open(), would walk the archive from its start for each.
+//
+// Thread safety: one thread at a time; a source it opened may be read on another.
+class SourceList {
+ public:
+  explicit SourceList(const std::string& path);
+  ~SourceList();
+  SourceList(SourceList&&) noexcept;
+  SourceList& operator=(SourceList&&) noexcept;
+
+  // The sources' paths, as InputSource::open() takes them.
+  const std::vector<std::string>& paths() const { return paths_; }
+
+  // Opens paths()[index]: the same source as InputSource::open(paths()[index]).
+  // Throws InputError.
+  InputSource open(size_t index);
+
+  // Bytes of a zip archive read so far by the readers this list is done with (0 for
+  // other inputs): what a test measures to see that the members cost one pass.
+  uint64_t archive_bytes_read() const;
+
+ private:
+  std::vector<std::string> paths_;
+  std::unique_ptr<ZipMembers> zip_;  // for a zip archive
+};
+
+// SourceList(path).paths().
 std::vector<std::string> list_sources(const std::string& path);
 
 }  // namespace pgnbase::indexer

@@ -19,6 +19,10 @@ namespace sql = position_index_sql;
 
 namespace {
 
+// At most this many postings (about 800 games of 80 plies), a segment is merged and
+// encoded on the writing thread (write_segment).
+constexpr uint64_t kSmallSegmentPostings = uint64_t{1} << 16;
+
 // A block ready to insert.
 struct EncodedBlock {
   uint64_t first_key = 0, last_key = 0;  // stored (masked) keys
@@ -44,9 +48,7 @@ class BlockCutter {
       : key_bits_(options.key_bits),
         limit_(std::max<uint32_t>(1, options.block_postings)),
         encoder_(options.key_bits, options.compression_level, options.lean),
-        out_(out) {
-    pending_.reserve(std::min<size_t>(limit_ + 1, 1 << 16));
-  }
+        out_(out) {}
 
   void add(const Posting& posting) {
     uint64_t stored_key = mask_key(posting.key, key_bits_);
@@ -166,9 +168,12 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   // Partitions are merged and encoded on options_.threads threads; this thread inserts
   // their blocks in key order as they complete. A partition starts only when it is
   // fewer than a window ahead of the insertion, so encoded blocks waiting in memory
-  // stay bounded.
-  const unsigned threads = std::max(1u, options_.threads);
-  const unsigned window = 2 * threads + 1;
+  // stay bounded. A small segment (a short source, such as a zip member of one game) is
+  // merged and encoded on this thread before any insertion: starting threads and
+  // handing each of the partitions over would cost it more than the work.
+  const bool small = stats_.postings <= kSmallSegmentPostings;
+  const unsigned threads = small ? 1 : std::max(1u, options_.threads);
+  const unsigned window = small ? kKeyPartitions : 2 * threads + 1;
   std::vector<EncodedPartition> partitions(kKeyPartitions);
   std::vector<std::unique_ptr<BlockCutter>> cutters(kKeyPartitions);
   std::mutex mutex;
@@ -194,19 +199,19 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
         partitions[p].done = true;
         changed.notify_all();
       }};
+  auto merge = [&] {
+    try {
+      sorter_.merge_partitions(threads, sink);
+    } catch (...) {
+      merge_error = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    merge_over = true;
+    changed.notify_all();
+  };
   ThreadGroup merger;  // joined on every path; starting it may throw ThreadStartError
-  merger.start(
-      [&] {
-        try {
-          sorter_.merge_partitions(threads, sink);
-        } catch (...) {
-          merge_error = std::current_exception();
-        }
-        std::lock_guard lock(mutex);
-        merge_over = true;
-        changed.notify_all();
-      },
-      "the position index merge thread");
+  if (small) merge();
+  else merger.start(merge, "the position index merge thread");
   uint64_t postings = 0, groups = 0;
   try {
     store::Statement insert = db.prepare(sql::kInsertBlock);

@@ -70,8 +70,7 @@ SpooledStream::SpooledStream(const std::string& path, const std::filesystem::pat
 
 SpooledStream::~SpooledStream() { ::unlink(path_.c_str()); }
 
-std::string hash_input(const std::string& path) {
-  InputSource source = InputSource::open(path);
+std::string hash_input(InputSource& source) {
   ContentHasher hasher;
   std::vector<char> buffer(kCopyBytes);
   while (const size_t got = source.read(buffer.data(), buffer.size())) hasher.update({buffer.data(), got});

@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "indexer/input_source.h"
+
 namespace pgnbase::indexer {
 
 // False for "-" and for a path that names something other than a regular file (a FIFO,
@@ -37,8 +39,8 @@ class SpooledStream {
   std::string path_;
 };
 
-// The content hash (content_hash.h) of the uncompressed text at path, read to its end.
-// Throws InputError as InputSource does.
-std::string hash_input(const std::string& path);
+// The content hash (content_hash.h) of the uncompressed text of source, read to its end.
+// Throws InputError as InputSource::read() does.
+std::string hash_input(InputSource& source);
 
 }  // namespace pgnbase::indexer

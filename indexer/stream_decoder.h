@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "indexer/raw_input.h"
 
@@ -21,6 +22,9 @@ class StreamDecoder {
   virtual size_t read(char* destination, size_t capacity) = 0;
   // Bytes of the file or pipe consumed so far (for progress).
   virtual uint64_t bytes_consumed() const = 0;
+  // The uncompressed size that the container states (a zip member's central directory
+  // entry), else nullopt. A hint: read() is not bound by it.
+  virtual std::optional<uint64_t> stated_size() const { return std::nullopt; }
 };
 
 // Hands out the raw bytes unchanged (a plain pipe).

@@ -21,6 +21,7 @@ struct ZipMember {
   std::string name;
   std::string bytes;
   bool directory = false;
+  bool stored = false;  // written as it is (method 0), not deflated
 };
 
 namespace detail {
@@ -63,14 +64,18 @@ inline std::string compress_stream(std::string_view text, StreamFormat format) {
   return out;
 }
 
-// A zip archive (deflate) holding members in this order.
+// A zip archive holding members in this order, deflated unless stored.
 inline std::string make_zip(const std::vector<ZipMember>& members) {
   std::string out;
   detail::Writer a(archive_write_new(), archive_write_free);
   archive_write_set_format_zip(a.get());
   archive_write_set_bytes_in_last_block(a.get(), 1);
   EXPECT_EQ(archive_write_open(a.get(), &out, nullptr, detail::append_to_string, nullptr), ARCHIVE_OK);
-  for (const ZipMember& member : members) detail::write_entry(a.get(), member.name, member.bytes, member.directory);
+  for (const ZipMember& member : members) {
+    if (member.stored) archive_write_zip_set_compression_store(a.get());
+    else archive_write_zip_set_compression_deflate(a.get());
+    detail::write_entry(a.get(), member.name, member.bytes, member.directory);
+  }
   EXPECT_EQ(archive_write_close(a.get()), ARCHIVE_OK) << archive_error_string(a.get());
   return out;
 }

@@ -287,23 +287,24 @@ int main(int argc, char** argv) {
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
     for (const std::string& input : inputs) {
-      std::vector<std::string> sources;
+      std::optional<SourceList> sources;
       try {
-        sources = list_sources(input);
+        sources.emplace(input);
       } catch (const InputError& e) {
         std::fflush(stdout);
         std::fprintf(stderr, "pgn-index: %s\n", e.what());  // the message names the input
         totals.add_failure();
         continue;
       }
-      for (const std::string& source : sources) {
+      for (size_t index = 0; index < sources->paths().size(); ++index) {
+        const std::string& source = sources->paths()[index];
         const std::string name = source == "-" ? "<stdin>" : source;
         auto progress = [&](const ImportProgress& p) { print_progress(name, p); };
         if (rejects) rejects->begin_input();
         ImportOutcome outcome;
         try {
-          outcome = show_progress ? import_file(source, writer, options, progress)
-                                  : import_file(source, writer, options);
+          outcome = show_progress ? import_file(*sources, index, writer, options, progress)
+                                  : import_file(*sources, index, writer, options);
         } catch (const InputError& e) {
           if (show_progress) std::fprintf(stderr, "\r\033[K");
           std::fflush(stdout);

@@ -86,10 +86,10 @@ uint16_t clamp_rating(const Statement& s, int column) {
 
 }  // namespace
 
-void append_game_facets(Database& db) {
+void append_game_facets(Database& db, uint32_t last_game_id) {
   GameFacets f;
   load(db, f);
-  const uint32_t last = max_game_id(db);
+  const uint32_t last = last_game_id;
   const size_t size = size_t(last) + 1;
   f.white_elo.resize(size);
   f.black_elo.resize(size);

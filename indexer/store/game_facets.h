@@ -36,9 +36,12 @@ struct GameFacets {
 };
 
 // Appends the facets of the games with ids above the stored last_id (all of them on a
-// fresh database), inside the caller's transaction. Cost: one read of the new rows and a
-// rewrite of the column blobs (about 10 bytes per game).
-void append_game_facets(Database& db);
+// fresh database), inside the caller's transaction; last_id becomes last_game_id, which
+// must be the largest id ever given to a game (next_game_id() - 1, store/counters.h), as
+// the writer knows it: finding it here would scan position_segments, a row per source,
+// at every source. Cost: one read of the new rows and a rewrite of the column blobs
+// (about 10 bytes per game).
+void append_game_facets(Database& db, uint32_t last_game_id);
 
 // Zeroes the facets of removed games, inside the caller's transaction.
 void clear_game_facets(Database& db, std::span<const int64_t> ids);

@@ -80,12 +80,20 @@ int choose_rice_parameter(const std::vector<uint64_t>& gaps) {
   return best;
 }
 
-}  // namespace
+// The calling thread's compression context, made on its first use. Encoders share it:
+// a segment makes one encoder per key partition, and a context each cost a small
+// segment (one short game) more than all its encoding.
+ZSTD_CCtx* thread_compression_context() {
+  struct Context {
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(context); }
+  };
+  thread_local Context tl;
+  if (!tl.context) throw PositionIndexError("cannot create a zstd compression context");
+  return tl.context;
+}
 
-struct PostingBlockEncoder::ZstdContext {
-  ZSTD_CCtx* context = ZSTD_createCCtx();
-  ~ZstdContext() { ZSTD_freeCCtx(context); }
-};
+}  // namespace
 
 struct PostingBlockDecoder::ZstdContext {
   ZSTD_DCtx* context = ZSTD_createDCtx();
@@ -93,9 +101,8 @@ struct PostingBlockDecoder::ZstdContext {
 };
 
 PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level, bool lean)
-    : key_bits_(key_bits), compression_level_(compression_level), lean_(lean), zstd_(std::make_unique<ZstdContext>()) {
+    : key_bits_(key_bits), compression_level_(compression_level), lean_(lean) {
   if (key_bits < 1 || key_bits > 64) throw PositionIndexError("position index key_bits must be 1..64");
-  if (!zstd_->context) throw PositionIndexError("cannot create a zstd compression context");
 }
 
 PostingBlockEncoder::~PostingBlockEncoder() = default;
@@ -107,8 +114,8 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
   bool dense = index == kFingerprintGaps || index == kFirstGames;
   if (raw.size() > 16 && !dense) {
     compressed_.resize(ZSTD_compressBound(raw.size()));
-    size_t size = ZSTD_compressCCtx(zstd_->context, compressed_.data(), compressed_.size(), raw.data(), raw.size(),
-                                    compression_level_);
+    size_t size = ZSTD_compressCCtx(thread_compression_context(), compressed_.data(), compressed_.size(), raw.data(),
+                                    raw.size(), compression_level_);
     if (ZSTD_isError(size)) throw PositionIndexError(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
     if (size + varint_length(raw.size()) < raw.size()) {
       out_.push_back(kZstd);

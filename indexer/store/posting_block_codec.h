@@ -72,7 +72,8 @@ struct PostingBlockSizes {
   }
 };
 
-// Encodes blocks. Keeps zstd state and scratch between calls; one thread at a time.
+// Encodes blocks. Keeps scratch between calls (zstd state: one per thread, shared by the
+// thread's encoders); one thread at a time.
 class PostingBlockEncoder {
  public:
   // lean: no plies, and moves and results only for groups of two or more postings.
@@ -93,8 +94,6 @@ class PostingBlockEncoder {
   int key_bits_;
   int compression_level_;
   bool lean_;
-  struct ZstdContext;
-  std::unique_ptr<ZstdContext> zstd_;
   std::vector<Posting> masked_;
   std::vector<uint64_t> gaps_;        // fingerprint gaps of the block being encoded
   std::vector<uint32_t> first_games_; // first game id of each group

@@ -245,6 +245,102 @@ TEST_F(CompressedInputTest, ZipMembersOfEqualNamesAreNumbered) {
               "cannot open '" + zip + ":" + missing + "': the zip archive has no member '" + missing + "'");
 }
 
+// Member i of a club archive: a real game of the sample (the 2,000 in turn), behind an
+// [Event] tag of its own so that no two members are equal.
+std::string club_member(size_t i) {
+  static const std::vector<std::string> games = [] {
+    std::vector<std::string> all;
+    const std::string& text = sample_text();
+    for (size_t at = 0; at < text.size();) {
+      size_t next = text.find("\n[Event ", at);
+      next = next == std::string::npos ? text.size() : next + 1;
+      all.push_back(text.substr(at, next - at));
+      at = next;
+    }
+    return all;
+  }();
+  return "[Event \"Club game " + std::to_string(i) + "\"]\n" + games[i % games.size()];
+}
+
+TEST_F(CompressedInputTest, ZipMembersOpenedInOrderCostOnePassOverTheArchive) {
+  // 3,000 one-game members, as an exported club archive holds them.
+  constexpr size_t kMembers = 3000;
+  std::vector<ZipMember> members;
+  for (size_t i = 0; i < kMembers; ++i) members.push_back({"club/game-" + std::to_string(i) + ".pgn", club_member(i)});
+  const std::string bytes = test::make_zip(members);
+  const std::string zip = write("club.zip", bytes);
+
+  SourceList sources(zip);
+  ASSERT_EQ(sources.paths().size(), kMembers);
+  EXPECT_EQ(sources.paths()[1234], zip + ":club/game-1234.pgn");
+  // One pass over the archive reads each byte about once, plus the central directory at
+  // the end and one read-ahead block (1 MiB) per seek: this bounds each pass. Opening
+  // every member by its path instead walks the archive up to it, about kMembers / 2
+  // passes in all (3,000 times more for the listing and the import together).
+  const uint64_t pass = 2 * bytes.size() + (size_t{4} << 20);
+  const uint64_t listed = sources.archive_bytes_read();
+  EXPECT_LE(listed, 2 * pass) << "the listing walks the names, then the first bytes of each member";
+  for (size_t i = 0; i < kMembers; ++i) {
+    InputSource member = sources.open(i);
+    ASSERT_EQ(member.name(), sources.paths()[i]);
+    ASSERT_EQ(member.compression(), Compression::Zip);
+    ASSERT_TRUE(read_everything(member, 4096) == members[i].bytes) << sources.paths()[i];
+  }
+  const uint64_t imported = sources.archive_bytes_read() - listed;
+  EXPECT_LE(imported, pass);
+  // Each member opened twice, as --replace does (once for its hash, once to import it):
+  // two readers, a pass each.
+  for (size_t i = 0; i < kMembers; ++i) {
+    InputSource first = sources.open(i);
+    InputSource second = sources.open(i);
+    ASSERT_TRUE(read_everything(second) == members[i].bytes) << sources.paths()[i];
+    ASSERT_TRUE(read_everything(first) == members[i].bytes) << sources.paths()[i];
+  }
+  EXPECT_LE(sources.archive_bytes_read() - listed - imported, 2 * pass);
+  // Out of order a member is still the right one: a new reader walks from the start.
+  InputSource late = sources.open(2999);
+  InputSource early = sources.open(7);
+  EXPECT_TRUE(read_everything(early) == members[7].bytes);
+  EXPECT_TRUE(read_everything(late) == members[2999].bytes);
+}
+
+TEST_F(CompressedInputTest, DamagedZipMemberIsAnErrorNamingItAndTheNextIsRead) {
+  // Stored members, so that a changed byte inflates without complaint: only the CRC-32
+  // of the member tells.
+  const std::string good = sample_games(0, 3), damaged = sample_games(3, 40), after = sample_games(40, 43);
+  auto make = [&](const std::string& middle, size_t damage_at) {
+    std::string bytes = test::make_zip({{"a.pgn", good, false, true},
+                                        {"b.pgn", middle, false, true},
+                                        {"c.pgn", after, false, true}});
+    const size_t at = bytes.find(middle);
+    EXPECT_NE(at, std::string::npos);
+    bytes[at + damage_at] ^= 0x01;
+    return bytes;
+  };
+  // A member shorter than 64 KiB is read whole when the archive is listed (its first
+  // 64 KiB are checked to be PGN): the listing fails, naming it.
+  const std::string small = write("damaged-small.zip", make(sample_games(3, 6), 1000));
+  const std::string listing_error = input_error_of([&] { SourceList{small}; });
+  EXPECT_EQ(listing_error.rfind("cannot decompress '" + small + ":b.pgn': corrupt or truncated zip data (", 0), 0u)
+      << listing_error;
+  // A longer one is listed, and fails when it is read to its end.
+  ASSERT_GT(damaged.size(), size_t{100'000});
+  const std::string zip = write("damaged.zip", make(damaged, damaged.size() - 1000));
+  SourceList sources(zip);
+  ASSERT_EQ(sources.paths().size(), 3u);
+  InputSource a = sources.open(0);
+  EXPECT_TRUE(read_everything(a) == good);
+  InputSource b = sources.open(1);
+  const std::string error = input_error_of([&] { read_everything(b); });
+  EXPECT_EQ(error.rfind("cannot decompress '" + zip + ":b.pgn': corrupt or truncated zip data (", 0), 0u) << error;
+  EXPECT_NE(error.find("CRC"), std::string::npos) << error;
+  // The failed reader is not used again; the next member comes through a new one.
+  InputSource c = sources.open(2);
+  EXPECT_TRUE(read_everything(c) == after);
+  // Alone, by its path, the member fails the same way.
+  EXPECT_EQ(input_error_of([&] { read_everything(zip + ":b.pgn"); }), error);
+}
+
 TEST_F(CompressedInputTest, ZipWithoutPgnMembersIsAnError) {
   const std::string zip = write("docs.zip", test::make_zip({{"readme.txt", "hello"}}));
   EXPECT_EQ(input_error_of([&] { list_sources(zip); }),
