@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "dataset/dataset_key.h"
 #include "dataset/dataset_meta.h"
 #include "dataset/dataset_tables.h"
+#include "dataset/export_temporaries.h"
 #include "dataset/posting_buckets.h"
 #include "indexer/store/blob_codec.h"
 #include "indexer/store/counters.h"
@@ -47,36 +49,45 @@ class ReadSnapshot {
   store::Database& db_;
 };
 
-// Files written under temporary dot-names beside their final names, renamed into
-// place together by commit(); the destructor removes the temporary files of an export
-// that did not get that far.
+// The files of one export, written in its temporary folder and renamed into place by
+// commit(), all of them and _meta last, or none: a commit that fails halfway takes back
+// the files it renamed and the folders it made. Files not committed go with the folder.
 class PendingFiles {
  public:
-  fs::path add(const fs::path& final_path) {
-    fs::create_directories(final_path.parent_path());
-    const fs::path temp =
-        final_path.parent_path() / ("." + final_path.filename().string() + ".tmp-" + std::to_string(::getpid()));
-    files_.emplace_back(temp, final_path);
-    return temp;
+  PendingFiles(fs::path dir, fs::path temp_folder) : dir_(std::move(dir)), temp_folder_(std::move(temp_folder)) {}
+
+  // Where to write the file that will be dir/relative_path (games/source=1/part-000001.parquet
+  // is written as games+source=1+part-000001.parquet in the temporary folder).
+  fs::path add(const fs::path& relative_path) {
+    std::string name = relative_path.string();
+    std::replace(name.begin(), name.end(), '/', '+');
+    files_.emplace_back(temp_folder_ / name, dir_ / relative_path);
+    return files_.back().first;
   }
 
-  // Renames every file into place; refuses (renaming none) when a final name exists.
-  void commit() {
+  // Renames every file into place, then meta_temp over dir/_meta. Refuses (renaming
+  // none) when a final name exists. SIGINT, SIGTERM and SIGHUP wait until it is done.
+  void commit(const fs::path& meta_temp) {
     for (const auto& [temp, final_path] : files_)
-      if (fs::exists(final_path)) throw DatasetError(final_path.string() + ": already exists; nothing was replaced");
-    for (const auto& [temp, final_path] : files_) {
-      if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0)
-        throw DatasetError(final_path.string() + ": cannot rename into place: " + std::strerror(errno));
-      bytes_ += fs::file_size(final_path);
-    }
-    committed_ = true;
-  }
-
-  ~PendingFiles() {
-    if (committed_) return;
-    for (const auto& [temp, final_path] : files_) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
+      if (fs::exists(fs::symlink_status(final_path)))
+        throw DatasetError(final_path.string() + ": already exists; nothing was replaced");
+    for (const auto& [temp, final_path] : files_) bytes_ += fs::file_size(temp);
+    SignalsHeld held;
+    std::vector<fs::path> renamed, made;
+    try {
+      for (const auto& [temp, final_path] : files_) {
+        make_folders(final_path.parent_path(), made);
+        if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0)
+          throw DatasetError(final_path.string() + ": cannot rename into place: " + std::strerror(errno) +
+                             "; nothing was replaced");
+        renamed.push_back(final_path);
+      }
+      if (std::rename(meta_temp.c_str(), (dir_ / "_meta").c_str()) != 0)
+        throw DatasetError((dir_ / "_meta").string() + ": cannot replace: " + std::strerror(errno));
+    } catch (...) {
+      for (auto it = renamed.rbegin(); it != renamed.rend(); ++it) ::unlink(it->c_str());
+      for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());
+      throw;
     }
   }
 
@@ -84,23 +95,21 @@ class PendingFiles {
   uint64_t bytes() const { return bytes_; }
 
  private:
-  std::vector<std::pair<fs::path, fs::path>> files_;
-  uint64_t bytes_ = 0;
-  bool committed_ = false;
-};
-
-// The spill folder of the posting buckets, removed afterwards.
-class TempFolder {
- public:
-  explicit TempFolder(fs::path path) : path_(std::move(path)) { fs::create_directories(path_); }
-  ~TempFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
+  // Makes folder and the folders between it and dir that are missing, noting each made.
+  void make_folders(const fs::path& folder, std::vector<fs::path>& made) {
+    std::vector<fs::path> missing;
+    for (fs::path p = folder; !p.empty() && p != dir_ && !fs::exists(fs::symlink_status(p)); p = p.parent_path())
+      missing.push_back(p);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (::mkdir(it->c_str(), 0777) == 0) made.push_back(*it);
+      else if (errno != EEXIST)
+        throw DatasetError(it->string() + ": cannot create the folder: " + std::strerror(errno));
+    }
   }
-  const fs::path& path() const { return path_; }
 
- private:
-  fs::path path_;
+  fs::path dir_, temp_folder_;
+  std::vector<std::pair<fs::path, fs::path>> files_;  // (temporary, final)
+  uint64_t bytes_ = 0;
 };
 
 std::string part_name(int export_number, int piece) {
@@ -155,7 +164,7 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
   meta.bucket_bits = options.bucket_bits.value_or(ExportOptions::kDefaultBucketBits);
   const std::optional<DatasetMeta> existing = read_dataset_meta(dir);
   if (!existing) {
-    if (fs::exists(dir) && !fs::is_empty(dir))
+    if (!holds_no_files(dir))
       throw DatasetError(dir.string() + ": holds files but no _meta: not a pgnbase dataset (give a new or empty folder)");
     return meta;
   }
@@ -203,28 +212,35 @@ ParquetOptions parquet_options(const ExportOptions& options, std::vector<int> so
 // Each game is replayed from its stored moves into the posting buckets and its facts.
 class GamesFiles {
  public:
-  GamesFiles(const fs::path& dir, int export_number, const ExportOptions& options, PendingFiles& pending,
-             PostingBuckets& buckets, GameFactsTable& facts)
-      : dir_(dir), export_number_(export_number), options_(options), pending_(pending), buckets_(buckets),
+  GamesFiles(int export_number, const ExportOptions& options, PendingFiles& pending, PostingBuckets& buckets,
+             GameFactsTable& facts)
+      : export_number_(export_number), options_(options), pending_(pending), buckets_(buckets),
         facts_(facts), columns_(games_columns().size()) {}
 
-  void add(const query::GameRow& row) {
+  // Writes row's game, or skips it when it is longer than the dataset's plies (false).
+  bool add(const query::GameRow& row) {
+    Board board;
+    const std::string where = "game " + std::to_string(row.id) + ": ";
+    if (row.id < 1 || row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id outside 1..2^32-1");
+    if (row.source_id < 0 || row.source_id > int64_t(UINT32_MAX))
+      throw DatasetError(where + "source id outside 0..2^32-1");
+    if (!indexer::stored_start_position(row.variant, row.start_fen, board) ||
+        !indexer::decode_moves(row.moves, board, codes_))
+      throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
+    if (codes_.size() > kMaxPlies) {
+      skipped_.push_back({row.id, int64_t(codes_.size())});
+      return false;
+    }
     if (row.source_id != source_ || !writer_) {
       finish();
       source_ = row.source_id;
       const fs::path path =
-          dir_ / "games" / ("source=" + std::to_string(source_)) / part_name(export_number_, pieces_[source_]++);
+          fs::path("games") / ("source=" + std::to_string(source_)) / part_name(export_number_, pieces_[source_]++);
       writer_ = std::make_unique<ParquetWriter>(pending_.add(path), games_columns(),
                                                 parquet_options(options_, {0}, export_number_));
     }
-    Board board;
-    const std::string where = "game " + std::to_string(row.id) + ": ";
-    if (row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id above 2^32-1");
-    if (row.source_id < 0 || row.source_id > int64_t(UINT32_MAX)) throw DatasetError(where + "source id above 2^32-1");
-    if (!indexer::stored_start_position(row.variant, row.start_fen, board) ||
-        !indexer::decode_moves(row.moves, board, codes_) || !add_game_row(row, codes_, columns_))
+    if (!add_game_row(row, codes_, columns_))
       throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
-    if (codes_.size() > 0xFFFF) throw DatasetError(where + "more than 65535 plies");
     GameFacts& f = facts_.add(uint32_t(row.id));
     f.result = uint8_t(row.result);
     f.black_starts = board.side_to_move() == BLACK;
@@ -242,10 +258,15 @@ class GamesFiles {
         throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
       query::play(board, m, undo);
     }
-    if (columns_[0].rows() >= options_.game_group_rows) {
+    // A row group ends at game_group_rows games or game_group_bytes of values, whichever
+    // comes first: a few games with megabytes of comments each make a group of their own.
+    size_t bytes = 0;
+    for (const ColumnValues& c : columns_) bytes += c.value_bytes();
+    if (columns_[0].rows() >= options_.game_group_rows || bytes >= options_.game_group_bytes) {
       writer_->write_row_group(columns_);
       for (ColumnValues& c : columns_) c.clear();
     }
+    return true;
   }
 
   void finish() {
@@ -258,9 +279,10 @@ class GamesFiles {
 
   // The sources of the games written.
   const std::set<int64_t>& sources() const { return sources_; }
+  // The games skipped: (id, plies).
+  const std::vector<std::pair<int64_t, int64_t>>& skipped() const { return skipped_; }
 
  private:
-  const fs::path& dir_;
   int export_number_;
   const ExportOptions& options_;
   PendingFiles& pending_;
@@ -272,6 +294,7 @@ class GamesFiles {
   int64_t source_ = -1;
   std::vector<MoveCode> codes_;
   std::set<int64_t> sources_;
+  std::vector<std::pair<int64_t, int64_t>> skipped_;
 };
 
 // The games the dataset holds that moved to another source since the last export (their
@@ -305,6 +328,13 @@ std::string export_line(const ExportSummary& s) {
                       : std::string("no new games");
   line += " (" + std::to_string(s.games) + " games, " + std::to_string(s.postings) + " positions)";
   if (s.moved_games > 0) line += ", " + std::to_string(s.moved_games) + " games written again under their new source";
+  if (!s.skipped_games.empty()) {
+    line += ", " + std::to_string(s.skipped_games.size()) + " skipped (more than " + std::to_string(kMaxPlies) +
+            " plies):";
+    for (size_t i = 0; i < s.skipped_games.size() && i < 10; ++i)
+      line += " " + std::to_string(s.skipped_games[i].first);
+    if (s.skipped_games.size() > 10) line += " ...";
+  }
   if (!s.removed_sources.empty()) {
     line += ", removed sources";
     for (int64_t id : s.removed_sources) line += " " + std::to_string(id);
@@ -316,8 +346,14 @@ std::string export_line(const ExportSummary& s) {
 }  // namespace
 
 ExportSummary export_dataset(store::Database& db, const fs::path& dir, const ExportOptions& options) {
-  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
-    throw DatasetError("bucket bits must be 0..12");
+  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > kMaxBucketBits))
+    throw DatasetError("bucket bits must be 0.." + std::to_string(kMaxBucketBits));
+  if (options.on_stale_files) {
+    const StaleExportFiles stale = sweep_stale_export_files(dir);
+    if (stale.files > 0) options.on_stale_files(stale);
+  } else {
+    sweep_stale_export_files(dir);
+  }
   ReadSnapshot snapshot(db);
   const DatabaseState state = read_state(db);
   DatasetMeta meta = prepare_meta(db, dir, options, state);
@@ -335,18 +371,16 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
     summary.last_game_id = state.last_game_id;
   }
   summary.export_number = int(meta.exports.size()) + 1;
-  summary.moved_games = int64_t(changes.moved.size());
   summary.removed_games = changes.removed_games;
 
-  fs::create_directories(dir);
-  PendingFiles pending;
+  // Everything is written in the temporary folder, then renamed into place together.
+  ExportTempFolder temp(dir);
+  PendingFiles pending(dir, temp.path());
   std::set<int64_t> written_sources;
   {
-    TempFolder spill(dir / (".export-tmp-" + std::to_string(::getpid())));
-    PostingBuckets buckets(spill.path(), meta.bucket_bits);
-    GameFactsTable facts;
-    if (new_games) facts.reserve_new(summary.first_game_id, state.last_game_id);
-    GamesFiles games(dir, summary.export_number, options, pending, buckets, facts);
+    PostingBuckets buckets(temp.path(), meta.bucket_bits);
+    GameFactsTable facts(new_games ? summary.first_game_id : 0);
+    GamesFiles games(summary.export_number, options, pending, buckets, facts);
     query::GameRow row;
     {  // moved games first: their ids are below the new ones, so a source's file stays sorted by id
       query::SqlQuery q = query::build_game_by_id_query(query::GameFilter{});
@@ -356,7 +390,7 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
         s.bind_int64(1, id);
         if (!s.step()) throw DatasetError("game " + std::to_string(id) + ": vanished during the export");
         query::read_game_row(s, row);
-        games.add(row);
+        if (games.add(row)) ++summary.moved_games;
       }
     }
     {
@@ -365,22 +399,22 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
       s.bind_int64(1, meta.last_game_id);
       while (s.step()) {
         query::read_game_row(s, row);
-        games.add(row);
-        ++summary.games;
+        if (games.add(row)) ++summary.games;
       }
     }
     games.finish();
     written_sources = games.sources();
+    summary.skipped_games = games.skipped();
     summary.postings = buckets.postings();
     for (uint32_t b = 0; b < buckets.buckets(); ++b) {
       const std::vector<DatasetPosting> sorted = buckets.read_sorted(b);
       if (sorted.empty()) continue;
-      const std::string folder = bucket_folder(b), name = part_name(summary.export_number, 0);
-      ParquetWriter positions(pending.add(dir / "positions" / folder / name), positions_columns(),
+      const fs::path folder = bucket_folder(b), name = part_name(summary.export_number, 0);
+      ParquetWriter positions(pending.add(fs::path("positions") / folder / name), positions_columns(),
                               parquet_options(options, positions_sorting_columns(), summary.export_number));
       write_positions(sorted, facts, options.position_group_rows, positions);
       positions.finish();
-      ParquetWriter explorer(pending.add(dir / "explorer" / folder / name), explorer_columns(),
+      ParquetWriter explorer(pending.add(fs::path("explorer") / folder / name), explorer_columns(),
                              parquet_options(options, explorer_sorting_columns(), summary.export_number));
       summary.explorer_rows += write_explorer(sorted, facts, options.position_group_rows, explorer);
       explorer.finish();
@@ -388,7 +422,7 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
     // removed/ gets a file at the first export (empty: readers' globs then always match
     // a file) and at every export that finds removed sources.
     if (meta.exports.empty() || !summary.removed_sources.empty()) {
-      ParquetWriter removed(pending.add(dir / "removed" / part_name(summary.export_number, 0)), removed_columns(),
+      ParquetWriter removed(pending.add(fs::path("removed") / part_name(summary.export_number, 0)), removed_columns(),
                             parquet_options(options, {0}, summary.export_number));
       std::vector<ColumnValues> columns(removed_columns().size());
       for (int64_t id : summary.removed_sources) {
@@ -399,9 +433,6 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
       removed.finish();
     }
   }
-  pending.commit();
-  summary.files = pending.count();
-  summary.bytes = pending.bytes();
   meta.last_game_id = std::max(meta.last_game_id, state.last_game_id);
   meta.last_change = state.last_change;
   std::set<int64_t> live(meta.live_sources.begin(), meta.live_sources.end());
@@ -409,7 +440,11 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
   live.insert(written_sources.begin(), written_sources.end());
   meta.live_sources.assign(live.begin(), live.end());
   meta.exports.push_back(export_line(summary));
-  write_dataset_meta(dir, meta);
+  const fs::path meta_temp = temp.path() / "_meta";
+  write_dataset_meta_file(meta_temp, meta);
+  pending.commit(meta_temp);
+  summary.files = pending.count();
+  summary.bytes = pending.bytes();
   return summary;
 }
 

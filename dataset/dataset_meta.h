@@ -18,6 +18,9 @@ namespace pgnbase::dataset {
 // is read here but not appended to (its rows could not be marked removed).
 inline constexpr int kDatasetFormatVersion = 2;
 
+// bucket_bits is 0..12: at most 4,096 kb=N folders per table.
+inline constexpr int kMaxBucketBits = 12;
+
 struct DatasetMeta {
   int format_version = kDatasetFormatVersion;
   int schema_version = 0;        // of the database exported (indexer/store/schema.h)
@@ -29,12 +32,19 @@ struct DatasetMeta {
   std::vector<std::string> exports;   // one line per export: "N: games A..B, ..."
 };
 
-// Reads dir/_meta; nullopt when it does not exist. Throws DatasetError when it exists
-// but is not a file this build wrote (a line it cannot read, a newer format).
+// Reads dir/_meta; nullopt when it does not exist. Throws DatasetError, one line naming
+// the file, when it exists but is not a file this build wrote: a line it cannot read, a
+// newer format, a value out of its range (bucket_bits 0..12, ids and counters 0..2^63-1,
+// source ids 1..2^32-1, export lines numbered 1, 2, ...), a required line missing or
+// given twice, a file over 64 MiB.
 std::optional<DatasetMeta> read_dataset_meta(const std::filesystem::path& dir);
 
-// Writes dir/_meta atomically (a temporary file, then rename).
+// Writes dir/_meta atomically (a temporary file beside it, synced, then rename).
 void write_dataset_meta(const std::filesystem::path& dir, const DatasetMeta& meta);
+
+// Writes meta to file (created or emptied) and syncs it to disk; for an export that
+// renames it over _meta itself. Throws DatasetError.
+void write_dataset_meta_file(const std::filesystem::path& file, const DatasetMeta& meta);
 
 // The text of _meta (also what write_dataset_meta writes).
 std::string format_dataset_meta(const DatasetMeta& meta);

@@ -35,28 +35,41 @@ struct GameFacts {
   uint32_t source_id = 0;     // the source the game belongs to now
 };
 
-// The export's games: the new ones by id - first_id (their ids are dense but for removed
-// games), and the few earlier games written again (moved to another source) by id.
+// The facts of the export's games, by id; memory grows with the games added, never with
+// the ids' values (a database may hold any id up to 2^32 - 1). The new games come in
+// ascending id order from first_new_id on and are kept by id - first_new_id while their
+// ids are dense (every id but removed games'); after a gap larger than the games seen so
+// far, and for the few earlier games written again (moved to another source), in a hash
+// map.
 class GameFactsTable {
  public:
-  // Room for the new games first_id..last_id (none when last_id < first_id).
-  void reserve_new(int64_t first_id, int64_t last_id) {
-    first_id_ = first_id;
-    new_.assign(last_id >= first_id ? size_t(last_id - first_id + 1) : 0, GameFacts{});
-  }
+  explicit GameFactsTable(int64_t first_new_id = 0) : first_id_(first_new_id) {}
+
   GameFacts& add(uint32_t game_id) {
-    if (game_id >= first_id_ && game_id - first_id_ < int64_t(new_.size())) return new_[size_t(game_id - first_id_)];
-    return earlier_[game_id];
+    if (game_id >= first_id_ && !dense_closed_) {
+      const uint64_t at = game_id - uint64_t(first_id_);
+      if (at < dense_.size()) return dense_[at];
+      if (at <= 2 * dense_games_ + kDenseSlack) {
+        dense_.resize(at + 1);
+        ++dense_games_;
+        return dense_[at];
+      }
+      dense_closed_ = true;  // later ids are larger still: all of them go to the map
+    }
+    return sparse_[game_id];
   }
   const GameFacts& of(uint32_t game_id) const {
-    if (game_id >= first_id_ && game_id - first_id_ < int64_t(new_.size())) return new_[size_t(game_id - first_id_)];
-    return earlier_.at(game_id);
+    if (game_id >= first_id_ && game_id - uint64_t(first_id_) < dense_.size()) return dense_[game_id - first_id_];
+    return sparse_.at(game_id);
   }
 
  private:
-  int64_t first_id_ = 0;
-  std::vector<GameFacts> new_;
-  std::unordered_map<uint32_t, GameFacts> earlier_;
+  static constexpr uint64_t kDenseSlack = 1 << 16;  // ids a gap may skip while the table is small
+  int64_t first_id_;
+  std::vector<GameFacts> dense_;
+  uint64_t dense_games_ = 0;
+  bool dense_closed_ = false;
+  std::unordered_map<uint32_t, GameFacts> sparse_;
 };
 
 // Writes sorted postings as positions rows: row groups of about group_rows rows, cut only

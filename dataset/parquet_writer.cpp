@@ -192,8 +192,19 @@ ParquetWriter::ChunkMeta ParquetWriter::write_chunk(size_t column, const ColumnV
   std::vector<uint8_t> body, levels;
   std::vector<uint32_t> defined;
   size_t value = 0;
+  const bool bounded_bytes = !dictionary && holds_bytes(spec.kind);
   for (size_t row = 0, end_row = 0; row < values.rows(); row = end_row) {
     end_row = std::min(values.rows(), row + std::max<size_t>(options_.page_rows, 1));
+    if (bounded_bytes) {  // ends earlier at page_bytes of values, after one value at least
+      size_t bytes = 0, v = value;
+      for (size_t r = row; r < end_row; ++r) {
+        if (r > row && bytes >= options_.page_bytes) {
+          end_row = r;
+          break;
+        }
+        if (values.defined()[r]) bytes += plain_size(spec.kind, values, v++);
+      }
+    }
     body.clear();
     size_t page_values = 0;
     if (spec.optional) {

@@ -45,17 +45,22 @@ class ColumnValues {
   void add(int64_t v) {
     ints_.push_back(v);
     defined_.push_back(1);
+    value_bytes_ += 8;
   }
   void add(std::string_view v) {
     bytes_.emplace_back(v);
     defined_.push_back(1);
+    value_bytes_ += 4 + v.size();
   }
   void add_null() { defined_.push_back(0); }
   size_t rows() const { return defined_.size(); }
+  // The values' size as PLAIN encoding writes them (4-byte length + bytes; 8 per integer).
+  size_t value_bytes() const { return value_bytes_; }
   void clear() {
     ints_.clear();
     bytes_.clear();
     defined_.clear();
+    value_bytes_ = 0;
   }
 
   const std::vector<int64_t>& ints() const { return ints_; }
@@ -66,10 +71,14 @@ class ColumnValues {
   std::vector<int64_t> ints_;       // the non-null values of integer columns
   std::vector<std::string> bytes_;  // the non-null values of string and binary columns
   std::vector<uint8_t> defined_;    // per row: 1 value, 0 null
+  size_t value_bytes_ = 0;
 };
 
 struct ParquetOptions {
   size_t page_rows = 8192;              // rows per data page
+  // A PLAIN-encoded page of text or binary values also ends once it holds this many bytes
+  // (a page holds at least one value, whatever its size).
+  size_t page_bytes = size_t{8} << 20;
   int zstd_level = 3;
   std::vector<int> sorting_columns;     // the rows are sorted by these columns, ascending
   std::vector<std::pair<std::string, std::string>> metadata;  // footer key/value pairs

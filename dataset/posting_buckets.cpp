@@ -1,5 +1,8 @@
 #include "dataset/posting_buckets.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -9,57 +12,101 @@
 
 namespace pgnbase::dataset {
 
-namespace {
-
-constexpr size_t kPendingPostings = 4096;
-
-std::filesystem::path bucket_path(const std::filesystem::path& folder, uint32_t bucket) {
-  return folder / ("bucket-" + std::to_string(bucket) + ".postings");
-}
-
-}  // namespace
-
-PostingBuckets::PostingBuckets(std::filesystem::path folder, int bucket_bits)
-    : folder_(std::move(folder)), bucket_bits_(bucket_bits), pending_(size_t(1) << bucket_bits) {
-  for (uint32_t b = 0; b < pending_.size(); ++b) {
-    std::FILE* f = std::fopen(bucket_path(folder_, b).c_str(), "w+b");
-    if (!f) throw DatasetError(bucket_path(folder_, b).string() + ": " + std::strerror(errno));
-    files_.push_back(f);
-  }
+PostingBuckets::PostingBuckets(std::filesystem::path folder, int bucket_bits, size_t pending_limit)
+    : folder_(std::move(folder)),
+      bucket_bits_(bucket_bits),
+      pending_limit_(std::max<size_t>(pending_limit, 1)),
+      starts_(bucket_bits >= 0 && bucket_bits <= 16 ? (size_t(1) << bucket_bits) + 1 : 0),
+      spilled_(starts_.empty() ? 0 : starts_.size() - 1) {
+  if (bucket_bits < 0 || bucket_bits > 16)
+    throw DatasetError("bucket bits " + std::to_string(bucket_bits) + " are not 0..16");
 }
 
 PostingBuckets::~PostingBuckets() {
-  for (uint32_t b = 0; b < files_.size(); ++b) {
-    std::fclose(files_[b]);
-    std::error_code ignored;
-    std::filesystem::remove(bucket_path(folder_, b), ignored);
-  }
+  for (uint32_t b = 0; b < spilled_.size(); ++b)
+    if (spilled_[b] > 0) ::unlink(bucket_path(b).c_str());
+}
+
+std::filesystem::path PostingBuckets::bucket_path(uint32_t bucket) const {
+  return folder_ / ("bucket-" + std::to_string(bucket) + ".postings");
 }
 
 void PostingBuckets::add(const DatasetPosting& p) {
-  const uint32_t b = key_bucket(p.key, bucket_bits_);
-  pending_[b].push_back(p);
+  if (pending_.empty()) pending_.reserve(pending_limit_);
+  pending_.push_back(p);
   ++postings_;
-  if (pending_[b].size() == kPendingPostings) flush(b);
+  if (pending_.size() >= pending_limit_) spill_pending();
 }
 
-void PostingBuckets::flush(uint32_t b) {
-  std::vector<DatasetPosting>& v = pending_[b];
-  if (!v.empty() && std::fwrite(v.data(), sizeof(DatasetPosting), v.size(), files_[b]) != v.size())
-    throw DatasetError(bucket_path(folder_, b).string() + ": write failed: " + std::strerror(errno));
-  v.clear();
+void PostingBuckets::group_pending() {
+  std::fill(starts_.begin(), starts_.end(), 0);
+  for (const DatasetPosting& p : pending_) ++starts_[key_bucket(p.key, bucket_bits_) + 1];
+  for (size_t b = 1; b < starts_.size(); ++b) starts_[b] += starts_[b - 1];
+  std::vector<size_t> next(starts_.begin(), starts_.end() - 1);
+  grouped_.resize(pending_.size());
+  for (const DatasetPosting& p : pending_) grouped_[next[key_bucket(p.key, bucket_bits_)]++] = p;
+  pending_.clear();
+}
+
+void PostingBuckets::spill_pending() {
+  group_pending();
+  for (uint32_t b = 0; b < spilled_.size(); ++b) {
+    const size_t n = starts_[b + 1] - starts_[b];
+    if (n == 0) continue;
+    const std::filesystem::path path = bucket_path(b);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) throw DatasetError(path.string() + ": cannot create: " + std::strerror(errno));
+    const char* data = reinterpret_cast<const char*>(grouped_.data() + starts_[b]);
+    size_t left = n * sizeof(DatasetPosting);
+    while (left > 0) {
+      const ssize_t written = ::write(fd, data, left);
+      if (written < 0 && errno == EINTR) continue;
+      if (written <= 0) {
+        const int error = written < 0 ? errno : ENOSPC;
+        ::close(fd);
+        throw DatasetError(path.string() + ": write failed: " + std::strerror(error));
+      }
+      data += written;
+      left -= size_t(written);
+    }
+    if (::close(fd) != 0) throw DatasetError(path.string() + ": write failed: " + std::strerror(errno));
+    spilled_[b] += n;
+    ++spill_writes_;
+  }
+  grouped_.clear();
 }
 
 std::vector<DatasetPosting> PostingBuckets::read_sorted(uint32_t b) {
-  flush(b);
-  std::FILE* f = files_[b];
-  if (std::fflush(f) != 0 || std::fseek(f, 0, SEEK_END) != 0)
-    throw DatasetError(bucket_path(folder_, b).string() + ": " + std::strerror(errno));
-  const long bytes = std::ftell(f);
-  std::vector<DatasetPosting> out(size_t(bytes) / sizeof(DatasetPosting));
-  std::rewind(f);
-  if (std::fread(out.data(), sizeof(DatasetPosting), out.size(), f) != out.size())
-    throw DatasetError(bucket_path(folder_, b).string() + ": read failed");
+  if (!reading_) {  // the postings still in the buffer stay there, grouped by bucket
+    group_pending();
+    pending_.shrink_to_fit();
+    reading_ = true;
+  }
+  const size_t in_memory = starts_[b + 1] - starts_[b];
+  std::vector<DatasetPosting> out(size_t(spilled_[b]) + in_memory);
+  if (spilled_[b] > 0) {
+    const std::filesystem::path path = bucket_path(b);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw DatasetError(path.string() + ": cannot open: " + std::strerror(errno));
+    char* data = reinterpret_cast<char*>(out.data());
+    size_t left = size_t(spilled_[b]) * sizeof(DatasetPosting);
+    while (left > 0) {
+      const ssize_t got = ::read(fd, data, left);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        const int error = got < 0 ? errno : EIO;
+        ::close(fd);
+        throw DatasetError(path.string() + ": read failed: " + std::strerror(error));
+      }
+      data += got;
+      left -= size_t(got);
+    }
+    ::close(fd);
+    ::unlink(path.c_str());
+    spilled_[b] = 0;
+  }
+  std::copy(grouped_.begin() + std::ptrdiff_t(starts_[b]), grouped_.begin() + std::ptrdiff_t(starts_[b + 1]),
+            out.end() - std::ptrdiff_t(in_memory));
   std::sort(out.begin(), out.end());
   return out;
 }

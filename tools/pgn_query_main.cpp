@@ -25,6 +25,7 @@
 #include "query/player_report.h"
 #include "query/plural.h"
 #include "query/search_output.h"
+#include "query/text_encoding.h"
 
 namespace po = boost::program_options;
 using namespace pgnbase;
@@ -567,13 +568,26 @@ int export_dataset_command(int argc, char** argv) {
     return kExitOk;
   if (vm.count("dir")) dir = vm["dir"].as<std::string>();
   if (dir.empty()) throw UsageError{"missing the dataset folder DIR"};
-  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > 12))
-    throw UsageError{"--bucket-bits must be 0..12"};
+  if (options.bucket_bits && (*options.bucket_bits < 0 || *options.bucket_bits > dataset::kMaxBucketBits))
+    throw UsageError{"--bucket-bits must be 0.." + std::to_string(dataset::kMaxBucketBits)};
+  // What an export killed with kill -9 left in DIR is removed first, in one line.
+  options.on_stale_files = [&dir](const dataset::StaleExportFiles& stale) {
+    std::string pids;
+    for (pid_t pid : stale.pids) pids += (pids.empty() ? "" : ", ") + std::to_string(pid);
+    std::fprintf(stderr, "pgn-query export-dataset: removed %s (%.1f MiB) left in %s by ended exports (pid %s)\n",
+                 plural(int64_t(stale.files), "temporary file").c_str(), double(stale.bytes) / double(1 << 20),
+                 printable(dir).c_str(), pids.c_str());
+  };
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
   const auto started = std::chrono::steady_clock::now();
   const dataset::ExportSummary s = dataset::export_dataset(db, dir, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // A game too long for the dataset is skipped and named; the command then exits 1, as
+  // export does for the games it cannot write.
+  for (const auto& [id, plies] : s.skipped_games)
+    std::fprintf(stderr, "pgn-query export-dataset: game %lld skipped: %lld plies, more than the dataset's %zu\n",
+                 (long long)id, (long long)plies, dataset::kMaxPlies);
   if (s.export_number == 0) {
     std::printf("%s: nothing new to export (every game is in the dataset)\n", dir.c_str());
     return kExitOk;
@@ -590,12 +604,13 @@ int export_dataset_command(int argc, char** argv) {
                                               std::to_string(s.last_game_id) + ", " + std::to_string(s.games) +
                                               " games"
                                         : std::string("no new games");
+  if (!s.skipped_games.empty()) changes += ", " + plural(int64_t(s.skipped_games.size()), "game") + " skipped";
   std::printf("%s: export %d: %s%s, %llu positions, %llu explorer rows, %llu files, "
               "%llu bytes in %.2f s (%.0f games/s)\n",
               dir.c_str(), s.export_number, games.c_str(), changes.c_str(),
               (unsigned long long)s.postings, (unsigned long long)s.explorer_rows, (unsigned long long)s.files,
               (unsigned long long)s.bytes, seconds, double(s.games + s.moved_games) / std::max(seconds, 1e-9));
-  return kExitOk;
+  return s.skipped_games.empty() ? kExitOk : kExitFailure;
 }
 
 int key_command(int argc, char** argv) {

@@ -2,12 +2,15 @@
 // the two blobs, a hostile schema, then copies of a real database damaged at
 // random (bytes flipped in blobs and in the file, blobs swapped between rows). Every
 // command must end by itself with exit 0 or 1 (never a signal), print only one-line
-// `pgn-query ...` errors, name each corrupt game once, and stay within a memory bound.
+// `pgn-query ...` errors, name each corrupt game once, and stay within a memory bound;
+// export-dataset also leaves no temporary file. A dataset's _meta from someone else
+// (hostile values, random damage) is refused in one line, the dataset left as it was.
 // The database holds the games of tests/fuzz/data/database_base.pgn (real games).
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <chrono>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -83,6 +86,7 @@ class CorruptDatabase : public CliTest {
         {"stats", db},
         {"stats", db, "--json"},
         {"rejects", db, "-o", path("rejects.pgn")},
+        {"export-dataset", db, path("dataset-" + std::to_string(++datasets_)), "--bucket-bits", "1"},
     };
     for (const auto& args : commands) {
       const Measured m = query_measured(args);
@@ -98,6 +102,10 @@ class CorruptDatabase : public CliTest {
           EXPECT_TRUE(corrupt.insert(line.substr(at, line.find(':', at) - at)).second)
               << "named twice: " << line << "\n" << context;
         }
+      }
+      if (args[0] == "export-dataset" && fs::exists(args[2])) {
+        for (const auto& e : fs::recursive_directory_iterator(args[2]))
+          EXPECT_FALSE(e.path().filename().string().starts_with(".")) << context << ": left " << e.path();
       }
       EXPECT_FALSE(HasFatalFailure());
     }
@@ -119,6 +127,7 @@ class CorruptDatabase : public CliTest {
   }
 
   std::string base_;
+  int datasets_ = 0;
 };
 
 std::string raw_moves(std::initializer_list<std::pair<Square, Square>> moves) {
@@ -235,6 +244,86 @@ TEST_F(CorruptDatabase, RandomDamageNeverCrashesAnyCommand) {
       write_file(db, bytes);
     }
     run_every_command(db, "random round " + std::to_string(round));
+  }
+}
+
+// Every file under dir (relative path -> bytes).
+std::map<std::string, std::string> files_under(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = slurp(e.path());
+  return out;
+}
+
+// A dataset's _meta with hostile values: bucket_bits 64 was SIGSEGV, 20 left 19,992
+// spill files, -1 and 40 printed raw C++ messages. Every value is now range-checked:
+// one line naming _meta, exit 1, no file written. Then _meta damaged at random (bytes
+// flipped, lines cut): never a signal, one-line errors, no temporary left.
+TEST_F(CorruptDatabase, DamagedMetaIsRefusedInOneLine) {
+  // Two buckets: few files to write (each is synced), the same checks of _meta.
+  const std::string dataset = path("dataset"), pristine = path("pristine");
+  const Ran first = query_measured({"export-dataset", base_, pristine, "--bucket-bits", "1"}).ran;
+  ASSERT_EQ(first.code, 0) << first;
+  // One more game in the database, so that an accepted _meta would let an export write.
+  const std::string db = damaged_copy("more.db");
+  ASSERT_EQ(index({"-q", "-o", db, file("more.pgn", "[Event \"More\"]\n[Result \"*\"]\n\n1. d4 d5 *\n")}).code, 0);
+  const std::string meta = slurp(pristine + "/_meta");
+  fs::copy(pristine, dataset, fs::copy_options::recursive);
+  const auto replaced = [&](const std::string& name, const std::string& value) {
+    const size_t at = meta.find("\n" + name + ": ") + 1, end = meta.find('\n', at);
+    return meta.substr(0, at) + (value == "\x7f" ? "" : name + ": " + value + "\n") + meta.substr(end + 1);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {replaced("bucket_bits", "64"), "bucket_bits 64 is not 0..12"},
+      {replaced("bucket_bits", "99999999999999999999"), "bucket_bits 99999999999999999999 is out of range"},
+      {replaced("bucket_bits", "20"), "bucket_bits 20 is not 0..12"},
+      {replaced("bucket_bits", "-1"), "bucket_bits -1 is not 0..12"},
+      {replaced("bucket_bits", "40"), "bucket_bits 40 is not 0..12"},
+      {replaced("bucket_bits", "6x"), "bad bucket_bits '6x'"},
+      {replaced("bucket_bits", "\x7f"), "no bucket_bits line"},
+      {replaced("last_game_id", "-5"), "last_game_id -5 is not 0 or more"},
+      {replaced("last_game_id", "99999999999999999999"), "last_game_id 99999999999999999999 is out of range"},
+      {replaced("last_change", "-1"), "last_change -1 is not 0 or more"},
+      {replaced("live_sources", "0"), "source id 0 is not 1..4294967295"},
+      {replaced("live_sources", "1 1"), "a source listed twice in live_sources"},
+      {replaced("database_schema_version", "4294967301"), "database_schema_version 4294967301 is not 1..2147483647"},
+      {replaced("pgnbase_dataset", "0"), "pgnbase_dataset 0 is not 1 or more"},
+      {replaced("database_id", "h64:\x1b]0;pwned\x07\x1b[2J"), "bad database_id 'h64:?]0;pwned??[2J'"},
+      {meta + "bucket_bits: 6\n", "bucket_bits given twice"},
+      {meta + "export 7: games 1..9\n", "export 7 where export 2 was expected"},
+      {meta + "\x1b[2J\n", "unexpected line '?[2J'"},
+  };
+  for (const auto& [text, expected] : cases) {
+    write_file(dataset + "/_meta", text);
+    const auto before = files_under(dataset);
+    const Measured m = query_measured({"export-dataset", db, dataset});
+    ASSERT_EQ(m.ran.signal, 0) << expected << "\n" << m.ran;
+    EXPECT_EQ(m.ran.code, 1) << expected << "\n" << m.ran;
+    ASSERT_EQ(m.ran.err_lines().size(), 1u) << expected << "\n" << m.ran;
+    EXPECT_EQ(m.ran.err, "pgn-query export-dataset: " + dataset + "/_meta: " + expected + "\n");
+    EXPECT_EQ(files_under(dataset), before) << expected;
+    EXPECT_EQ(fs::directory_iterator(dataset)->path().filename().string().find(".export-tmp"), std::string::npos);
+  }
+  std::mt19937 rng(20261126);
+  for (int round = 0; round < 16; ++round) {
+    std::string text = meta;
+    if (round % 4 == 3) text.resize(rng() % text.size());
+    for (int flips = 1 + int(rng() % 3); flips > 0; --flips) text[rng() % text.size()] ^= char(1 + rng() % 255);
+    write_file(dataset + "/_meta", text);
+    const Measured m = query_measured({"export-dataset", db, dataset});
+    const std::string context = "round " + std::to_string(round) + ": " + testing::PrintToString(text);
+    ASSERT_EQ(m.ran.signal, 0) << context << "\n" << m.ran;
+    EXPECT_TRUE(m.ran.code == 0 || m.ran.code == 1) << context << "\n" << m.ran;
+    EXPECT_LT(m.max_rss_kib, kMaxRssKib) << context;
+    for (const std::string& line : m.ran.err_lines()) {
+      EXPECT_EQ(line.rfind("pgn-query export-dataset: ", 0), 0u) << context << "\n" << m.ran;
+      EXPECT_EQ(line.find('\x1b'), std::string::npos) << context;
+    }
+    for (const auto& e : fs::recursive_directory_iterator(dataset))
+      EXPECT_FALSE(e.path().filename().string().starts_with(".")) << context << ": left " << e.path();
+    // Back to the first export alone, for the next round.
+    fs::remove_all(dataset);
+    fs::copy(pristine, dataset, fs::copy_options::recursive);
   }
 }
 

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "dataset/dataset_error.h"
 #include "dataset/dataset_meta.h"
@@ -64,6 +67,39 @@ TEST_F(DatasetMetaTest, RefusesFilesItDidNotWrite) {
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
   write("pgnbase_dataset: 3\n");  // a newer format
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
+}
+
+// Every value is range-checked on read: bucket_bits 64 was a SIGSEGV, 20 made 2^20 spill
+// files, -1 and 40 raw C++ errors. Each is now one line naming the file and the value.
+TEST_F(DatasetMetaTest, RefusesValuesOutOfRange) {
+  DatasetMeta m;
+  m.schema_version = 5;
+  m.database_id = "h64:1da5ba6ead9a91e3:7971214";
+  m.live_sources = {1};
+  const std::string good = format_dataset_meta(m);
+  write(good);
+  ASSERT_TRUE(read_dataset_meta(dir_).has_value());
+  for (const auto& [from, to, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"bucket_bits: 6", "bucket_bits: 64", "bucket_bits 64 is not 0..12"},
+           {"bucket_bits: 6", "bucket_bits: 20", "bucket_bits 20 is not 0..12"},
+           {"bucket_bits: 6", "bucket_bits: -1", "bucket_bits -1 is not 0..12"},
+           {"bucket_bits: 6", "bucket_bits: 40", "bucket_bits 40 is not 0..12"},
+           {"last_game_id: 0", "last_game_id: -1", "last_game_id -1 is not 0 or more"},
+           {"live_sources: 1", "live_sources: 1 99999999999", "source id 99999999999 is not 1..4294967295"},
+           {"database_schema_version: 5", "database_schema_version: 2147483648", "is not 1..2147483647"},
+           {"last_change: 0\n", "", "no last_change line"},
+       }) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    write(text);
+    try {
+      read_dataset_meta(dir_);
+      ADD_FAILURE() << "accepted: " << to;
+    } catch (const DatasetError& e) {
+      EXPECT_NE(std::string(e.what()).find("_meta: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

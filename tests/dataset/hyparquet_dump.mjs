@@ -2,7 +2,8 @@
 // lines a test compares: per file a line "file PATH", the schema, the row groups'
 // statistics and sorting columns, then every row. Integers print in decimal, byte
 // arrays that are not text in hex, NULL as \N, and in text a backslash, newline or tab
-// as \\, \n, \t. Usage: node hyparquet_dump.mjs FILE...
+// as \\, \n, \t. Usage: node hyparquet_dump.mjs [--no-rows] FILE... (--no-rows: the
+// metadata only, with each row group's total_byte_size on a line "row_group_bytes I N").
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 
@@ -12,8 +13,10 @@ const show = v => {
   return String(v).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 };
 
+const args = process.argv.slice(2);
+const withRows = args[0] !== '--no-rows';
 const out = [];
-for (const path of process.argv.slice(2)) {
+for (const path of withRows ? args : args.slice(1)) {
   out.push(`file ${path}`);
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
@@ -25,6 +28,7 @@ for (const path of process.argv.slice(2)) {
   }
   metadata.row_groups.forEach((g, i) => {
     out.push(`row_group ${i} ${g.num_rows} sorted_by ${(g.sorting_columns ?? []).map(s => s.column_idx).join(',') || '-'}`);
+    if (!withRows) out.push(`row_group_bytes ${i} ${g.total_byte_size}`);
     for (const c of g.columns) {
       const m = c.meta_data;
       const s = m.statistics ?? {};
@@ -32,6 +36,7 @@ for (const path of process.argv.slice(2)) {
                `${show(s.null_count)} ${show(s.min_value)} ${show(s.max_value)}`);
     }
   });
+  if (!withRows) continue;
   const rows = await parquetReadObjects({ file, compressors, utf8: false });
   const names = metadata.schema.slice(1).map(e => e.name);
   for (const r of rows) out.push('row ' + names.map(n => show(r[n])).join('\t'));
