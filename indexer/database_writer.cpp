@@ -279,6 +279,9 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   int64_t stored_id = 0;
   if (auto it = dedupe_keys_.find(game.dedupe_key); it != dedupe_keys_.end()) {
     stored_id = it->second;
+    if (summary_.first_duplicates.size() < SourceSummary::kNamedDuplicates)
+      summary_.first_duplicates.push_back(TruncatedCopy{.game_number = game.place.number, .line = game.place.line,
+                                                        .stored_id = stored_id, .plies = game.codes.size()});
   } else {
     std::optional<TruncatedCopy> copy = truncated_.find(game);
     if (!copy) return false;

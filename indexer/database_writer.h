@@ -43,6 +43,10 @@ struct SourceSummary {
   uint64_t position_index_bytes = 0;
   uint64_t duplicates = 0;  // skipped (exact duplicates and truncated copies)
   std::vector<TruncatedCopy> truncated;  // truncated copies met, skipped or not
+  // The first exact duplicates skipped (kNamedDuplicates of them), each with the stored
+  // game it equals; stored_plies and new_is_shorter are unused.
+  std::vector<TruncatedCopy> first_duplicates;
+  static constexpr size_t kNamedDuplicates = 10;
 };
 
 // Thrown when the database file is from another pgnbase version, or not a pgnbase database.

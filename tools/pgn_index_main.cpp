@@ -94,6 +94,18 @@ void rebuild_explorer_summaries(store::Database& db, bool quiet) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+// One line per exact duplicate skipped (the first SourceSummary::kNamedDuplicates), naming
+// the stored game it equals.
+void print_duplicates(const SourceSummary& summary) {
+  for (const TruncatedCopy& d : summary.first_duplicates)
+    std::printf("  game %llu (line %llu) is a duplicate of stored game %lld: skipped\n",
+                (unsigned long long)d.game_number, (unsigned long long)d.line, (long long)d.stored_id);
+  const uint64_t exact = summary.duplicates - std::count_if(summary.truncated.begin(), summary.truncated.end(),
+                                                            [](const TruncatedCopy& c) { return c.new_is_shorter; });
+  if (exact > summary.first_duplicates.size())
+    std::printf("  ... and %llu more duplicates\n", (unsigned long long)(exact - summary.first_duplicates.size()));
+}
+
 // One line per truncated copy met (the first 10), saying which game was kept.
 void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
   constexpr size_t kShown = 10;
@@ -318,6 +330,7 @@ int main(int argc, char** argv) {
         if (!quiet)
           for (const RemovedSource& removed : outcome.replaced) std::printf("replaced %s\n", describe(removed).c_str());
         if (!quiet) print_summary(name, outcome);
+        if (!quiet) print_duplicates(outcome.summary);
         if (!quiet) print_truncated_copies(outcome.summary.truncated);
       }
     }
