@@ -151,8 +151,10 @@ class CliTest : public ::testing::Test {
     ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
     ASSERT_TRUE(fs::exists(kQueryBinary)) << kQueryBinary << " is not built";
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-cli-" + std::to_string(getpid()) + "-" + info->test_suite_name() + "-" + info->name());
+    // One folder, also for parameterized tests, whose names hold a '/' (Prefix/Suite.Test/0).
+    std::string name = "pgnbase-cli-" + std::to_string(getpid()) + "-" + info->test_suite_name() + "-" + info->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    dir_ = fs::temp_directory_path() / name;
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "work");
   }

@@ -51,12 +51,12 @@ std::string games_with_long_comments(size_t n, size_t comment_bytes) {
 
 class DatasetMemoryTest : public TempDirTest {};
 
-// 30 games with a 1 MiB comment each: 31 MiB of annotations, one row group before;
+// 20 games with a 1 MiB comment each: 21 MiB of annotations, one row group before;
 // now groups of at most 16 MiB of values and one more game.
 TEST_F(DatasetMemoryTest, GamesRowGroupsAreBoundedInBytes) {
   PGNBASE_REQUIRE_NODE_READERS();
   const std::string pgn = (dir_ / "long-comments.pgn").string(), db = (dir_ / "g.db").string();
-  query_test::write_file(pgn, games_with_long_comments(30, size_t{1} << 20));
+  query_test::write_file(pgn, games_with_long_comments(20, size_t{1} << 20));
   query_test::import_files(db, {pgn});
   int code = -1;
   const auto out = dataset_test::run_program(dir_, kQueryBinary, {"export-dataset", db, (dir_ / "ds").string()}, &code);
@@ -76,37 +76,37 @@ TEST_F(DatasetMemoryTest, GamesRowGroupsAreBoundedInBytes) {
     largest = std::max(largest, bytes);
     ++groups;
   }
-  EXPECT_EQ(rows, 30);
+  EXPECT_EQ(rows, 20);
   EXPECT_GE(groups, 2u);
   EXPECT_LT(largest, int64_t{18} << 20) << "a row group of " << largest << " bytes";
   EXPECT_EQ(dataset_test::duckdb_value("SELECT count(*) FILTER (WHERE octet_length(annotations) > 1048576) FROM "
                                        "read_parquet('" + games.string() + "')"),
-            "30");
+            "20");
 }
 
-// Postings spread over 4,096 buckets with a buffer of 2,000: every posting comes back once,
+// Postings spread over 1,024 buckets with a buffer of 2,000: every posting comes back once,
 // sorted, from its bucket; the spill files go as their buckets are read.
 TEST_F(DatasetMemoryTest, PostingBucketsSpillAndReadBackEveryPosting) {
   std::mt19937_64 rng(22);
   std::vector<DatasetPosting> all;
-  for (uint32_t i = 0; i < 20000; ++i)
+  for (uint32_t i = 0; i < 8000; ++i)
     all.push_back({rng() | (i % 7 == 0 ? 0 : uint64_t(1) << 63), i % 997, uint16_t(i % 300), uint16_t(rng())});
   for (size_t limit : {size_t{2000}, size_t{1} << 20}) {  // spilled, then held in memory alone
     const fs::path folder = dir_ / ("spill-" + std::to_string(limit));
     fs::create_directories(folder);
     std::vector<DatasetPosting> back;
     {
-      PostingBuckets buckets(folder, 12, limit);
+      PostingBuckets buckets(folder, 10, limit);
       for (const DatasetPosting& p : all) buckets.add(p);
       EXPECT_EQ(buckets.postings(), all.size());
       EXPECT_EQ(buckets.spill_writes() > 0, limit == 2000);
       for (uint32_t b = 0; b < buckets.buckets(); ++b) {
         const std::vector<DatasetPosting> bucket = buckets.read_sorted(b);
         EXPECT_TRUE(std::is_sorted(bucket.begin(), bucket.end()));
-        for (const DatasetPosting& p : bucket) EXPECT_EQ(p.key >> 52, b);
+        for (const DatasetPosting& p : bucket) EXPECT_EQ(p.key >> 54, b);
         back.insert(back.end(), bucket.begin(), bucket.end());
-        if (b == 2047) {
-          EXPECT_LE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 2048);
+        if (b == 511) {
+          EXPECT_LE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 512);
         }
       }
       EXPECT_TRUE(fs::is_empty(folder));
