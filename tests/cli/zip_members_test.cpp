@@ -89,7 +89,7 @@ TEST_F(ZipMembers, ReplaceReimportsEachMemberInPlaceOfItsOlderSource) {
 // second run finds every one already in the database. (Each member used to be found by
 // walking the archive from its start, for the listing and again for the import: 1,000
 // members took 13 s and 4,000 took 159 s; bench/README.md has today's figures. That the
-// reading is one pass is checked on 3,000 members by CompressedInputTest; 400 keep this
+// reading is one pass is checked on 1,000 members by CompressedInputTest; 400 keep this
 // test quick in the sanitizer build.)
 TEST_F(ZipMembers, ManyMembersAreManySources) {
   constexpr int kMembers = 400;
