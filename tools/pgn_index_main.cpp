@@ -194,7 +194,8 @@ int main(int argc, char** argv) {
                   "the sources of the same path or content are removed in the same transaction (standard "
                   "input and other streams: of the same content only; they are copied to --temp-dir first)")
       ("remove", po::value(&removals), "remove a source (its id or path, as pgn-query stats lists them): its games, "
-                                       "positions and rejects, in one transaction; repeatable; no FILE then")
+                                       "positions and rejects, in one transaction (a game another source also "
+                                       "held moves to that source); repeatable; no FILE then")
       ("memory", po::value(&memory)->default_value(memory), "memory for sorting position postings (e.g. 256M, 2G)")
       ("max-game-bytes", po::value(&max_game)->default_value(max_game),
        "a game (or text between games) longer than this is rejected unread, its first 64 KiB kept in the "

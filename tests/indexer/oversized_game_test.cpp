@@ -94,17 +94,18 @@ TEST_F(OversizedGame, ALongCommentIsOneRejectAndTheGamesAroundItStay) {
   EXPECT_EQ(hs.column_text(0), hm.column_text(0));
 }
 
-// 24 MiB of newlines as a stream (a few KB of zstd): the splitter held it whole (peak 539
-// MB for 512 MiB); now one reject and a buffer of about the limit.
+// 32 MiB of newlines as a stream (a few KB of zstd): the splitter held it whole (peak 539
+// MB for 512 MiB; here a 64 MiB buffer); now one reject and a buffer of about the limit
+// (the peak grows 6-15 MiB under ASan, other tests running beside it).
 TEST_F(OversizedGame, AStreamWithoutGameBoundariesIsNotHeldWhole) {
-  const std::string input = write("newlines.pgn.zst", std::string(size_t{24} << 20, '\n') + std::string(kGame), true);
+  const std::string input = write("newlines.pgn.zst", std::string(size_t{32} << 20, '\n') + std::string(kGame), true);
   test_support::PeakMemory peak;
   const ImportOutcome o = import((dir_ / "n.db").string(), input);
   EXPECT_EQ(o.summary.imported, 1u);
   EXPECT_EQ(o.summary.rejected, 1u);
   if (peak.available()) {
-    std::printf("24 MiB without a game boundary: peak grew %ld KiB (bound 12 MiB)\n", peak.growth_kib());
-    EXPECT_LT(peak.growth_kib(), 12 << 10) << "KiB";
+    std::printf("32 MiB without a game boundary: peak grew %ld KiB (bound 28 MiB)\n", peak.growth_kib());
+    EXPECT_LT(peak.growth_kib(), 28 << 10) << "KiB";
   }
 }
 
