@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/long_comment_games.h"
 #include "dataset/dataset_tables.h"
 #include "dataset/posting_buckets.h"
 #include "indexer/input_source.h"
@@ -25,29 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
 const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
 
-// The first n games of the bundled sample, each with a comment of comment_bytes before
-// its first move (real games; the long comment is the edge case).
-std::string games_with_long_comments(size_t n, size_t comment_bytes) {
-  indexer::InputSource source = indexer::InputSource::open(kSample);
-  std::string text(size_t{4} << 20, '\0');
-  text.resize(source.read(text.data(), text.size()));
-  std::string comment = "{";
-  for (size_t i = 0; comment.size() < comment_bytes; ++i) comment += "note " + std::to_string(i % 1000) + " ";
-  comment += "}\n";
-  std::string out;
-  size_t at = 0;
-  for (size_t game = 0; game < n; ++game) {
-    const size_t moves = text.find("\n\n", at) + 2;
-    size_t next = text.find("\n\n[Event ", moves);
-    next = next == std::string::npos ? text.size() : next + 2;
-    out += text.substr(at, moves - at) + comment + text.substr(moves, next - moves);
-    at = next;
-  }
-  return out;
-}
+using test_support::games_with_long_comments;
 
 class DatasetMemoryTest : public TempDirTest {};
 

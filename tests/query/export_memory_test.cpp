@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "tests/long_comment_games.h"
 #include "indexer/input_source.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
@@ -12,28 +13,8 @@
 namespace pgnbase::query {
 namespace {
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
 
-// The first n games of the bundled sample, each with a comment of `comment_bytes` before
-// its first move (real games; the long comment is the edge case).
-std::string games_with_long_comments(size_t n, size_t comment_bytes) {
-  indexer::InputSource source = indexer::InputSource::open(kSample);
-  std::string text(size_t{4} << 20, '\0');
-  text.resize(source.read(text.data(), text.size()));
-  std::string comment = "{";
-  for (size_t i = 0; comment.size() < comment_bytes; ++i) comment += "note " + std::to_string(i) + " ";
-  comment += "}\n";
-  std::string out;
-  size_t at = 0;
-  for (size_t game = 0; game < n; ++game) {
-    const size_t moves = text.find("\n\n", at) + 2;
-    size_t next = text.find("\n\n[Event ", moves);
-    next = next == std::string::npos ? text.size() : next + 2;
-    out += text.substr(at, moves - at) + comment + text.substr(moves, next - moves);
-    at = next;
-  }
-  return out;
-}
+using test_support::games_with_long_comments;
 
 TEST(ExportMemory, BatchesAreBoundedInBytes) {
   query_test::TempDir dir;
