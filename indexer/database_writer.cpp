@@ -64,15 +64,19 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
 DatabaseWriter::~DatabaseWriter() = default;
 
 std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_hash) {
-  store::Statement s = db_.prepare("SELECT id FROM sources WHERE content_hash = ?1");
+  store::Statement& s = db_.cached("SELECT id FROM sources WHERE content_hash = ?1");
   s.bind_text(1, content_hash);
-  if (s.step()) return s.column_int64(0);
-  return std::nullopt;
+  std::optional<int64_t> id;
+  if (s.step()) id = s.column_int64(0);
+  s.reset();  // a cached statement left on a row would hold its read transaction open
+  return id;
 }
 
 int64_t DatabaseWriter::data_version() {
-  store::Statement s = db_.prepare("PRAGMA data_version");
-  return s.step() ? s.column_int64(0) : 0;
+  store::Statement& s = db_.cached("PRAGMA data_version");
+  const int64_t version = s.step() ? s.column_int64(0) : 0;
+  s.reset();
+  return version;
 }
 
 void DatabaseWriter::refresh_cached_state() {
@@ -98,7 +102,12 @@ void DatabaseWriter::refresh_cached_state() {
 }
 
 void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_t> size) {
-  transaction_ = std::make_unique<store::Transaction>(db_);
+  if (!transaction_) {
+    transaction_ = std::make_unique<store::Transaction>(db_);
+    transaction_started_ = std::chrono::steady_clock::now();
+  }
+  db_.exec("SAVEPOINT source");
+  in_source_ = true;
   refresh_cached_state();
   source_path_ = path;
   source_size_ = size;
@@ -108,7 +117,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_id_ = store::allocate_source_id(db_);
   first_game_id_ = next_game_id_;
   replaced_in_source_ = false;
-  store::Statement s = db_.prepare(
+  store::Statement& s = db_.cached(
       "INSERT INTO sources(id, path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
       "VALUES (?4, ?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
   s.bind_text(1, path);
@@ -122,8 +131,9 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   // cheaper than updating eight B-trees per row; finish_source recreates them.
   bool empty;
   {
-    store::Statement any = db_.prepare("SELECT EXISTS (SELECT 1 FROM games)");
+    store::Statement& any = db_.cached("SELECT EXISTS (SELECT 1 FROM games)");
     empty = any.step() && any.column_int64(0) == 0;
+    any.reset();
   }
   if (empty) db_.exec(kDropGameIndexesSql);
   indexes_dropped_ = empty;
@@ -133,6 +143,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
       .key_bits = 0,
       .lean = true,
       .threads = std::max(1u, options_.threads)});
+  if (insert_game_) return;  // prepared by the first source, kept for the next
   insert_game_ = db_.prepare(
       "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
       "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening_id, time_control, plies, "
@@ -160,7 +171,7 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 }
 
 void DatabaseWriter::write_new_names() {
-  store::Statement insert_name = db_.prepare("INSERT INTO names(id, name) VALUES (?1, ?2)");
+  store::Statement& insert_name = db_.cached("INSERT INTO names(id, name) VALUES (?1, ?2)");
   std::vector<std::pair<std::string, int64_t>> words;
   for (const auto& [id, name] : new_names_) {
     insert_name.bind_int64(1, id);
@@ -172,13 +183,13 @@ void DatabaseWriter::write_new_names() {
   // name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
-  store::Statement insert_word = db_.prepare("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
+  store::Statement& insert_word = db_.cached("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
   for (const auto& [word, id] : words) {
     insert_word.bind_text(1, word);
     insert_word.bind_int64(2, id);
     insert_word.run();
   }
-  store::Statement insert_opening = db_.prepare("INSERT INTO openings(id, name) VALUES (?1, ?2)");
+  store::Statement& insert_opening = db_.cached("INSERT INTO openings(id, name) VALUES (?1, ?2)");
   for (const auto& [id, name] : new_openings_) {
     insert_opening.bind_int64(1, id);
     insert_opening.bind_text(2, name);
@@ -340,17 +351,15 @@ void DatabaseWriter::add_reject(const RejectRecord& reject) {
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
   write_new_names();
   if (indexes_dropped_) db_.exec(kSchemaSql);  // recreates the indexes begin_source dropped
+  indexes_dropped_ = false;
   SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
-  // The explorer's per-game ratings, dates, time controls; ids are below 2^32 (add_game).
-  store::append_game_facets(db_, uint32_t(next_game_id_ - 1));
-  store::bump_content_version(db_);
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
     languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);
-  store::Statement s = db_.prepare(
+  store::Statement& s = db_.cached(
       "UPDATE sources SET content_hash = ?2, games_found = ?3, imported = ?4, rejected = ?5, seconds = ?6, "
       "language_counts = ?7, duplicates = ?8 WHERE id = ?1");
   s.bind_int64(1, source_id_);
@@ -362,31 +371,53 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   s.bind_text(7, languages);
   s.bind_int64(8, int64_t(summary_.duplicates));
   s.run();
-  insert_game_ = {};
-  insert_annotations_ = {};
-  insert_material_ = {};
-  insert_reject_ = {};
-  insert_copy_ = {};
-  transaction_->commit();
-  transaction_.reset();
+  db_.exec("RELEASE source");
+  in_source_ = false;
+  const std::chrono::duration<double> open_for = std::chrono::steady_clock::now() - transaction_started_;
+  if (open_for.count() >= options_.commit_after_seconds) commit_sources();
   return summary_;
+}
+
+void DatabaseWriter::commit_sources() {
+  if (!transaction_ || in_source_) return;
+  // Once per commit, not per source: the explorer's per-game ratings, dates and time
+  // controls (rewritten whole), and the version that tells readers the games changed.
+  // Ids are below 2^32 (add_game).
+  store::append_game_facets(db_, uint32_t(next_game_id_ - 1));
+  store::bump_content_version(db_);
+  try {
+    transaction_->commit();
+  } catch (...) {
+    transaction_.reset();  // rolled back: the caches may hold what it undid
+    cached_version_.reset();
+    throw;
+  }
+  transaction_.reset();
 }
 
 void DatabaseWriter::abandon_source() {
   positions_.reset();
-  insert_game_ = {};
-  insert_annotations_ = {};
-  insert_material_ = {};
-  insert_reject_ = {};
-  insert_copy_ = {};
   new_names_.clear();
   new_openings_.clear();
-  transaction_.reset();  // rolls back
+  bool whole_transaction = !in_source_ || !transaction_ || !db_.in_transaction();
+  if (!whole_transaction) {
+    try {
+      db_.exec("ROLLBACK TO source");
+      db_.exec("RELEASE source");
+    } catch (const store::StoreError&) {
+      whole_transaction = true;
+    }
+  }
+  // SQLite may have rolled the whole transaction back already (a full disk); what is
+  // left of it goes too, with the sources finished in it.
+  if (whole_transaction) transaction_.reset();
+  in_source_ = false;
+  indexes_dropped_ = false;  // the rollback restored them
   // Names and ids handed out during the abandoned source are gone from the database, and
   // sources it replaced are back. A source that did neither (names are interned only by
   // add_game) leaves the caches true: a re-run of thousands of sources, each abandoned as
   // already imported, must not reload them for each.
-  if (next_game_id_ != first_game_id_ || replaced_in_source_) cached_version_.reset();
+  if (whole_transaction || next_game_id_ != first_game_id_ || replaced_in_source_) cached_version_.reset();
 }
 
 }  // namespace pgnbase::indexer

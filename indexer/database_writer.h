@@ -1,7 +1,10 @@
-// The single writer: turns GameRecords and RejectRecords into rows, one SQLite
-// transaction per input file, so a crash leaves every file either fully in or absent.
+// The single writer: turns GameRecords and RejectRecords into rows, each input file in a
+// savepoint of its own inside a transaction that commits once it is a second old (or at
+// commit_sources), so a crash leaves every file either fully in or absent, and a zip of
+// thousands of one-game members pays one commit per second, not one per member.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -31,6 +34,10 @@ struct WriterOptions {
   // Runs (on the importing thread) when another import has held the database's write
   // lock for a second; the writer then keeps waiting until it is free.
   std::function<void()> on_lock_wait;
+  // finish_source commits the sources finished so far once the open transaction is this
+  // old; 0 commits each source by itself. Whoever sets more calls commit_sources at the
+  // end: the destructor rolls back what was not committed.
+  double commit_after_seconds = 0;
 };
 
 struct SourceSummary {
@@ -77,10 +84,15 @@ class DatabaseWriter {
   // (indexer/source_removal.h), and forgets their games' duplicate keys, so that the file
   // is imported anew.
   std::vector<RemovedSource> replace_sources(const std::optional<std::string>& path, const std::string& content_hash);
-  // Writes the position segment and the source row, then commits.
+  // Writes the position segment and the source row; commits when the open transaction
+  // is commit_after_seconds old.
   SourceSummary finish_source(const std::string& content_hash, double seconds);
-  // Rolls the current source back (e.g. its content turned out to be imported already).
+  // Rolls the current source back (e.g. its content turned out to be imported already);
+  // the sources finished before it in the same transaction stay.
   void abandon_source();
+  // Commits the sources finished since the last commit, if any (after the last input, or
+  // before a caller reports them as stored for good).
+  void commit_sources();
 
   store::Database& database() { return db_; }
   int zstd_level() const { return options_.zstd_level; }
@@ -103,7 +115,9 @@ class DatabaseWriter {
 
   store::Database db_;
   WriterOptions options_;
-  std::unique_ptr<store::Transaction> transaction_;
+  std::unique_ptr<store::Transaction> transaction_;  // open from the first begin_source to the commit
+  std::chrono::steady_clock::time_point transaction_started_;
+  bool in_source_ = false;  // between begin_source and finish_source or abandon_source
   std::unique_ptr<PositionIndexBuilder> positions_;
   std::unordered_map<std::string, int64_t> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
@@ -115,6 +129,7 @@ class DatabaseWriter {
   std::unordered_map<int64_t, int64_t> dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};
+  // Prepared by the first begin_source, used by every source after it.
   store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_copy_;
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources

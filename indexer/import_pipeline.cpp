@@ -157,6 +157,80 @@ class Slots {
   unsigned free_;
 };
 
+// True when the input is known to fit one chunk: a small file, or a stream (a zip member)
+// whose size is stated.
+bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
+  const std::optional<uint64_t> size = source.is_mapped() ? source.size_on_disk() : source.stated_size();
+  return size && *size < chunk_bytes;
+}
+
+// Splits on a reading thread, parses on options.threads workers, and hands each chunk's
+// result to write_chunk on this thread in input order, then calls after_chunk once its
+// memory is freed. Rethrows the first error of any thread after stopping them all.
+void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, int zstd_level,
+                              const std::function<void(ChunkResult&)>& write_chunk,
+                              const std::function<void()>& after_chunk) {
+  const unsigned threads = std::max(1u, options.threads);
+  BoundedQueue<Chunk> chunks(threads * 2);
+  Reorderer reorderer;
+  Slots slots(threads * 3 + 2);
+  std::atomic<bool> stop{false};
+  std::atomic<unsigned> workers_left{threads};
+  auto stop_all = [&] {
+    stop = true;
+    slots.wake_all();
+    chunks.close();
+  };
+  // A failing thread stops the others and wakes the writer, which then rethrows its error.
+  ThreadGroup group([&] {
+    stop_all();
+    reorderer.finish_producers();
+  });
+  try {
+    group.start(
+        [&] {
+          while (slots.acquire(stop)) {
+            std::optional<Chunk> chunk = splitter.next();
+            if (!chunk) {
+              slots.release();
+              break;
+            }
+            if (!chunks.push(std::move(*chunk))) break;
+          }
+          chunks.close();
+        },
+        "the input reading thread");
+    for (unsigned i = 0; i < threads; ++i)
+      group.start(
+          [&] {
+            while (std::optional<Chunk> chunk = chunks.pop()) {
+              if (stop.load()) continue;
+              if (options.on_worker_chunk) options.on_worker_chunk(chunk->index);
+              reorderer.put(process_chunk(std::move(*chunk), options.build, zstd_level, options.max_game_bytes));
+            }
+            if (--workers_left == 0) reorderer.finish_producers();
+          },
+          "worker thread " + std::to_string(i + 1) + " of " + std::to_string(threads));
+    for (uint64_t index = 0;; ++index) {
+      std::optional<ChunkResult> result = reorderer.take(index);
+      if (!result) break;
+      write_chunk(*result);
+      result.reset();  // frees the chunk before its slot is reused
+      slots.release();
+      after_chunk();
+    }
+    stop_all();
+    group.join();  // rethrows the first error of a thread (the input's InputError, ...)
+  } catch (...) {
+    stop_all();
+    try {
+      group.join();
+    } catch (...) {  // the writer's own error is the one to report
+    }
+    throw;
+  }
+}
+
 // A stream stated to hold at most this (a zip member) is hashed before it is imported: a
 // second decompression of so few bytes costs little beside an import, and a member that
 // is already in the database then costs no import at all (a re-run over a zip of
@@ -216,99 +290,64 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   // A stream is replaced by content only: every earlier import of "-" has that path.
   if (options.replace)
     outcome.replaced = writer.replace_sources(spooled ? std::nullopt : std::optional(path), known_hash.value_or(""));
-  const unsigned threads = std::max(1u, options.threads);
-  BoundedQueue<Chunk> chunks(threads * 2);
-  Reorderer reorderer;
-  Slots slots(threads * 3 + 2);
-  std::atomic<bool> stop{false};
-  std::atomic<unsigned> workers_left{threads};
-  auto stop_all = [&] {
-    stop = true;
-    slots.wake_all();
-    chunks.close();
-  };
-  // A failing thread stops the others and wakes the writer, which then rethrows its error.
-  ThreadGroup group([&] {
-    stop_all();
-    reorderer.finish_producers();
-  });
-  auto shut_down = [&] {
-    stop_all();
-    group.join();
-  };
-
   Splitter splitter(source, options.chunk_bytes, options.max_game_bytes);
   ImportProgress report;
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;
   std::vector<int64_t> chunk_ids;  // id of each game of the chunk, 0 for a skipped duplicate
   auto last_report = Clock::now();
+  // The writer's part of a chunk, on this thread, in input order.
+  auto write_chunk = [&](ChunkResult& result) {
+    chunk_ids.clear();
+    for (ChunkItem& item : result.items) {
+      GamePlace& place =
+          std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
+      place.number = ++game_number;
+      place.line += lines_before;
+      if (const GameRecord* game = std::get_if<GameRecord>(&item)) {
+        chunk_ids.push_back(options.dedupe && writer.skip_duplicate(*game) ? 0 : writer.add_game(*game));
+      } else {
+        const RejectRecord& r = std::get<RejectRecord>(item);
+        writer.add_reject(r);
+        if (options.rejects_out) *options.rejects_out << r.text << "\n\n";
+        ++report.rejected;
+      }
+    }
+    writer.add_positions(std::move(result.postings), chunk_ids);
+    lines_before += result.lines;
+    report.games = game_number;
+    report.bytes_done = result.chunk.offset + result.chunk.size;
+  };
+  auto report_progress = [&] {
+    source.release_mapped(released, report.bytes_done);
+    released = report.bytes_done;
+    if (progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
+      last_report = Clock::now();
+      report.input_bytes_read = source.bytes_consumed();
+      report.seconds = std::chrono::duration<double>(last_report - start).count();
+      progress(report);
+    }
+  };
   try {
-    group.start(
-        [&] {
-          while (slots.acquire(stop)) {
-            std::optional<Chunk> chunk = splitter.next();
-            if (!chunk) {
-              slots.release();
-              break;
-            }
-            if (!chunks.push(std::move(*chunk))) break;
-          }
-          chunks.close();
-        },
-        "the input reading thread");
-    for (unsigned i = 0; i < threads; ++i)
-      group.start(
-          [&] {
-            while (std::optional<Chunk> chunk = chunks.pop()) {
-              if (stop.load()) continue;
-              if (options.on_worker_chunk) options.on_worker_chunk(chunk->index);
-              reorderer.put(process_chunk(std::move(*chunk), options.build, writer.zstd_level(), options.max_game_bytes));
-            }
-            if (--workers_left == 0) reorderer.finish_producers();
-          },
-          "worker thread " + std::to_string(i + 1) + " of " + std::to_string(threads));
-    for (uint64_t index = 0;; ++index) {
-      std::optional<ChunkResult> result = reorderer.take(index);
-      if (!result) break;
-      chunk_ids.clear();
-      for (ChunkItem& item : result->items) {
-        GamePlace& place =
-            std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
-        place.number = ++game_number;
-        place.line += lines_before;
-        if (const GameRecord* game = std::get_if<GameRecord>(&item)) {
-          chunk_ids.push_back(options.dedupe && writer.skip_duplicate(*game) ? 0 : writer.add_game(*game));
-        } else {
-          const RejectRecord& r = std::get<RejectRecord>(item);
-          writer.add_reject(r);
-          if (options.rejects_out) *options.rejects_out << r.text << "\n\n";
-          ++report.rejected;
-        }
+    if (fits_one_chunk(source, options.chunk_bytes)) {
+      // One chunk is all there is: starting threads would cost more than parsing it (a
+      // zip of thousands of one-game members).
+      while (std::optional<Chunk> chunk = splitter.next()) {
+        if (options.on_worker_chunk) options.on_worker_chunk(chunk->index);
+        ChunkResult result =
+            process_chunk(std::move(*chunk), options.build, writer.zstd_level(), options.max_game_bytes);
+        write_chunk(result);
+        report_progress();
       }
-      writer.add_positions(std::move(result->postings), chunk_ids);
-      lines_before += result->lines;
-      report.games = game_number;
-      report.bytes_done = result->chunk.offset + result->chunk.size;
-      result.reset();  // frees the chunk before its slot is reused
-      slots.release();
-      source.release_mapped(released, report.bytes_done);
-      released = report.bytes_done;
-      if (progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
-        last_report = Clock::now();
-        report.input_bytes_read = source.bytes_consumed();
-        report.seconds = std::chrono::duration<double>(last_report - start).count();
-        progress(report);
-      }
+    } else {
+      import_chunks_in_threads(splitter, options, writer.zstd_level(), write_chunk, report_progress);
     }
-    shut_down();  // rethrows the first error of a thread (the input's InputError, ...)
   } catch (...) {
-    stop_all();
-    try {
-      group.join();
-    } catch (...) {  // the writer's own error is the one to report
-    }
     writer.abandon_source();
+    try {
+      writer.commit_sources();  // the sources finished before this one stay
+    } catch (...) {  // the first error is the one to report
+    }
     throw;
   }
   const std::string hash = known_hash ? *known_hash : splitter.content_hash();

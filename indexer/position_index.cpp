@@ -157,9 +157,11 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   written_ = true;
   if (!db.in_transaction()) throw PositionIndexError("write_segment must run inside the caller's transaction");
   {
-    store::Statement exists = db.prepare(sql::kSegmentExists);
+    store::Statement& exists = db.cached(sql::kSegmentExists);
     exists.bind_int64(1, segment_id);
-    if (exists.step())
+    const bool taken = exists.step();
+    exists.reset();
+    if (taken)
       throw PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
   }
   if (options_.key_bits == 0)
@@ -214,7 +216,7 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   else merger.start(merge, "the position index merge thread");
   uint64_t postings = 0, groups = 0;
   try {
-    store::Statement insert = db.prepare(sql::kInsertBlock);
+    store::Statement& insert = db.cached(sql::kInsertBlock);
     for (unsigned p = 0; p < kKeyPartitions; ++p) {
       {
         std::unique_lock lock(mutex);
@@ -259,7 +261,7 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
 
   stats_.segment_id = segment_id;
   stats_.distinct_keys = groups;
-  store::Statement insert = db.prepare(sql::kInsertSegment);
+  store::Statement& insert = db.cached(sql::kInsertSegment);
   insert.bind_int64(1, segment_id);
   insert.bind_int64(2, kPostingBlockFormat);
   insert.bind_int64(3, stats_.key_bits);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -72,7 +73,10 @@ SpooledStream::~SpooledStream() { ::unlink(path_.c_str()); }
 
 std::string hash_input(InputSource& source) {
   ContentHasher hasher;
-  std::vector<char> buffer(kCopyBytes);
+  // A zip member states its size: a buffer that fits it is cheaper than a zeroed 1 MiB
+  // one for each of thousands of small members.
+  const uint64_t wanted = std::max<uint64_t>(source.stated_size().value_or(kCopyBytes), 1) + 1;
+  std::vector<char> buffer(std::min<uint64_t>(kCopyBytes, wanted));
   while (const size_t got = source.read(buffer.data(), buffer.size())) hasher.update({buffer.data(), got});
   return hasher.finish();
 }

@@ -272,6 +272,8 @@ int main(int argc, char** argv) {
   options.chunk_bytes = std::min(options.chunk_bytes, *max_game_bytes);
   writer_options.threads = std::max(1u, threads);
   writer_options.temp_dir = temp_dir;
+  // The members of a zip commit together, a second's worth at a time (database_writer.h).
+  writer_options.commit_after_seconds = 1.0;
   if (!temp_dir.empty()) options.temp_dir = temp_dir;
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
@@ -334,6 +336,7 @@ int main(int argc, char** argv) {
         if (!quiet) print_duplicates(outcome.summary);
         if (!quiet) print_truncated_copies(outcome.summary.truncated);
       }
+      writer.commit_sources();
     }
     if (totals.imported_files() > 0) rebuild_explorer_summaries(writer.database(), quiet);
   } catch (const std::exception& e) {

@@ -176,12 +176,15 @@ Database::Database(Database&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       path_(std::move(other.path_)),
       mode_(other.mode_),
-      lock_wait_(std::move(other.lock_wait_)) {}
+      lock_wait_(std::move(other.lock_wait_)),
+      cached_(std::move(other.cached_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
+    cached_.clear();
     if (db_) sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
+    cached_ = std::move(other.cached_);
     path_ = std::move(other.path_);
     mode_ = other.mode_;
     lock_wait_ = std::move(other.lock_wait_);
@@ -213,6 +216,14 @@ Statement Database::prepare(std::string_view sql) {
   return Statement(stmt, path_);
 }
 
+Statement& Database::cached(std::string_view sql) {
+  auto it = cached_.find(std::string(sql));
+  if (it == cached_.end()) return cached_.emplace(std::string(sql), prepare(sql)).first->second;
+  it->second.reset();
+  it->second.clear_bindings();
+  return it->second;
+}
+
 int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 
 int64_t Database::changes() const { return sqlite3_changes64(db_); }
@@ -220,9 +231,11 @@ int64_t Database::changes() const { return sqlite3_changes64(db_); }
 bool Database::in_transaction() const { return db_ && sqlite3_get_autocommit(db_) == 0; }
 
 bool Database::has_table(std::string_view name) {
-  Statement s = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  Statement& s = cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
   s.bind_text(1, name);
-  return s.step();
+  const bool found = s.step();
+  s.reset();  // a cached statement left on a row would hold its read transaction open
+  return found;
 }
 
 void Database::set_busy_timeout(std::chrono::milliseconds timeout) {

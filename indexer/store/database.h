@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -139,6 +140,11 @@ class Database {
   // Runs one or more SQL statements separated by ';', discarding any rows.
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
+  // The same statement, prepared once per connection and reset (bindings cleared) on each
+  // call: for short statements run once per source or per commit, where preparing costs
+  // more than running. The reference is good until the next cached() call with the same
+  // SQL; do not use it for a statement whose rows are still being read.
+  Statement& cached(std::string_view sql);
 
   int64_t last_insert_rowid() const;
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
@@ -173,6 +179,7 @@ class Database {
   Mode mode_ = Mode::ReadOnly;
   struct LockWait;
   std::unique_ptr<LockWait> lock_wait_;  // wait_for_locks' state; SQLite holds its address
+  std::unordered_map<std::string, Statement> cached_;
 };
 
 // BEGIN IMMEDIATE on construction (takes the write lock now, so a second writer
