@@ -39,11 +39,11 @@
 #include "indexer/input_source.h"
 #include "indexer/posting_sorter.h"
 #include "indexer/splitter.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/material_runs.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/posting_block_codec.h"
-#include "indexer/store/tag_codec.h"
+#include "store/blob_codec.h"
+#include "store/material_runs.h"
+#include "store/moves_codec.h"
+#include "store/posting_block_codec.h"
+#include "store/tag_codec.h"
 
 namespace {
 
@@ -73,7 +73,7 @@ struct StageInputs {
   std::vector<GameDraft> drafts;
   std::vector<GameRecord> records;          // built and encoded
   std::vector<size_t> first_record;         // chunk c's records: [first_record[c], first_record[c + 1])
-  std::vector<Posting> sorted_postings;     // every record's, game ids 1..n, posting_less order
+  std::vector<store::Posting> sorted_postings;     // every record's, game ids 1..n, posting_less order
   uint64_t plies = 0;
   int key_bits = 64;
 
@@ -131,7 +131,7 @@ void sort_all_postings(StageInputs& in) {
   sort_posting_records(records.data(), records.size());
   in.sorted_postings.reserve(records.size());
   for (const PostingSorter::Record& r : records)
-    in.sorted_postings.push_back({r.key, r.game_id, r.ply, r.next_move, GameResult(r.result)});
+    in.sorted_postings.push_back({r.key, r.game_id, r.ply, r.next_move, store::GameResult(r.result)});
   in.key_bits = std::clamp(static_cast<int>(std::bit_width(in.sorted_postings.size())) + 12, 24, 64);
 }
 
@@ -268,18 +268,18 @@ void BM_EncodePart(benchmark::State& state) {
   if (!in) return;
   const int part = static_cast<int>(state.range(1));
   std::string out;
-  HeaderColumns header;
+  store::HeaderColumns header;
   for (auto _ : state) {
     for (const GameRecord& r : in->records) {
       out.clear();  // the blob encoders append
       switch (part) {
-        case 0: encode_moves_blob(r.compact_moves, out); break;
-        case 1: split_tags(r.tags, header, out); break;
-        case 2: if (!r.annotations.empty()) encode_blob(r.annotations, kGameZstdLevel, out); break;
+        case 0: store::encode_moves_blob(r.compact_moves, out); break;
+        case 1: store::split_tags(r.tags, header, out); break;
+        case 2: if (!r.annotations.empty()) store::encode_blob(r.annotations, kGameZstdLevel, out); break;
         case 3: {
           Board start;
-          if (!r.start_fen.empty()) parse_fen(r.start_fen, start, r.variant == Variant::Chess960);
-          encode_material_runs(start, r.codes, out);
+          if (!r.start_fen.empty()) parse_fen(r.start_fen, start, r.variant == store::Variant::Chess960);
+          store::encode_material_runs(start, r.codes, out);
           break;
         }
       }
@@ -317,14 +317,14 @@ BENCHMARK(BM_PostingSort)->ArgName("file")->Arg(0)->Arg(1)->Unit(benchmark::kMil
 // (postings sharing a stored key) that would take it past kBlockPostings, and a group
 // larger than that fills blocks of its own. Calls emit with each block.
 template <class Emit>
-void cut_blocks(std::span<const Posting> sorted, int key_bits, Emit&& emit) {
+void cut_blocks(std::span<const store::Posting> sorted, int key_bits, Emit&& emit) {
   size_t block_begin = 0, group_begin = 0;
   for (size_t i = 0; i < sorted.size(); ++i) {
-    if (i > block_begin && key_partition(sorted[i].key) != key_partition(sorted[i - 1].key)) {
+    if (i > block_begin && store::key_partition(sorted[i].key) != store::key_partition(sorted[i - 1].key)) {
       emit(sorted.subspan(block_begin, i - block_begin));
       block_begin = i;
     }
-    if (i == block_begin || mask_key(sorted[i].key, key_bits) != mask_key(sorted[i - 1].key, key_bits))
+    if (i == block_begin || store::mask_key(sorted[i].key, key_bits) != store::mask_key(sorted[i - 1].key, key_bits))
       group_begin = i;
     if (i + 1 - block_begin > kBlockPostings) {
       size_t cut = group_begin > block_begin ? group_begin : block_begin + kBlockPostings;
@@ -338,11 +338,11 @@ void cut_blocks(std::span<const Posting> sorted, int key_bits, Emit&& emit) {
 void BM_BlockEncode(benchmark::State& state) {
   StageInputs* in = inputs(state);
   if (!in) return;
-  PostingBlockEncoder encoder(in->key_bits, kBlockZstdLevel, /*lean=*/true);
+  store::PostingBlockEncoder encoder(in->key_bits, kBlockZstdLevel, /*lean=*/true);
   uint64_t bytes = 0, blocks = 0, postings = 0;
   for (auto _ : state) {
     bytes = blocks = postings = 0;
-    cut_blocks(in->sorted_postings, in->key_bits, [&](std::span<const Posting> block) {
+    cut_blocks(in->sorted_postings, in->key_bits, [&](std::span<const store::Posting> block) {
       bytes += encoder.encode(block).size();
       postings += block.size();
       ++blocks;

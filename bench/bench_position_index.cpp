@@ -30,7 +30,7 @@
 #include "core/replay.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace {
 
@@ -43,14 +43,14 @@ const fs::path kLichessFile =
     fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data" / "bench" / "lichess-api-exports-2018-2022.pgn.zst";
 
 struct Corpus {
-  std::vector<Posting> postings;
+  std::vector<store::Posting> postings;
   uint32_t games = 0;
 };
 
-GameResult random_result(std::mt19937_64& random) {
+store::GameResult random_result(std::mt19937_64& random) {
   // Roughly lichess's shares: 48% White wins, 5% draws, 47% Black wins.
   uint64_t r = random() % 100;
-  return r < 48 ? GameResult::WhiteWin : r < 53 ? GameResult::Draw : GameResult::BlackWin;
+  return r < 48 ? store::GameResult::WhiteWin : r < 53 ? store::GameResult::Draw : store::GameResult::BlackWin;
 }
 
 Corpus make_synthetic_corpus() {
@@ -65,12 +65,12 @@ Corpus make_synthetic_corpus() {
   std::vector<Move> sorted;
   for (uint32_t game = 1; game <= kGames; ++game) {
     Board board;
-    GameResult result = random_result(random);
+    store::GameResult result = random_result(random);
     for (int ply = 0;; ++ply) {
       MoveList list;
       if (ply < kPlies) generate_legal_moves(board, list);
       if (list.empty()) {
-        corpus.postings.push_back(Posting{board.key(), game, static_cast<uint16_t>(ply), 0, result});
+        corpus.postings.push_back(store::Posting{board.key(), game, static_cast<uint16_t>(ply), 0, result});
         break;
       }
       Move move;
@@ -81,7 +81,7 @@ Corpus make_synthetic_corpus() {
       } else {
         move = list[random() % list.size()];
       }
-      corpus.postings.push_back(Posting{board.key(), game, static_cast<uint16_t>(ply), encode_move(board, move), result});
+      corpus.postings.push_back(store::Posting{board.key(), game, static_cast<uint16_t>(ply), encode_move(board, move), result});
       board.do_move(move, undo[ply]);
     }
   }
@@ -134,12 +134,12 @@ Corpus make_lichess_corpus() {
     replayed.clear();
     if (!replay_moves(board, game.tokens, nullptr, replayed, failure)) continue;
     uint32_t id = ++corpus.games;
-    GameResult result = game.result_tag == "1-0"       ? GameResult::WhiteWin
-                        : game.result_tag == "1/2-1/2" ? GameResult::Draw
-                        : game.result_tag == "0-1"     ? GameResult::BlackWin
-                                                       : GameResult::Unknown;
+    store::GameResult result = game.result_tag == "1-0"       ? store::GameResult::WhiteWin
+                        : game.result_tag == "1/2-1/2" ? store::GameResult::Draw
+                        : game.result_tag == "0-1"     ? store::GameResult::BlackWin
+                                                       : store::GameResult::Unknown;
     for (size_t ply = 0; ply < replayed.keys.size(); ++ply)
-      corpus.postings.push_back(Posting{replayed.keys[ply], id, static_cast<uint16_t>(ply),
+      corpus.postings.push_back(store::Posting{replayed.keys[ply], id, static_cast<uint16_t>(ply),
                                         ply < replayed.codes.size() ? replayed.codes[ply] : uint16_t{0}, result});
   }
   return corpus;
@@ -166,8 +166,8 @@ struct TempDatabase {
 
 struct BuiltIndex {
   std::unique_ptr<TempDatabase> file;
-  SegmentStats stats;
-  PostingBlockSizes sections;
+  store::SegmentStats stats;
+  store::PostingBlockSizes sections;
   uint64_t file_bytes = 0;
   size_t runs = 0;
   double seconds = 0;
@@ -178,10 +178,10 @@ BuiltIndex build(const Corpus& corpus, const std::string& name, const PositionIn
   built.file = std::make_unique<TempDatabase>(name);
   store::Database db(built.file->path.string(), store::Database::Mode::Create);
   db.configure_for_bulk_load();
-  create_position_index_schema(db);
+  store::create_position_index_schema(db);
   auto start = std::chrono::steady_clock::now();
   PositionIndexBuilder builder(options);
-  for (const Posting& posting : corpus.postings) builder.add(posting);
+  for (const store::Posting& posting : corpus.postings) builder.add(posting);
   store::Transaction transaction(db);
   built.stats = builder.write_segment(db, 1);
   transaction.commit();
@@ -250,7 +250,7 @@ std::vector<uint64_t> rare_keys(const Corpus& data) {
   std::vector<uint64_t> sample;
   for (int i = 0; i < 4000; ++i) sample.push_back(data.postings[random() % data.postings.size()].key);
   for (uint64_t key : sample) counts[key] = 0;
-  for (const Posting& posting : data.postings)
+  for (const store::Posting& posting : data.postings)
     if (auto it = counts.find(posting.key); it != counts.end()) ++it->second;
   std::vector<uint64_t> keys;
   for (const auto& [key, count] : counts)
@@ -266,7 +266,7 @@ void run_lookups(benchmark::State& state, Body&& body) {
   if (corpus(which).postings.empty()) return state.SkipWithError("corpus file missing");
   const BuiltIndex& built = default_index(which);
   store::Database db(built.file->path.string(), store::Database::Mode::ReadOnly);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   uint64_t postings = 0;
   uint64_t blocks = reader.blocks_read();
   body(state, reader, postings);
@@ -277,14 +277,14 @@ void run_lookups(benchmark::State& state, Body&& body) {
 }
 
 void BM_LookupStartPosition(benchmark::State& state) {
-  run_lookups(state, [](benchmark::State& s, PositionIndexReader& reader, uint64_t& postings) {
+  run_lookups(state, [](benchmark::State& s, store::PositionIndexReader& reader, uint64_t& postings) {
     for (auto _ : s) postings += reader.lookup(kStartPositionKey).size();
   });
 }
 BENCHMARK(BM_LookupStartPosition)->ArgName("corpus")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 void BM_CountStartPosition(benchmark::State& state) {
-  run_lookups(state, [](benchmark::State& s, PositionIndexReader& reader, uint64_t& postings) {
+  run_lookups(state, [](benchmark::State& s, store::PositionIndexReader& reader, uint64_t& postings) {
     for (auto _ : s) postings += reader.count(kStartPositionKey);
   });
 }
@@ -292,11 +292,11 @@ BENCHMARK(BM_CountStartPosition)->ArgName("corpus")->Arg(0)->Arg(1)->Unit(benchm
 
 // The explorer's work without header filters: games and W/D/L per next move.
 void BM_ExploreStartPosition(benchmark::State& state) {
-  run_lookups(state, [](benchmark::State& s, PositionIndexReader& reader, uint64_t& postings) {
+  run_lookups(state, [](benchmark::State& s, store::PositionIndexReader& reader, uint64_t& postings) {
     for (auto _ : s) {
       std::map<uint16_t, std::array<uint64_t, 4>> by_move;
-      reader.visit(kStartPositionKey, [&](std::span<const Posting> batch) {
-        for (const Posting& posting : batch) ++by_move[posting.next_move][static_cast<int>(posting.result)];
+      reader.visit(kStartPositionKey, [&](std::span<const store::Posting> batch) {
+        for (const store::Posting& posting : batch) ++by_move[posting.next_move][static_cast<int>(posting.result)];
         postings += batch.size();
       });
       benchmark::DoNotOptimize(by_move);
@@ -307,7 +307,7 @@ BENCHMARK(BM_ExploreStartPosition)->ArgName("corpus")->Arg(0)->Arg(1)->Unit(benc
 
 void BM_LookupRarePosition(benchmark::State& state) {
   std::vector<uint64_t> keys = rare_keys(corpus(static_cast<int>(state.range(0))));
-  run_lookups(state, [&](benchmark::State& s, PositionIndexReader& reader, uint64_t& postings) {
+  run_lookups(state, [&](benchmark::State& s, store::PositionIndexReader& reader, uint64_t& postings) {
     size_t i = 0;
     for (auto _ : s) postings += reader.lookup(keys[i++ % keys.size()]).size();
   });
@@ -316,7 +316,7 @@ BENCHMARK(BM_LookupRarePosition)->ArgName("corpus")->Arg(0)->Arg(1)->Unit(benchm
 
 void BM_LookupAbsentPosition(benchmark::State& state) {
   std::mt19937_64 random(9);
-  run_lookups(state, [&](benchmark::State& s, PositionIndexReader& reader, uint64_t& postings) {
+  run_lookups(state, [&](benchmark::State& s, store::PositionIndexReader& reader, uint64_t& postings) {
     for (auto _ : s) postings += reader.lookup(random()).size();
   });
 }

@@ -15,7 +15,7 @@
 
 #include "core/board.h"
 #include "core/fen.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
 #include "query/game_filter.h"

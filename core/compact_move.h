@@ -1,5 +1,5 @@
 // Compact move bytes: the stored form of a game's moves (games.moves, format 2 of
-// indexer/store/moves_codec.h), one byte for almost every move instead of a 16-bit code.
+// store/moves_codec.h), one byte for almost every move instead of a 16-bit code.
 //
 // A move is named relative to the position it is played in:
 // | bits 4-7 | which of the mover's pieces moves: its rank among the mover's occupied   |

@@ -21,10 +21,10 @@
 #include "dataset/dataset_tables.h"
 #include "dataset/export_temporaries.h"
 #include "dataset/posting_buckets.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/counters.h"
-#include "indexer/store/database_identity.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/counters.h"
+#include "store/database_identity.h"
+#include "store/moves_codec.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 
@@ -224,8 +224,8 @@ class GamesFiles {
     if (row.id < 1 || row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id outside 1..2^32-1");
     if (row.source_id < 0 || row.source_id > int64_t(UINT32_MAX))
       throw DatasetError(where + "source id outside 0..2^32-1");
-    if (!indexer::stored_start_position(row.variant, row.start_fen, board) ||
-        !indexer::decode_moves(row.moves, board, codes_))
+    if (!store::stored_start_position(row.variant, row.start_fen, board) ||
+        !store::decode_moves(row.moves, board, codes_))
       throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
     if (codes_.size() > kMaxPlies) {
       skipped_.push_back({row.id, int64_t(codes_.size())});

@@ -25,7 +25,7 @@
 #include "dataset/dataset_error.h"
 #include "dataset/dataset_meta.h"
 #include "dataset/export_temporaries.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::dataset {
 

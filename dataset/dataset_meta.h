@@ -23,7 +23,7 @@ inline constexpr int kMaxBucketBits = 12;
 
 struct DatasetMeta {
   int format_version = kDatasetFormatVersion;
-  int schema_version = 0;        // of the database exported (indexer/store/schema.h)
+  int schema_version = 0;        // of the database exported (store/schema.h)
   int bucket_bits = 6;           // positions/ and explorer/ folders kb=N: the key's top bits
   std::string database_id;       // the database's identity (store/database_identity.h)
   int64_t last_game_id = 0;      // games with larger ids are what the next export writes

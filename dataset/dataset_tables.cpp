@@ -5,8 +5,8 @@
 #include <string>
 
 #include "dataset/dataset_key.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/tag_codec.h"
+#include "store/blob_codec.h"
+#include "store/tag_codec.h"
 #include "query/text_encoding.h"
 
 namespace pgnbase::dataset {
@@ -46,9 +46,9 @@ void add_int(ColumnValues& c, std::optional<int64_t> v) {
 }
 
 // The other tags as PGN tag pair lines, [Name "Value"] joined by newlines.
-std::string tag_lines(const std::vector<indexer::TagView>& tags) {
+std::string tag_lines(const std::vector<store::TagView>& tags) {
   std::string out;
-  for (const indexer::TagView& t : tags) {
+  for (const store::TagView& t : tags) {
     if (!out.empty()) out += '\n';
     out += '[';
     out += t.name;
@@ -149,10 +149,10 @@ std::vector<int> positions_sorting_columns() { return {0, 1, 2}; }  // key, game
 std::vector<int> explorer_sorting_columns() { return {0, 9, 1}; }   // key, source_id, next_move
 
 bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
-  std::vector<indexer::TagView> tags;
+  std::vector<store::TagView> tags;
   std::string annotations;
-  if (!indexer::decode_tags(row.tags, tags)) return false;
-  if (!row.annotations.empty() && !indexer::decode_blob(row.annotations, annotations)) return false;
+  if (!store::decode_tags(row.tags, tags)) return false;
+  if (!row.annotations.empty() && !store::decode_blob(row.annotations, annotations)) return false;
   c[G_ID].add(row.id);
   c[G_SOURCE_ID].add(row.source_id);
   c[G_GAME_NUMBER].add(row.game_number);

@@ -4,15 +4,15 @@
 #include <chrono>
 #include <ctime>
 
-#include "indexer/store/annotations.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/counters.h"
-#include "indexer/store/game_facets.h"
-#include "indexer/store/name_words.h"
+#include "store/annotations.h"
+#include "store/blob_codec.h"
+#include "store/counters.h"
+#include "store/game_facets.h"
+#include "store/name_words.h"
 #include "indexer/position_index.h"
-#include "indexer/store/schema.h"
-#include "indexer/store/schema_version.h"
-#include "indexer/store/tag_codec.h"
+#include "store/schema.h"
+#include "store/schema_version.h"
+#include "store/tag_codec.h"
 
 namespace pgnbase::indexer {
 
@@ -35,12 +35,12 @@ std::string now_utc() {
 // an older one that it reads becomes this version (its new tables were just created).
 void check_or_write_schema_version(store::Database& db) {
   if (std::optional<int> version = store::check_schema_version(db, db.path())) {
-    if (*version < kSchemaVersion)
-      db.exec("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'");
+    if (*version < store::kSchemaVersion)
+      db.exec("UPDATE meta SET value = '" + std::to_string(store::kSchemaVersion) + "' WHERE key = 'schema_version'");
     return;
   }
   store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
-  insert.bind_text(1, std::to_string(kSchemaVersion));
+  insert.bind_text(1, std::to_string(store::kSchemaVersion));
   insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
   insert.run();
 }
@@ -54,8 +54,8 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
   db_.configure_for_bulk_load();
   {
     store::Transaction t(db_);
-    db_.exec(kSchemaSql);
-    create_position_index_schema(db_);
+    db_.exec(store::kSchemaSql);
+    store::create_position_index_schema(db_);
     check_or_write_schema_version(db_);
     t.commit();
   }
@@ -135,7 +135,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
     empty = any.step() && any.column_int64(0) == 0;
     any.reset();
   }
-  if (empty) db_.exec(kDropGameIndexesSql);
+  if (empty) db_.exec(store::kDropGameIndexesSql);
   indexes_dropped_ = empty;
   positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
       .memory_budget_bytes = options_.position_memory_bytes,
@@ -208,7 +208,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   ++summary_.imported;
   ++summary_.games_by_language[game.language];
 
-  const HeaderColumns& h = game.header;
+  const store::HeaderColumns& h = game.header;
   const std::string& other_tags = game.tags_blob;
 
   store::Statement& s = insert_game_;
@@ -232,12 +232,12 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   if (h.black_elo) s.bind_int64(16, *h.black_elo);
   if (h.eco) {
     s.bind_text(17, *h.eco);
-    s.bind_int64(18, int64_t(EcoSource::Tag));
+    s.bind_int64(18, int64_t(store::EcoSource::Tag));
   } else if (!game.eco.empty()) {
     s.bind_text(17, game.eco);
-    s.bind_int64(18, int64_t(EcoSource::Computed));
+    s.bind_int64(18, int64_t(store::EcoSource::Computed));
   } else {
-    s.bind_int64(18, int64_t(EcoSource::None));
+    s.bind_int64(18, int64_t(store::EcoSource::None));
   }
   if (!game.opening.empty()) s.bind_int64(19, intern_opening(game.opening));
   if (h.time_control) s.bind_text(20, *h.time_control);
@@ -350,9 +350,9 @@ void DatabaseWriter::add_reject(const RejectRecord& reject) {
 
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
   write_new_names();
-  if (indexes_dropped_) db_.exec(kSchemaSql);  // recreates the indexes begin_source dropped
+  if (indexes_dropped_) db_.exec(store::kSchemaSql);  // recreates the indexes begin_source dropped
   indexes_dropped_ = false;
-  SegmentStats stats = positions_->write_segment(db_, source_id_);
+  store::SegmentStats stats = positions_->write_segment(db_, source_id_);
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);

@@ -18,8 +18,8 @@
 #include "indexer/posting_sorter.h"
 #include "indexer/source_removal.h"
 #include "indexer/truncated_copies.h"
-#include "indexer/store/database.h"
-#include "indexer/store/schema_version.h"
+#include "store/database.h"
+#include "store/schema_version.h"
 
 namespace pgnbase::indexer {
 

@@ -4,7 +4,7 @@
 
 #include "core/fen.h"
 #include "core/replay.h"
-#include "indexer/store/eco_table.h"
+#include "store/eco_table.h"
 #include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
@@ -60,7 +60,7 @@ int64_t dedupe_key_of(const GameRecord& game) {
   // re-imported game is recognised.
   auto mix_tag = [&](std::string_view name, std::string_view absent) {
     std::string_view value = absent;
-    for (const Tag& t : game.tags)
+    for (const store::Tag& t : game.tags)
       if (t.name == name) {
         value = t.value;
         break;
@@ -77,7 +77,7 @@ int64_t dedupe_key_of(const GameRecord& game) {
   // does not, as copies of one game may spell it differently. Absent, it adds nothing, so
   // the key of a game without such tags is what it always was.
   for (std::string_view name : kIdentifyingTags)
-    for (const Tag& t : game.tags)
+    for (const store::Tag& t : game.tags)
       if (t.name == name) {
         if (name != "Site" || t.value.find("://") != std::string::npos) h = mix_text(mix_text(h, name), t.value);
         break;
@@ -85,22 +85,22 @@ int64_t dedupe_key_of(const GameRecord& game) {
   return int64_t(h);
 }
 
-std::optional<Variant> variant_from_tag(std::string_view value) {
+std::optional<store::Variant> variant_from_tag(std::string_view value) {
   std::string v = lowercase_trimmed(value);
   // "Regular" is how some programs name standard chess.
   if (v.empty() || v == "standard" || v == "normal" || v == "regular" || v == "from position" || v == "chess")
-    return Variant::Standard;
+    return store::Variant::Standard;
   if (v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
       v == "fischer random chess" || v == "fischerrandom" || v == "960")
-    return Variant::Chess960;
+    return store::Variant::Chess960;
   return std::nullopt;
 }
 
-GameResult result_from_token(std::string_view token) {
-  if (token == "1-0") return GameResult::WhiteWin;
-  if (token == "0-1") return GameResult::BlackWin;
-  if (token == "1/2-1/2" || token == "\xC2\xBD-\xC2\xBD") return GameResult::Draw;
-  return GameResult::Unknown;
+store::GameResult result_from_token(std::string_view token) {
+  if (token == "1-0") return store::GameResult::WhiteWin;
+  if (token == "0-1") return store::GameResult::BlackWin;
+  if (token == "1/2-1/2" || token == "\xC2\xBD-\xC2\xBD") return store::GameResult::Draw;
+  return store::GameResult::Unknown;
 }
 
 bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord& record, RejectRecord& reject) {
@@ -110,20 +110,20 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
                        std::string(describe(e.code)) + " at line " + std::to_string(e.line) + " near '" +
                            std::string(e.token.substr(0, 40)) + "'");
   }
-  Variant variant = Variant::Standard;
+  store::Variant variant = store::Variant::Standard;
   if (const std::string* tag = draft.find_tag("Variant")) {
-    std::optional<Variant> v = variant_from_tag(*tag);
+    std::optional<store::Variant> v = variant_from_tag(*tag);
     if (!v) return reject_with(draft, reject, "unsupported variant", "unsupported variant: " + *tag);
     variant = *v;
   }
   Board start;
   if (const std::string* fen = draft.find_tag("FEN")) {
-    if (auto error = parse_fen(*fen, start, variant == Variant::Chess960))
+    if (auto error = parse_fen(*fen, start, variant == store::Variant::Chess960))
       return reject_with(draft, reject, "bad FEN", "bad FEN tag: " + error->message);
-  } else if (variant == Variant::Chess960) {
+  } else if (variant == store::Variant::Chess960) {
     start.set_chess960(true);  // position 518 is the standard array
   }
-  if (start.chess960()) variant = Variant::Chess960;
+  if (start.chess960()) variant = store::Variant::Chess960;
 
   ReplayOutput replay;
   ReplayFailure failure;
@@ -141,18 +141,18 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.start_fen = draft.find_tag("FEN") ? write_fen(start) : std::string();
   record.language.assign(language->code);
   const std::string* result_tag = draft.find_tag("Result");
-  record.result = result_tag ? result_from_token(*result_tag) : GameResult::Unknown;
-  if (record.result == GameResult::Unknown) record.result = result_from_token(draft.result_token);
+  record.result = result_tag ? result_from_token(*result_tag) : store::GameResult::Unknown;
+  if (record.result == store::GameResult::Unknown) record.result = result_from_token(draft.result_token);
   record.codes = std::move(replay.codes);
   record.compact_moves = std::move(replay.compact);
   record.keys = std::move(replay.keys);
   record.annotations.clear();
-  if (options.keep_annotations) encode_annotations(draft.annotations, record.annotations);
+  if (options.keep_annotations) store::encode_annotations(draft.annotations, record.annotations);
   record.dedupe_key = dedupe_key_of(record);
   record.eco.clear();
   record.opening.clear();
-  if (options.classify_eco && variant == Variant::Standard) {
-    if (const EcoEntry* entry = EcoTable::builtin().classify(record.keys)) {
+  if (options.classify_eco && variant == store::Variant::Standard) {
+    if (const store::EcoEntry* entry = store::EcoTable::builtin().classify(record.keys)) {
       record.eco.assign(entry->eco);
       record.opening.assign(entry->name);
     }

@@ -20,9 +20,9 @@ struct BuildOptions {
 bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord& record, RejectRecord& reject);
 
 // The variant a Variant tag names, or nullopt for an unsupported one.
-std::optional<Variant> variant_from_tag(std::string_view value);
+std::optional<store::Variant> variant_from_tag(std::string_view value);
 
-GameResult result_from_token(std::string_view token);
+store::GameResult result_from_token(std::string_view token);
 
 // The --dedupe identity of a built game: 64-bit hash of its start FEN, move codes,
 // White, Black, Date and result, and of the tags that name one game where it has them

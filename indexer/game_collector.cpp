@@ -6,7 +6,7 @@
 namespace pgnbase::indexer {
 
 const std::string* GameDraft::find_tag(std::string_view name) const {
-  for (const Tag& t : tags)
+  for (const store::Tag& t : tags)
     if (t.name == name) return &t.value;
   return nullptr;
 }
@@ -27,7 +27,7 @@ void GameCollector::begin_game(uint64_t offset, uint64_t line) {
 }
 
 void GameCollector::tag(std::string_view name, std::string_view raw_value) {
-  Tag& t = draft_.tags.emplace_back();
+  store::Tag& t = draft_.tags.emplace_back();
   t.name.assign(name);
   unescape_tag_value(raw_value, t.value);
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/pgn_reader.h"
-#include "indexer/store/annotations.h"
+#include "store/annotations.h"
 #include "indexer/game_record.h"
 
 namespace pgnbase::indexer {
@@ -16,9 +16,9 @@ namespace pgnbase::indexer {
 struct GameDraft {
   uint64_t offset = 0;
   uint64_t line = 0;
-  std::vector<Tag> tags;
+  std::vector<store::Tag> tags;
   std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
-  std::vector<AnnotationEntry> annotations;
+  std::vector<store::AnnotationEntry> annotations;
   std::string_view result_token;
   std::optional<PgnError> error;
   std::string_view text;  // the game's original bytes

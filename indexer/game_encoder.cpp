@@ -1,9 +1,9 @@
 #include "indexer/game_encoder.h"
 
 #include "core/fen.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/material_runs.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/material_runs.h"
+#include "store/moves_codec.h"
 #include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
@@ -11,12 +11,12 @@ namespace pgnbase::indexer {
 void encode_game(GameRecord& game, int zstd_level) {
   game.moves_blob.clear();  // the encoders append
   game.annotations_blob.clear();
-  encode_moves_blob(game.compact_moves, game.moves_blob);
-  split_tags(game.tags, game.header, game.tags_blob);
-  if (!game.annotations.empty()) encode_blob(game.annotations, zstd_level, game.annotations_blob);
+  store::encode_moves_blob(game.compact_moves, game.moves_blob);
+  store::split_tags(game.tags, game.header, game.tags_blob);
+  if (!game.annotations.empty()) store::encode_blob(game.annotations, zstd_level, game.annotations_blob);
   Board start;  // the standard array unless the game has a FEN (build_game checked it)
-  if (!game.start_fen.empty()) parse_fen(game.start_fen, start, game.variant == Variant::Chess960);
-  encode_material_runs(start, game.codes, game.material_blob);
+  if (!game.start_fen.empty()) parse_fen(game.start_fen, start, game.variant == store::Variant::Chess960);
+  store::encode_material_runs(start, game.codes, game.material_blob);
   game.copy_header_hash = truncated_copy_header_hash(game);
 }
 

@@ -7,9 +7,9 @@
 
 #include "core/move_code.h"
 #include "core/types.h"
-#include "indexer/store/position_posting.h"
-#include "indexer/store/stored_columns.h"
-#include "indexer/store/tag_codec.h"  // GameResult, as stored in games.result and postings
+#include "store/position_posting.h"
+#include "store/stored_columns.h"
+#include "store/tag_codec.h"  // GameResult, as stored in games.result and postings
 
 namespace pgnbase::indexer {
 
@@ -23,11 +23,11 @@ struct GamePlace {
 
 struct GameRecord {
   GamePlace place;
-  std::vector<Tag> tags;  // every tag, in file order
-  Variant variant = Variant::Standard;
+  std::vector<store::Tag> tags;  // every tag, in file order
+  store::Variant variant = store::Variant::Standard;
   std::string start_fen;  // empty: the standard start position
   std::string language;   // piece-letter language the moves were read in ("en", "de", ...)
-  GameResult result = GameResult::Unknown;
+  store::GameResult result = store::GameResult::Unknown;
   std::vector<MoveCode> codes;
   std::string compact_moves;  // the same moves as compact bytes (core/compact_move.h)
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
@@ -37,7 +37,7 @@ struct GameRecord {
   // blob of the others (tag_codec.h), made by the worker (encode_game) so that the single
   // writer only binds them.
   std::string moves_blob, annotations_blob;
-  HeaderColumns header;
+  store::HeaderColumns header;
   std::string tags_blob;
   std::string material_blob;  // game_material.runs (material_runs.h)
   // Hash of the headers that truncated copies share (truncated_copies.h).

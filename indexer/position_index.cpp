@@ -10,12 +10,12 @@
 #include <thread>
 #include <utility>
 
-#include "indexer/store/position_index_sql.h"
+#include "store/position_index_sql.h"
 #include "core/thread_group.h"
 
 namespace pgnbase::indexer {
 
-namespace sql = position_index_sql;
+namespace sql = store::position_index_sql;
 
 namespace {
 
@@ -34,7 +34,7 @@ struct EncodedBlock {
 struct EncodedPartition {
   std::vector<EncodedBlock> blocks;
   uint64_t postings = 0, groups = 0;
-  PostingBlockSizes sections;
+  store::PostingBlockSizes sections;
   bool done = false;  // set under the builder's mutex once the blocks are complete
 };
 
@@ -50,8 +50,8 @@ class BlockCutter {
         encoder_(options.key_bits, options.compression_level, options.lean),
         out_(out) {}
 
-  void add(const Posting& posting) {
-    uint64_t stored_key = mask_key(posting.key, key_bits_);
+  void add(const store::Posting& posting) {
+    uint64_t stored_key = store::mask_key(posting.key, key_bits_);
     if (out_.postings == 0 || stored_key != current_key_) {
       group_start_ = pending_.size();
       current_key_ = stored_key;
@@ -74,10 +74,10 @@ class BlockCutter {
   }
 
  private:
-  void emit(std::span<const Posting> block) {
-    PostingBlockSizes sizes;
+  void emit(std::span<const store::Posting> block) {
+    store::PostingBlockSizes sizes;
     std::span<const uint8_t> bytes = encoder_.encode(block, &sizes);
-    out_.blocks.push_back({mask_key(block.front().key, key_bits_), mask_key(block.back().key, key_bits_),
+    out_.blocks.push_back({store::mask_key(block.front().key, key_bits_), store::mask_key(block.back().key, key_bits_),
                            static_cast<uint32_t>(block.size()), {bytes.begin(), bytes.end()}});
     out_.sections.header += sizes.header;
     for (size_t i = 0; i < sizes.stored.size(); ++i) {
@@ -88,9 +88,9 @@ class BlockCutter {
 
   int key_bits_;
   size_t limit_;
-  PostingBlockEncoder encoder_;
+  store::PostingBlockEncoder encoder_;
   EncodedPartition& out_;
-  std::vector<Posting> pending_;
+  std::vector<store::Posting> pending_;
   size_t group_start_ = 0;  // index in pending_ of the current group's first posting
   uint64_t current_key_ = 0;
 };
@@ -104,16 +104,16 @@ PositionIndexBuilder::PositionIndexBuilder(size_t memory_budget_bytes, std::file
 PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
     : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir) {
   if (options_.key_bits < 0 || options_.key_bits > 64)
-    throw PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
-  if (options_.block_postings > kMaxBlockPostings)
-    throw PositionIndexError("position index blocks hold at most " + std::to_string(kMaxBlockPostings) + " postings");
+    throw store::PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
+  if (options_.block_postings > store::kMaxBlockPostings)
+    throw store::PositionIndexError("position index blocks hold at most " + std::to_string(store::kMaxBlockPostings) + " postings");
   stats_.key_bits = options_.key_bits;
 }
 
 PositionIndexBuilder::~PositionIndexBuilder() = default;
 
-void PositionIndexBuilder::add(const Posting& posting) {
-  if (written_) throw PositionIndexError("position index segment already written; create a new builder");
+void PositionIndexBuilder::add(const store::Posting& posting) {
+  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
   sorter_.add(posting);
   if (!have_game_ || posting.game_id != last_game_id_) {
     ++stats_.games;
@@ -126,7 +126,7 @@ void PositionIndexBuilder::add(const Posting& posting) {
 }
 
 void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
-  if (written_) throw PositionIndexError("position index segment already written; create a new builder");
+  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
@@ -143,26 +143,26 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
   sorter_.add_sorted_run(std::move(run));
 }
 
-void PositionIndexBuilder::add_game(uint32_t game_id, GameResult result, std::span<const uint64_t> keys,
+void PositionIndexBuilder::add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,
                                     std::span<const uint16_t> moves) {
   if (keys.size() != moves.size() + 1)
-    throw PositionIndexError("add_game needs one key more than moves (the start position's)");
-  if (keys.size() > 65536) throw PositionIndexError("game " + std::to_string(game_id) + " has more than 65535 plies");
+    throw store::PositionIndexError("add_game needs one key more than moves (the start position's)");
+  if (keys.size() > 65536) throw store::PositionIndexError("game " + std::to_string(game_id) + " has more than 65535 plies");
   for (size_t ply = 0; ply < keys.size(); ++ply)
-    add(Posting{keys[ply], game_id, static_cast<uint16_t>(ply), ply < moves.size() ? moves[ply] : uint16_t{0}, result});
+    add(store::Posting{keys[ply], game_id, static_cast<uint16_t>(ply), ply < moves.size() ? moves[ply] : uint16_t{0}, result});
 }
 
-SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t segment_id) {
-  if (written_) throw PositionIndexError("position index segment already written; create a new builder");
+store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t segment_id) {
+  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
   written_ = true;
-  if (!db.in_transaction()) throw PositionIndexError("write_segment must run inside the caller's transaction");
+  if (!db.in_transaction()) throw store::PositionIndexError("write_segment must run inside the caller's transaction");
   {
     store::Statement& exists = db.cached(sql::kSegmentExists);
     exists.bind_int64(1, segment_id);
     const bool taken = exists.step();
     exists.reset();
     if (taken)
-      throw PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
+      throw store::PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
   }
   if (options_.key_bits == 0)
     options_.key_bits = std::clamp(static_cast<int>(std::bit_width(stats_.postings)) + 12, 24, 64);
@@ -175,9 +175,9 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   // handing each of the partitions over would cost it more than the work.
   const bool small = stats_.postings <= kSmallSegmentPostings;
   const unsigned threads = small ? 1 : std::max(1u, options_.threads);
-  const unsigned window = small ? kKeyPartitions : 2 * threads + 1;
-  std::vector<EncodedPartition> partitions(kKeyPartitions);
-  std::vector<std::unique_ptr<BlockCutter>> cutters(kKeyPartitions);
+  const unsigned window = small ? store::kKeyPartitions : 2 * threads + 1;
+  std::vector<EncodedPartition> partitions(store::kKeyPartitions);
+  std::vector<std::unique_ptr<BlockCutter>> cutters(store::kKeyPartitions);
   std::mutex mutex;
   std::condition_variable changed;
   unsigned inserted = 0;
@@ -187,12 +187,12 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
       [&](unsigned p) {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return p < inserted + window || stop; });
-        if (stop) throw PositionIndexError("position index merge stopped");
+        if (stop) throw store::PositionIndexError("position index merge stopped");
         lock.unlock();
         cutters[p] = std::make_unique<BlockCutter>(options_, partitions[p]);
       },
-      [&](unsigned p, std::span<const Posting> batch) {
-        for (const Posting& posting : batch) cutters[p]->add(posting);
+      [&](unsigned p, std::span<const store::Posting> batch) {
+        for (const store::Posting& posting : batch) cutters[p]->add(posting);
       },
       [&](unsigned p) {
         cutters[p]->finish();
@@ -217,7 +217,7 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   uint64_t postings = 0, groups = 0;
   try {
     store::Statement& insert = db.cached(sql::kInsertBlock);
-    for (unsigned p = 0; p < kKeyPartitions; ++p) {
+    for (unsigned p = 0; p < store::kKeyPartitions; ++p) {
       {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return partitions[p].done || merge_over; });
@@ -257,13 +257,13 @@ SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t se
   }
   merger.join();
   if (merge_error) std::rethrow_exception(merge_error);
-  if (postings != stats_.postings) throw PositionIndexError("position index merge lost postings");
+  if (postings != stats_.postings) throw store::PositionIndexError("position index merge lost postings");
 
   stats_.segment_id = segment_id;
   stats_.distinct_keys = groups;
   store::Statement& insert = db.cached(sql::kInsertSegment);
   insert.bind_int64(1, segment_id);
-  insert.bind_int64(2, kPostingBlockFormat);
+  insert.bind_int64(2, store::kPostingBlockFormat);
   insert.bind_int64(3, stats_.key_bits);
   insert.bind_int64(4, static_cast<int64_t>(stats_.postings));
   insert.bind_int64(5, static_cast<int64_t>(stats_.distinct_keys));

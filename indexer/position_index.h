@@ -8,8 +8,8 @@
 // are sorted in memory runs bounded by a budget, spilled to temp files when it is
 // exceeded, and merged into blocks at the end (indexer/posting_sorter.h).
 //
-// Reading: PositionIndexReader (indexer/store/position_index_reader.h), and the segment
-// table (indexer/store/position_segments.h), both included below.
+// Reading: PositionIndexReader (store/position_index_reader.h), and the segment
+// table (store/position_segments.h), both included below.
 #pragma once
 
 #include <array>
@@ -20,12 +20,12 @@
 #include <span>
 #include <vector>
 
-#include "indexer/store/position_index_reader.h"
-#include "indexer/store/position_segments.h"
-#include "indexer/store/position_posting.h"
-#include "indexer/store/posting_block_codec.h"
+#include "store/position_index_reader.h"
+#include "store/position_segments.h"
+#include "store/position_posting.h"
+#include "store/posting_block_codec.h"
 #include "indexer/posting_sorter.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::indexer {
 
@@ -68,21 +68,21 @@ class PositionIndexBuilder {
   // Adds one posting (about 5 ns; a full buffer is sorted and spilled first). Any add
   // order gives the same segment. Throws PositionIndexError when a run cannot be
   // spilled (disk full) or after write_segment().
-  void add(const Posting& posting);
+  void add(const store::Posting& posting);
   // Adds a run of postings sorted by sort_posting_records (a chunk's, sorted by the worker
   // that made it). games is how many distinct games the run holds; first and last
   // game ids are read from the run.
   void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games);
   // Adds a whole game: keys[i] is the key after i plies (keys[0] the start position),
   // moves[i] the move played from it; keys.size() must be moves.size() + 1.
-  void add_game(uint32_t game_id, GameResult result, std::span<const uint64_t> keys,
+  void add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,
                 std::span<const uint16_t> moves);
 
   // Merges the runs and writes the segment's blocks and its position_segments row, in
   // the caller's open transaction (throws PositionIndexError without one, or when the
   // segment exists; store::StoreError for database failures). segment_id is the
   // import's source id. Once only; the run files are gone afterwards.
-  SegmentStats write_segment(store::Database& db, int64_t segment_id);
+  store::SegmentStats write_segment(store::Database& db, int64_t segment_id);
 
   uint64_t postings_added() const { return stats_.postings; }
   // Sorted runs spilled to temp files so far.
@@ -90,16 +90,16 @@ class PositionIndexBuilder {
   // The temp files that exist now (for tests).
   std::vector<std::filesystem::path> run_paths() const { return sorter_.run_paths(); }
   // Bytes per block section summed over the written segment (for measurements).
-  const PostingBlockSizes& section_totals() const { return section_totals_; }
+  const store::PostingBlockSizes& section_totals() const { return section_totals_; }
 
  private:
   PositionIndexOptions options_;
   PostingSorter sorter_;
-  SegmentStats stats_;
+  store::SegmentStats stats_;
   bool have_game_ = false;
   uint32_t last_game_id_ = 0;
   bool written_ = false;
-  PostingBlockSizes section_totals_;
+  store::PostingBlockSizes section_totals_;
 };
 
 }  // namespace pgnbase::indexer

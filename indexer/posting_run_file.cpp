@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "indexer/run_file_cleanup.h"
-#include "indexer/store/varint.h"
+#include "store/varint.h"
 
 namespace pgnbase::indexer {
 
@@ -22,7 +22,7 @@ constexpr size_t kWriteBufferBytes = 1 << 20;
 std::string describe_errno(int error) { return error ? std::strerror(error) : "unexpected end of file"; }
 
 [[noreturn]] void fail_write(const std::filesystem::path& path, int error) {
-  throw PositionIndexError("cannot write position index run file '" + path.string() + "': " + describe_errno(error));
+  throw store::PositionIndexError("cannot write position index run file '" + path.string() + "': " + describe_errno(error));
 }
 
 // Creates a new file with an unpredictable name (mkstemps: O_EXCL, random suffix), so two
@@ -35,7 +35,7 @@ std::FILE* create_unique_file(const std::filesystem::path& directory, std::files
   int fd = ::mkstemps(name.data(), 4);
   if (fd < 0) {
     int error = errno;
-    throw PositionIndexError("cannot create position index run file in '" + directory.string() + "': " +
+    throw store::PositionIndexError("cannot create position index run file in '" + directory.string() + "': " +
                              describe_errno(error));
   }
   path = name;
@@ -45,7 +45,7 @@ std::FILE* create_unique_file(const std::filesystem::path& directory, std::files
     ::close(fd);
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
-    throw PositionIndexError("cannot open position index run file '" + path.string() + "': " + describe_errno(error));
+    throw store::PositionIndexError("cannot open position index run file '" + path.string() + "': " + describe_errno(error));
   }
   return file;
 }
@@ -88,12 +88,12 @@ PostingRunWriter::~PostingRunWriter() {
   }
 }
 
-uint8_t* PostingRunWriter::encode(uint8_t* out, const Posting& posting) const {
+uint8_t* PostingRunWriter::encode(uint8_t* out, const store::Posting& posting) const {
   bool same_key = posting.key == previous_.key;
-  out = put_varint(out, posting.key - previous_.key);
-  out = put_varint(out, same_key ? posting.game_id - previous_.game_id : posting.game_id);
-  out = put_varint(out, posting.ply);
-  return put_varint(out, (uint32_t{posting.next_move} << 2) | (static_cast<uint32_t>(posting.result) & 3));
+  out = store::put_varint(out, posting.key - previous_.key);
+  out = store::put_varint(out, same_key ? posting.game_id - previous_.game_id : posting.game_id);
+  out = store::put_varint(out, posting.ply);
+  return store::put_varint(out, (uint32_t{posting.next_move} << 2) | (static_cast<uint32_t>(posting.result) & 3));
 }
 
 void PostingRunWriter::start_partition(unsigned partition) {
@@ -102,7 +102,7 @@ void PostingRunWriter::start_partition(unsigned partition) {
     partitions_.offsets.push_back(here);
     partitions_.firsts.push_back(postings_);
   }
-  previous_ = Posting{};
+  previous_ = store::Posting{};
 }
 
 void PostingRunWriter::fail(int error) {
@@ -122,7 +122,7 @@ void PostingRunWriter::flush() {
 
 PostingRunFile PostingRunWriter::finish() {
   flush();
-  start_partition(kKeyPartitions);  // the end of the last partition
+  start_partition(store::kKeyPartitions);  // the end of the last partition
   std::FILE* file = std::exchange(file_, nullptr);
   if (std::fclose(file) != 0) {
     int error = errno;
@@ -133,9 +133,9 @@ PostingRunFile PostingRunWriter::finish() {
   return PostingRunFile(path_, postings_, std::move(partitions_));
 }
 
-PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const Posting> sorted) {
+PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const store::Posting> sorted) {
   PostingRunWriter writer(directory, sorted.size());
-  for (const Posting& posting : sorted) writer.add(posting);
+  for (const store::Posting& posting : sorted) writer.add(posting);
   return writer.finish();
 }
 
@@ -149,7 +149,7 @@ PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_byte
 PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_bytes, unsigned partition)
     : PostingRunReader(run, buffer_bytes) {
   const PostingRunFile::Partitions& parts = run.partitions();
-  if (partition >= kKeyPartitions || parts.offsets.size() != kKeyPartitions + 1) {
+  if (partition >= store::kKeyPartitions || parts.offsets.size() != store::kKeyPartitions + 1) {
     errno = 0;
     fail("no partition table for");
   }
@@ -177,7 +177,7 @@ PostingRunReader::PostingRunReader(PostingRunReader&& other) noexcept
 
 void PostingRunReader::fail(const char* what) const {
   int error = errno;
-  throw PositionIndexError(std::string(what) + " position index run file '" + path_.string() + "': " +
+  throw store::PositionIndexError(std::string(what) + " position index run file '" + path_.string() + "': " +
                            describe_errno(error));
 }
 
@@ -195,17 +195,17 @@ void PostingRunReader::refill() {
   }
 }
 
-bool PostingRunReader::next(Posting& out) {
+bool PostingRunReader::next(store::Posting& out) {
   if (remaining_ == 0) return false;
   while (next_restart_ < restarts_.size() && restarts_[next_restart_] <= read_) {
-    if (restarts_[next_restart_++] == read_) previous_ = Posting{};
+    if (restarts_[next_restart_++] == read_) previous_ = store::Posting{};
   }
   if (end_ - begin_ < kMaxRecordBytes && !at_eof_) refill();
   const uint8_t* p = buffer_.data() + begin_;
   const uint8_t* end = buffer_.data() + end_;
   uint64_t key_delta, game, ply, move_and_result;
-  if (!get_varint(p, end, key_delta) || !get_varint(p, end, game) || !get_varint(p, end, ply) ||
-      !get_varint(p, end, move_and_result)) {
+  if (!store::get_varint(p, end, key_delta) || !store::get_varint(p, end, game) || !store::get_varint(p, end, ply) ||
+      !store::get_varint(p, end, move_and_result)) {
     errno = 0;
     fail("truncated");
   }
@@ -214,7 +214,7 @@ bool PostingRunReader::next(Posting& out) {
   out.game_id = static_cast<uint32_t>(key_delta == 0 ? previous_.game_id + game : game);
   out.ply = static_cast<uint16_t>(ply);
   out.next_move = static_cast<uint16_t>(move_and_result >> 2);
-  out.result = static_cast<GameResult>(move_and_result & 3);
+  out.result = static_cast<store::GameResult>(move_and_result & 3);
   previous_ = out;
   --remaining_;
   ++read_;

@@ -1,7 +1,7 @@
 // Sorted runs of postings spilled to temporary files while an index is built.
 //
 // File format (no header; the writer keeps the counts), one record per posting in
-// posting_less order, every field a varint (indexer/store/varint.h):
+// posting_less order, every field a varint (store/varint.h):
 //   key - previous key (the previous posting counts as zero at each partition's start)
 //   game_id - previous game_id when the key repeats, else game_id
 //   ply
@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-#include "indexer/store/position_posting.h"
+#include "store/position_posting.h"
 
 namespace pgnbase::indexer {
 
@@ -63,9 +63,9 @@ class PostingRunWriter {
   PostingRunWriter(const PostingRunWriter&) = delete;
   PostingRunWriter& operator=(const PostingRunWriter&) = delete;
 
-  void add(const Posting& posting) {
+  void add(const store::Posting& posting) {
     if (out_ >= flush_at_) flush();
-    if (key_partition(posting.key) >= next_partition_) start_partition(key_partition(posting.key));
+    if (store::key_partition(posting.key) >= next_partition_) start_partition(store::key_partition(posting.key));
     out_ = encode(out_, posting);
     previous_ = posting;
     ++postings_;
@@ -74,7 +74,7 @@ class PostingRunWriter {
   PostingRunFile finish();
 
  private:
-  uint8_t* encode(uint8_t* out, const Posting& posting) const;
+  uint8_t* encode(uint8_t* out, const store::Posting& posting) const;
   // Records where partitions next_partition_ .. partition start (here) and resets the deltas.
   void start_partition(unsigned partition);
   void flush();
@@ -85,7 +85,7 @@ class PostingRunWriter {
   std::vector<uint8_t> buffer_;
   uint8_t* out_;
   uint8_t* flush_at_;
-  Posting previous_{};
+  store::Posting previous_{};
   uint64_t postings_ = 0;
   uint64_t bytes_flushed_ = 0;
   unsigned next_partition_ = 0;
@@ -93,7 +93,7 @@ class PostingRunWriter {
 };
 
 // Writes postings already sorted by posting_less to a new run file.
-PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const Posting> sorted);
+PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const store::Posting> sorted);
 
 // Reads a run file from start to end. The run file must outlive the reader.
 class PostingRunReader {
@@ -108,7 +108,7 @@ class PostingRunReader {
   PostingRunReader& operator=(const PostingRunReader&) = delete;
 
   // Reads the next posting; false once all of the run's postings have been read.
-  bool next(Posting& out);
+  bool next(store::Posting& out);
 
  private:
   void refill();
@@ -121,7 +121,7 @@ class PostingRunReader {
   size_t begin_ = 0;  // unread bytes are buffer_[begin_, end_)
   size_t end_ = 0;
   bool at_eof_ = false;
-  Posting previous_{};
+  store::Posting previous_{};
   // Postings read so far, and the partition starts still ahead (deltas restart there).
   uint64_t read_ = 0;
   std::vector<uint64_t> restarts_;

@@ -19,8 +19,8 @@ constexpr size_t kMaxReaderBuffer = 1 << 20;
 
 using Record = PostingSorter::Record;
 
-Posting to_posting(const Record& record) {
-  return Posting{record.key, record.game_id, record.ply, record.next_move, static_cast<GameResult>(record.result & 3)};
+store::Posting to_posting(const Record& record) {
+  return store::Posting{record.key, record.game_id, record.ply, record.next_move, static_cast<store::GameResult>(record.result & 3)};
 }
 
 bool record_less(const Record& a, const Record& b) {
@@ -79,10 +79,10 @@ ScopeExit(F) -> ScopeExit<F>;
 // Collects postings into batches for a sink.
 class BatchEmitter {
  public:
-  explicit BatchEmitter(const std::function<void(std::span<const Posting>)>& sink) : sink_(sink) {
+  explicit BatchEmitter(const std::function<void(std::span<const store::Posting>)>& sink) : sink_(sink) {
     batch_.reserve(kBatchPostings);
   }
-  void add(const Posting& posting) {
+  void add(const store::Posting& posting) {
     batch_.push_back(posting);
     if (batch_.size() == kBatchPostings) flush();
   }
@@ -92,8 +92,8 @@ class BatchEmitter {
   }
 
  private:
-  const std::function<void(std::span<const Posting>)>& sink_;
-  std::vector<Posting> batch_;
+  const std::function<void(std::span<const store::Posting>)>& sink_;
+  std::vector<store::Posting> batch_;
 };
 
 // A sorted range of records in memory, the part of one run in one partition.
@@ -104,8 +104,8 @@ struct RecordRange {
 
 // The records of `partition` in a sorted run (all of them for kKeyPartitions).
 RecordRange partition_range(const Record* begin, const Record* end, unsigned partition) {
-  if (partition >= kKeyPartitions) return {begin, end};
-  auto partition_of = [](const Record& r) { return key_partition(r.key); };
+  if (partition >= store::kKeyPartitions) return {begin, end};
+  auto partition_of = [](const Record& r) { return store::key_partition(r.key); };
   const Record* lo = std::partition_point(begin, end, [&](const Record& r) { return partition_of(r) < partition; });
   const Record* hi = std::partition_point(lo, end, [&](const Record& r) { return partition_of(r) <= partition; });
   return {lo, hi};
@@ -134,8 +134,8 @@ void PostingSorter::spill() {
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
   PostingRunWriter writer(temp_dir_, size_ + held_);
-  merge_partition(kKeyPartitions, {}, 0, true, [&writer](std::span<const Posting> batch) {
-    for (const Posting& posting : batch) writer.add(posting);
+  merge_partition(store::kKeyPartitions, {}, 0, true, [&writer](std::span<const store::Posting> batch) {
+    for (const store::Posting& posting : batch) writer.add(posting);
   });
   runs_.push_back(writer.finish());
   ++runs_spilled_;
@@ -163,9 +163,9 @@ void PostingSorter::cascade() {
     runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeFanIn);
     PostingRunWriter writer(temp_dir_);
     // The group's files only: the memory runs join the final merge.
-    merge_partition(kKeyPartitions, group, reader_buffer_bytes(group.size()), false,
-                    [&writer](std::span<const Posting> batch) {
-                      for (const Posting& posting : batch) writer.add(posting);
+    merge_partition(store::kKeyPartitions, group, reader_buffer_bytes(group.size()), false,
+                    [&writer](std::span<const store::Posting> batch) {
+                      for (const store::Posting& posting : batch) writer.add(posting);
                     });
     runs_.push_back(writer.finish());
     ++runs_spilled_;
@@ -173,13 +173,13 @@ void PostingSorter::cascade() {
 }
 
 void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
-                                    bool with_memory, const std::function<void(std::span<const Posting>)>& sink) const {
+                                    bool with_memory, const std::function<void(std::span<const store::Posting>)>& sink) const {
   // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
   // older source first, so the output is deterministic.
   std::vector<PostingRunReader> readers;
   readers.reserve(runs.size());
   for (const PostingRunFile& run : runs) {
-    if (partition < kKeyPartitions) readers.emplace_back(run, buffer_bytes, partition);
+    if (partition < store::kKeyPartitions) readers.emplace_back(run, buffer_bytes, partition);
     else readers.emplace_back(run, buffer_bytes);
   }
   std::vector<RecordRange> ranges;
@@ -196,17 +196,17 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     return;
   }
   struct Head {
-    Posting posting;
+    store::Posting posting;
     size_t source;  // readers first, then ranges
   };
   auto later = [](const Head& a, const Head& b) {
-    if (posting_less(a.posting, b.posting)) return false;
-    if (posting_less(b.posting, a.posting)) return true;
+    if (store::posting_less(a.posting, b.posting)) return false;
+    if (store::posting_less(b.posting, a.posting)) return true;
     return a.source > b.source;
   };
   std::priority_queue<Head, std::vector<Head>, decltype(later)> heap(later);
   auto advance = [&](size_t source) {
-    Posting posting;
+    store::Posting posting;
     if (source < readers.size()) {
       if (readers[source].next(posting)) heap.push({posting, source});
     } else {
@@ -224,8 +224,8 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
   emitter.flush();
 }
 
-void PostingSorter::merge(const std::function<void(std::span<const Posting>)>& sink) {
-  merge_partitions(1, {[](unsigned) {}, [&sink](unsigned, std::span<const Posting> batch) { sink(batch); },
+void PostingSorter::merge(const std::function<void(std::span<const store::Posting>)>& sink) {
+  merge_partitions(1, {[](unsigned) {}, [&sink](unsigned, std::span<const store::Posting> batch) { sink(batch); },
                        [](unsigned) {}});
 }
 
@@ -248,9 +248,9 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
   std::mutex error_mutex;
   auto work = [&] {
     try {
-      for (unsigned p; !failed && (p = next_partition++) < kKeyPartitions;) {
+      for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;) {
         sink.begin(p);
-        merge_partition(p, runs_, buffer_bytes, true, [&](std::span<const Posting> batch) { sink.add(p, batch); });
+        merge_partition(p, runs_, buffer_bytes, true, [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
         sink.end(p);
       }
     } catch (...) {

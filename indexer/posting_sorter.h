@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "indexer/huge_page_array.h"
-#include "indexer/store/position_posting.h"
+#include "store/position_posting.h"
 #include "indexer/posting_run_file.h"
 
 namespace pgnbase::indexer {
@@ -52,7 +52,7 @@ class PostingSorter {
   // temp_dir must exist.
   PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir);
 
-  void add(const Posting& posting) {
+  void add(const store::Posting& posting) {
     if (size_ == run_capacity_ || (size_ + 1 + held_) * kBytesPerBufferedPosting > memory_budget_bytes_) spill();
     if (!buffer_.data()) buffer_ = HugePageArray<Record>(run_capacity_);
     buffer_[size_++] = to_record(posting);
@@ -65,7 +65,7 @@ class PostingSorter {
   // Calls sink with every posting in posting_less order, in batches of consecutive
   // postings, then removes the temporary files. The sorter is empty afterwards and
   // may be reused. A throwing sink leaves the sorter empty too (files removed).
-  void merge(const std::function<void(std::span<const Posting>)>& sink);
+  void merge(const std::function<void(std::span<const store::Posting>)>& sink);
   // The same, one key partition at a time, on `threads` threads: for each partition p,
   // in ascending order of start, one thread calls begin(p) (which may wait), add(p, batch)
   // for its postings in order, then end(p). Different partitions run on different
@@ -73,12 +73,12 @@ class PostingSorter {
   // is rethrown here.
   struct PartitionSink {
     std::function<void(unsigned)> begin;
-    std::function<void(unsigned, std::span<const Posting>)> add;
+    std::function<void(unsigned, std::span<const store::Posting>)> add;
     std::function<void(unsigned)> end;
   };
   void merge_partitions(unsigned threads, const PartitionSink& sink);
 
-  static Record to_record(const Posting& p) {
+  static Record to_record(const store::Posting& p) {
     return Record{p.key, p.game_id, p.ply, p.next_move, static_cast<uint8_t>(p.result)};
   }
 
@@ -95,7 +95,7 @@ class PostingSorter {
   // Merges partition p (or every partition: kKeyPartitions) of the file runs and, with
   // with_memory, of the memory runs and the buffer.
   void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
-                       bool with_memory, const std::function<void(std::span<const Posting>)>& sink) const;
+                       bool with_memory, const std::function<void(std::span<const store::Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
   size_t memory_budget_bytes_;

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "indexer/position_index.h"
-#include "indexer/store/counters.h"
-#include "indexer/store/database_identity.h"
-#include "indexer/store/game_facets.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/position_segments.h"
+#include "store/counters.h"
+#include "store/database_identity.h"
+#include "store/game_facets.h"
+#include "store/moves_codec.h"
+#include "store/position_segments.h"
 
 namespace pgnbase::indexer {
 
@@ -92,18 +92,18 @@ uint64_t index_moved_games(store::Database& db, int64_t owner, const std::vector
     const std::span<const std::byte> blob = s.column_blob(2);
     keys.clear();
     codes.clear();
-    if (!stored_start_position(Variant(s.column_int64(0)), fen, start) ||
-        !decode_moves(std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()), start, codes,
+    if (!store::stored_start_position(store::Variant(s.column_int64(0)), fen, start) ||
+        !store::decode_moves(std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()), start, codes,
                       [&](const Board& board, size_t) {
                         keys.push_back(board.key());
                         return true;
                       }))
-      throw PositionIndexError(db.path() + ": game " + std::to_string(id) +
+      throw store::PositionIndexError(db.path() + ": game " + std::to_string(id) +
                                " does not replay from its stored moves; nothing removed");
-    builder.add_game(uint32_t(id), GameResult(s.column_int64(3)), keys, codes);
+    builder.add_game(uint32_t(id), store::GameResult(s.column_int64(3)), keys, codes);
   }
   const int64_t segment_id = store::allocate_source_id(db);
-  const SegmentStats stats = builder.write_segment(db, segment_id);
+  const store::SegmentStats stats = builder.write_segment(db, segment_id);
   store::Statement insert = db.prepare("INSERT INTO moved_segments(segment_id, source_id) VALUES (?1, ?2)");
   insert.bind_int64(1, segment_id);
   insert.bind_int64(2, owner);
@@ -186,7 +186,7 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   // count can meet a removed game.
   for (const Segment& segment : segments) {
     removed.postings += segment.postings;
-    delete_position_segment(db, segment.id);
+    store::delete_position_segment(db, segment.id);
   }
   removed.postings -= std::min(removed.postings, postings_kept);
   run_for_source(db, "DELETE FROM moved_segments WHERE source_id = ?1", source_id);

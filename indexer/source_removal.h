@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::indexer {
 

@@ -30,10 +30,10 @@ std::optional<std::string_view> view(const std::optional<std::string>& s) {
 // `longer` knows the result. Both blobs are compact moves from the same start position
 // (the header hash includes it), where each move's bytes depend only on the position
 // before it: the moves are a prefix exactly when the bytes are.
-bool truncates(std::string_view shorter, GameResult shorter_result, std::string_view longer, GameResult longer_result) {
-  if (shorter_result != GameResult::Unknown) return false;
+bool truncates(std::string_view shorter, store::GameResult shorter_result, std::string_view longer, store::GameResult longer_result) {
+  if (shorter_result != store::GameResult::Unknown) return false;
   if (shorter.size() > longer.size() || !longer.starts_with(shorter)) return false;
-  return shorter.size() < longer.size() || longer_result != GameResult::Unknown;
+  return shorter.size() < longer.size() || longer_result != store::GameResult::Unknown;
 }
 
 // The value of a tag that names one game, as export writes it: Site's absence is "?", the
@@ -46,17 +46,17 @@ std::string_view identifying_value(std::string_view name, std::optional<std::str
 // Whether every tag that identifies a game (kIdentifyingTags) agrees between the new game
 // and a stored one (its site and its tags blob): one absent on one side only differs.
 bool same_identity(const GameRecord& game, std::optional<std::string_view> stored_site, std::string_view stored_tags) {
-  std::vector<TagView> stored;
-  if (!decode_tags(stored_tags, stored)) return false;
+  std::vector<store::TagView> stored;
+  if (!store::decode_tags(stored_tags, stored)) return false;
   for (std::string_view name : kIdentifyingTags) {
     std::optional<std::string_view> mine, theirs;
     if (name == "Site") {
       if (game.header.site) mine = *game.header.site;
       theirs = stored_site;
     }
-    for (const Tag& tag : game.tags)
+    for (const store::Tag& tag : game.tags)
       if (!mine && tag.name == name) mine = tag.value;
-    for (const TagView& tag : stored)
+    for (const store::TagView& tag : stored)
       if (!theirs && tag.name == name) theirs = tag.value;
     if (identifying_value(name, mine) != identifying_value(name, theirs)) return false;
   }
@@ -66,7 +66,7 @@ bool same_identity(const GameRecord& game, std::optional<std::string_view> store
 }  // namespace
 
 uint64_t truncated_copy_header_hash(const GameRecord& game) {
-  const HeaderColumns& h = game.header;
+  const store::HeaderColumns& h = game.header;
   return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
 }
 
@@ -95,7 +95,7 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
     if (!s.step()) continue;
     const std::span<const std::byte> blob = s.column_blob(0);
     const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
-    const auto stored_result = GameResult(s.column_int64(1));
+    const auto stored_result = store::GameResult(s.column_int64(1));
     const bool new_is_shorter = truncates(game.moves_blob, game.result, stored, stored_result);
     if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) continue;
     const std::span<const std::byte> tags = s.column_blob(4);

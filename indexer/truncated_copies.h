@@ -23,7 +23,7 @@
 #include <unordered_map>
 
 #include "indexer/game_record.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::indexer {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "indexer/store/position_segments.h"
-#include "indexer/store/schema_version.h"
+#include "store/position_segments.h"
+#include "store/schema_version.h"
 #include "query/game_filter.h"
 #include "query/game_sql.h"
 #include "query/csv_writer.h"
@@ -150,7 +150,7 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
                          std::string(s.column_text(1)), std::string(s.column_text(9)), std::string(s.column_text(3)),
                          s.column_double(10)});
   }
-  std::vector<indexer::SegmentStats> segments = indexer::read_position_segments(db);
+  std::vector<store::SegmentStats> segments = store::read_position_segments(db);
   uint64_t postings = 0, index_bytes = 0;
   for (const auto& seg : segments) postings += seg.postings, index_bytes += seg.block_bytes;
   bool from_dbstat = false;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/output_file.h"
 #include "query/report_format.h"
 

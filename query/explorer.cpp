@@ -8,8 +8,8 @@
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "core/san.h"
-#include "indexer/store/game_facets.h"
-#include "indexer/store/position_index_reader.h"
+#include "store/game_facets.h"
+#include "store/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 #include "query/explorer_summary.h"
@@ -185,7 +185,7 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   store::Statement moves = db.prepare(game_moves_by_id_sql(db));
   store::Statement result = db.prepare(sql::kGameResultById);
-  const indexer::Posting anywhere{.ply = indexer::kUnknownPly};  // replay the whole game
+  const store::Posting anywhere{.ply = store::kUnknownPly};  // replay the whole game
   std::vector<MoveCode> codes;
   std::vector<uint32_t> plies;
   Board start;
@@ -289,14 +289,14 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   // Collect one entry per (game, distinct move), in posting order.
   std::vector<Entry> entries;
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
-  indexer::PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   // The counts come from block headers, which may claim more than the blocks decode to.
   entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 20)));
   uint32_t current_game = 0;
   size_t game_start = 0;
-  reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
-    for (const indexer::Posting& p : postings) {
-      if (p.next_move == indexer::kUnknownNextMove) {
+  reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
+    for (const store::Posting& p : postings) {
+      if (p.next_move == store::kUnknownNextMove) {
         if (replay_ids.empty() || replay_ids.back() != p.game_id) replay_ids.push_back(p.game_id);
         continue;
       }

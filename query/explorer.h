@@ -3,7 +3,7 @@
 //
 // Counts come from the position index postings, which carry the next move and the
 // game's result. Ratings, top games and the rating, date and time-control filters come
-// from the game facets (indexer/store/game_facets.h: arrays by game id, so a million games
+// from the game facets (store/game_facets.h: arrays by game id, so a million games
 // are judged without reading a row). Name, ECO, result and length filters need the games
 // table: the passing games are found in SQL (game by game when the position is rare) and
 // merged with the postings by id; so is everything when a database has no facets.
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/board.h"
-#include "indexer/store/database.h"
-#include "indexer/store/game_facets.h"
+#include "store/database.h"
+#include "store/game_facets.h"
 #include "query/game_check.h"
 #include "query/game_filter.h"
 #include "query/output_file.h"

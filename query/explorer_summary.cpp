@@ -9,7 +9,7 @@
 #include "core/move_code.h"
 #include "core/movegen.h"
 #include "core/san.h"
-#include "indexer/store/eco_table.h"
+#include "store/eco_table.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -92,7 +92,7 @@ void write_eco_positions(store::Database& db) {
   db.exec(kCreateEco);
   db.exec("DELETE FROM eco_positions");
   store::Statement insert = db.prepare(kInsertEco);
-  indexer::EcoTable::builtin().for_each_position([&](uint64_t key, const indexer::EcoEntry& e) {
+  store::EcoTable::builtin().for_each_position([&](uint64_t key, const store::EcoEntry& e) {
     insert.reset();
     insert.bind_int64(1, int64_t(key));
     insert.bind_text(2, e.eco);
@@ -114,9 +114,9 @@ OpeningName name_opening(store::Database& db, std::span<const uint64_t> keys) {
     stored = any.step() && any.column_int64(0) == 1;
   }
   if (!stored) {
-    const indexer::EcoTable& table = indexer::EcoTable::builtin();
+    const store::EcoTable& table = store::EcoTable::builtin();
     for (size_t i = keys.size(); i-- > 0;)
-      if (const indexer::EcoEntry* e = table.find(keys[i])) return {std::string(e->eco), std::string(e->name)};
+      if (const store::EcoEntry* e = table.find(keys[i])) return {std::string(e->eco), std::string(e->name)};
     return {};
   }
   store::Statement s = db.prepare(kSelectEco);

@@ -14,7 +14,7 @@
 #include <optional>
 #include <span>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/explorer.h"
 
 namespace pgnbase::query {
@@ -27,7 +27,7 @@ struct SummaryBuildStats {
   uint64_t bytes = 0;      // their data
 };
 
-// The ECO table's positions (indexer/store/eco_table.h) are stored beside them, in table
+// The ECO table's positions (store/eco_table.h) are stored beside them, in table
 // eco_positions, so that naming a position costs a look-up, not the replay of the whole
 // table (milliseconds, most of exploring a rare position).
 //

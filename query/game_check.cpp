@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "core/fen.h"
-#include "indexer/store/annotations.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/tag_codec.h"
+#include "store/annotations.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
+#include "store/tag_codec.h"
 
 namespace pgnbase::query {
 
@@ -21,18 +21,18 @@ std::string hex_code(MoveCode code) {
 
 }  // namespace
 
-std::string diagnose_moves(indexer::Variant variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
+std::string diagnose_moves(store::Variant variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
                            std::optional<int64_t> plies) {
   Board board;
   if (start_fen) {
-    if (auto error = parse_fen(*start_fen, board, variant == indexer::Variant::Chess960))
+    if (auto error = parse_fen(*start_fen, board, variant == store::Variant::Chess960))
       return "bad start FEN: " + error->message;
-  } else if (!indexer::stored_start_position(variant, std::nullopt, board)) {
+  } else if (!store::stored_start_position(variant, std::nullopt, board)) {
     return "bad start position";
   }
   std::vector<MoveCode> codes;
-  if (!indexer::decode_moves(moves_blob, board, codes)) {
-    if (moves_blob.empty() || indexer::BlobFormat(moves_blob[0]) != indexer::BlobFormat::CompactMoves)
+  if (!store::decode_moves(moves_blob, board, codes)) {
+    if (moves_blob.empty() || store::BlobFormat(moves_blob[0]) != store::BlobFormat::CompactMoves)
       return "the moves blob does not decode";
     return "the moves blob names no legal move at ply " + std::to_string(codes.size() + 1);
   }
@@ -53,7 +53,7 @@ std::string replay_failure(const store::Statement& row) {
   const std::span<const std::byte> blob = row.column_blob(0);
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  std::string reason = diagnose_moves(indexer::Variant(row.column_int64(1)), start_fen,
+  std::string reason = diagnose_moves(store::Variant(row.column_int64(1)), start_fen,
                                       {reinterpret_cast<const char*>(blob.data()), blob.size()}, std::nullopt);
   return reason.empty() ? "its stored moves do not replay" : reason;
 }
@@ -61,12 +61,12 @@ std::string replay_failure(const store::Statement& row) {
 std::string diagnose_game(const GameRow& row, bool with_annotations) {
   std::string reason = diagnose_moves(row.variant, row.start_fen, row.moves, row.plies);
   if (!reason.empty()) return reason;
-  std::vector<indexer::TagView> tags;
-  if (!indexer::decode_tags(row.tags, tags)) return "the tags payload does not decode";
+  std::vector<store::TagView> tags;
+  if (!store::decode_tags(row.tags, tags)) return "the tags payload does not decode";
   if (with_annotations && !row.annotations.empty()) {
     std::string payload;
-    std::vector<indexer::AnnotationView> annotations;
-    if (!indexer::decode_blob(row.annotations, payload) || !indexer::decode_annotations(payload, annotations))
+    std::vector<store::AnnotationView> annotations;
+    if (!store::decode_blob(row.annotations, payload) || !store::decode_annotations(payload, annotations))
       return "the annotations blob does not decode";
   }
   return {};

@@ -23,7 +23,7 @@ using CorruptGameReport = std::function<void(int64_t game_id, const std::string&
 // The first reason a game's replay fails: a bad start FEN, a moves blob that does not
 // decode, a plies count (when given) other than the codes stored, or the first move
 // code that is not a legal move. Empty when the moves replay.
-std::string diagnose_moves(indexer::Variant variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
+std::string diagnose_moves(store::Variant variant, std::optional<std::string_view> start_fen, std::string_view moves_blob,
                            std::optional<int64_t> plies);
 
 // Why the current row of game_moves_by_id_sql (moves, variant, start_fen, ...), which

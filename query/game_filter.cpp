@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "indexer/store/date_key.h"
+#include "store/date_key.h"
 
 namespace pgnbase::query {
 
@@ -93,7 +93,7 @@ bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std:
   // so that a game dated only "1959.05" or "1959" can lie inside it (see game_sql.cpp).
   if (!known[1]) parts[2] = upper ? 99 : 0;  // a day without its month says nothing
   if (upper) {
-    if (known[1] && known[2] && parts[2] >= indexer::days_in_month(parts[0], parts[1])) parts[2] = 99;
+    if (known[1] && known[2] && parts[2] >= store::days_in_month(parts[0], parts[1])) parts[2] = 99;
     if (parts[1] == 12 && parts[2] == 99) parts[1] = 99;
   } else {
     if (parts[2] == 1) parts[2] = 0;

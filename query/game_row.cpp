@@ -1,7 +1,7 @@
 #include "query/game_row.h"
 
 #include "core/fen.h"
-#include "indexer/store/moves_codec.h"
+#include "store/moves_codec.h"
 #include "query/game_sql.h"
 
 namespace pgnbase::query {
@@ -39,11 +39,11 @@ void read_game_row(const store::Statement& s, GameRow& row) {
   row.white_elo = int_or_null(s, COL_WHITE_ELO);
   row.black_elo = int_or_null(s, COL_BLACK_ELO);
   row.eco = text_or_null(s, COL_ECO);
-  row.eco_source = indexer::EcoSource(s.column_int64(COL_ECO_SOURCE));
+  row.eco_source = store::EcoSource(s.column_int64(COL_ECO_SOURCE));
   row.opening = text_or_null(s, COL_OPENING);
   row.time_control = text_or_null(s, COL_TIME_CONTROL);
   row.plies = s.column_int64(COL_PLIES);
-  row.variant = indexer::Variant(s.column_int64(COL_VARIANT));
+  row.variant = store::Variant(s.column_int64(COL_VARIANT));
   row.start_fen = text_or_null(s, COL_START_FEN);
   row.language = s.column_text(COL_LANGUAGE);
   row.moves = blob_of(s, COL_MOVES);

@@ -1,5 +1,5 @@
 // One games row as the query library reads it (its tags and annotations payloads are
-// read with indexer/store/tag_codec.h and indexer/store/annotations.h).
+// read with store/tag_codec.h and store/annotations.h).
 //
 // Every view in a GameRow points into the SQLite statement it was read from and dies
 // at the statement's next step(), reset() or destruction.
@@ -13,8 +13,8 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
-#include "indexer/store/database.h"
-#include "indexer/store/stored_columns.h"
+#include "store/database.h"
+#include "store/stored_columns.h"
 
 namespace pgnbase::query {
 
@@ -25,9 +25,9 @@ struct GameRow {
   std::string_view language;
   std::optional<int64_t> date_key, white_elo, black_elo;
   int result = 0;      // 0 unknown, 1 White won, 2 draw, 3 Black won
-  indexer::EcoSource eco_source = indexer::EcoSource::None;
+  store::EcoSource eco_source = store::EcoSource::None;
   int64_t plies = 0;
-  indexer::Variant variant = indexer::Variant::Standard;
+  store::Variant variant = store::Variant::Standard;
   std::string_view moves, annotations;  // blobs as stored (header byte + payload)
   std::string_view tags;                // the tags payload (stored without framing)
   int64_t source_id = 0, game_number = 0;
@@ -53,7 +53,7 @@ void visit_column_tags(const GameRow& row, F&& f) {
   f("Result", row.result_tag.value_or("*"));
   if (row.white_elo) f("WhiteElo", std::to_string(*row.white_elo));
   if (row.black_elo) f("BlackElo", std::to_string(*row.black_elo));
-  if (row.eco_source == indexer::EcoSource::Tag && row.eco) f("ECO", *row.eco);
+  if (row.eco_source == store::EcoSource::Tag && row.eco) f("ECO", *row.eco);
   if (row.time_control) f("TimeControl", *row.time_control);
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 #include "core/thread_group.h"
 #include "query/game_sql.h"
 
@@ -203,8 +203,8 @@ void GameSearch::set_pattern_ply(uint32_t game_id) {
 bool GameSearch::decode_codes() {
   if (!codes_ready_) {
     Board start;
-    codes_ready_ = indexer::stored_start_position(row_.variant, row_.start_fen, start) &&
-                   indexer::decode_moves(row_.moves, start, codes_);
+    codes_ready_ = store::stored_start_position(row_.variant, row_.start_fen, start) &&
+                   store::decode_moves(row_.moves, start, codes_);
   }
   return codes_ready_;
 }

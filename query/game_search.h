@@ -24,7 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/game_check.h"
 #include "query/game_filter.h"
 #include "query/game_row.h"

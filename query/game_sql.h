@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/game_filter.h"
 
 namespace pgnbase::query {

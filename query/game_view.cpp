@@ -5,8 +5,8 @@
 
 #include "core/fen.h"
 #include "core/move_code.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 #include "query/display_width.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
@@ -19,11 +19,11 @@ namespace pgnbase::query {
 namespace {
 
 // The tags, aligned "Name  value" lines, as export orders them.
-void append_tags(const GameRow& row, const std::vector<indexer::TagView>& other_tags, std::string& out) {
+void append_tags(const GameRow& row, const std::vector<store::TagView>& other_tags, std::string& out) {
   std::vector<std::pair<std::string_view, std::string>> lines;
   visit_column_tags(row, [&](std::string_view name, std::string_view value) { lines.emplace_back(name, value); });
   bool has_eco = false, has_opening = false;
-  for (const indexer::TagView& t : other_tags) {
+  for (const store::TagView& t : other_tags) {
     has_opening |= t.name == "Opening";
     lines.emplace_back(t.name, std::string(t.value));
   }
@@ -43,13 +43,13 @@ void append_tags(const GameRow& row, const std::vector<indexer::TagView>& other_
 
 // Annotations sorted by ply (stable: file order within a ply), empty when turned off.
 bool read_annotations(const GameRow& row, bool wanted, std::string& payload,
-                      std::vector<indexer::AnnotationView>& annotations) {
+                      std::vector<store::AnnotationView>& annotations) {
   annotations.clear();
   if (!wanted || row.annotations.empty()) return true;
-  if (!indexer::decode_blob(row.annotations, payload) || !indexer::decode_annotations(payload, annotations))
+  if (!store::decode_blob(row.annotations, payload) || !store::decode_annotations(payload, annotations))
     return false;
   std::stable_sort(annotations.begin(), annotations.end(),
-                   [](const indexer::AnnotationView& a, const indexer::AnnotationView& b) { return a.ply < b.ply; });
+                   [](const store::AnnotationView& a, const store::AnnotationView& b) { return a.ply < b.ply; });
   return true;
 }
 
@@ -58,7 +58,7 @@ constexpr size_t kMoveColumn = 10;  // White's move and its padding: "Nbxd7+" fi
 // The moves, one full move per line ("12. Nf3       Nc6"), each move's annotations
 // right after it on the same line.
 bool append_moves(const GameRow& row, std::span<const MoveCode> codes, const Board& start,
-                  const std::vector<indexer::AnnotationView>& annotations, const ExportNotation& notation,
+                  const std::vector<store::AnnotationView>& annotations, const ExportNotation& notation,
                   std::string& out) {
   Board board = start;
   size_t next = 0;
@@ -165,7 +165,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
   result.plies = row.plies;
   std::vector<MoveCode> codes;
   Board start;
-  if (!indexer::stored_start_position(row.variant, row.start_fen, start) || !indexer::decode_moves(row.moves, start, codes) ||
+  if (!store::stored_start_position(row.variant, row.start_fen, start) || !store::decode_moves(row.moves, start, codes) ||
       codes.size() != size_t(row.plies)) {
     result.status = ShowStatus::Corrupt;
     return result;
@@ -184,7 +184,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
       result.status = ShowStatus::Corrupt;
       return result;
     }
-    const std::string fen = write_fen(board, row.variant == indexer::Variant::Chess960 ? CastlingStyle::XFen : CastlingStyle::Auto);
+    const std::string fen = write_fen(board, row.variant == store::Variant::Chess960 ? CastlingStyle::XFen : CastlingStyle::Auto);
     const char* side = board.side_to_move() == WHITE ? "white" : "black";
     if (options.format == ShowFormat::Jsonl) {
       o += "{\"id\":" + std::to_string(row.id) + ",\"ply\":" + std::to_string(*options.ply) + ",\"move\":";
@@ -210,10 +210,10 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile
   } else if (options.format == ShowFormat::Jsonl) {
     ok = JsonGameWriter().write(row, codes, {}, text);
   } else {
-    std::vector<indexer::TagView> tags;
-    std::vector<indexer::AnnotationView> annotations;
+    std::vector<store::TagView> tags;
+    std::vector<store::AnnotationView> annotations;
     std::string payload;
-    ok = indexer::decode_tags(row.tags, tags) && read_annotations(row, options.pgn.annotations, payload, annotations);
+    ok = store::decode_tags(row.tags, tags) && read_annotations(row, options.pgn.annotations, payload, annotations);
     if (ok) {
       text += "id " + std::to_string(row.id);
       store::Statement source = db.prepare(sql::kSourcePathById);

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/output_file.h"
 #include "query/pgn_writer.h"
 

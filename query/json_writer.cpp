@@ -1,8 +1,8 @@
 #include "query/json_writer.h"
 
 #include "core/san.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 #include "query/text_encoding.h"
 
 namespace pgnbase::query {
@@ -77,8 +77,8 @@ void TagNameSet::clear() {
 bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
                            std::string& out, std::optional<uint32_t> pattern_ply) {
   Board board;
-  if (!indexer::stored_start_position(row.variant, row.start_fen, board)) return false;
-  if (!indexer::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
+  if (!store::stored_start_position(row.variant, row.start_fen, board)) return false;
+  if (!store::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
   const size_t rollback = out.size();
   out += "{\"id\":";
   out += std::to_string(row.id);
@@ -94,18 +94,18 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
     append_json_string(value, out);
   };
   visit_column_tags(row, tag);
-  for (const indexer::TagView& t : tags_) tag(t.name, t.value);
+  for (const store::TagView& t : tags_) tag(t.name, t.value);
   out += "},";
   append_key("variant", out);
-  out += row.variant == indexer::Variant::Chess960 ? "\"chess960\"," : "\"standard\",";
+  out += row.variant == store::Variant::Chess960 ? "\"chess960\"," : "\"standard\",";
   append_optional("start_fen", row.start_fen, out);
   append_key("result", out);
   append_json_string(result_token(row.result), out);
   out += ',';
   append_optional("eco", row.eco, out);
   append_key("eco_source", out);
-  out += row.eco_source == indexer::EcoSource::Tag        ? "\"tag\","
-         : row.eco_source == indexer::EcoSource::Computed ? "\"computed\","
+  out += row.eco_source == store::EcoSource::Tag        ? "\"tag\","
+         : row.eco_source == store::EcoSource::Computed ? "\"computed\","
                                                           : "null,";
   append_optional("opening", row.opening, out);
   append_key("plies", out);

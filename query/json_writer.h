@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/move_code.h"
-#include "indexer/store/tag_codec.h"
+#include "store/tag_codec.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -66,7 +66,7 @@ class JsonGameWriter {
 
  private:
   std::string move_;
-  std::vector<indexer::TagView> tags_;
+  std::vector<store::TagView> tags_;
   TagNameSet written_;
 };
 

@@ -6,7 +6,7 @@
 #include "core/fen.h"
 #include "core/move_code.h"
 #include "core/replay.h"
-#include "indexer/store/position_index_reader.h"
+#include "store/position_index_reader.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 #include "query/position_search.h"
@@ -71,18 +71,18 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   const size_t n = sequence.moves.size();
   std::vector<uint32_t> qualified, replay_ids;  // qualified: ascending, at every level so far
   std::vector<Sighting> sightings;
-  indexer::PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   // Deepest position first: it has the fewest games, and each shallower level (down to
   // the start position, which every game reaches) only looks up those still qualified.
   for (size_t level = n; level-- > 0;) {
     const Board& position = sequence.positions[level];
     const bool first = level == n - 1;
     sightings.clear();
-    reader.visit(position.key(), [&](std::span<const indexer::Posting> postings) {
-      for (const indexer::Posting& p : postings) {
+    reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
+      for (const store::Posting& p : postings) {
         if (!first && !std::binary_search(qualified.begin(), qualified.end(), p.game_id)) continue;
         Move m;
-        const bool unknown = p.next_move == indexer::kUnknownNextMove;
+        const bool unknown = p.next_move == store::kUnknownNextMove;
         sightings.push_back({p.game_id,
                              !unknown && decode_stored_move(position, p.next_move, m) && m == sequence.moves[level],
                              unknown});

@@ -9,7 +9,7 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::query {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "indexer/store/name_words.h"
+#include "store/name_words.h"
 
 namespace pgnbase::query {
 

@@ -6,7 +6,7 @@ namespace pgnbase::query {
 
 namespace {
 
-bool material_in_spec(const MaterialSpec& spec, const indexer::Material& m, bool swapped) {
+bool material_in_spec(const MaterialSpec& spec, const store::Material& m, bool swapped) {
   for (Color c : {WHITE, BLACK}) {
     const Color of = swapped ? ~c : c;
     for (int pt = PAWN; pt <= QUEEN; ++pt) {
@@ -18,7 +18,7 @@ bool material_in_spec(const MaterialSpec& spec, const indexer::Material& m, bool
   return true;
 }
 
-bool imbalance_in_spec(const ImbalanceSpec& spec, const indexer::Material& m, int sign) {
+bool imbalance_in_spec(const ImbalanceSpec& spec, const store::Material& m, int sign) {
   for (int pt = spec.pawns_free ? KNIGHT : PAWN; pt <= QUEEN; ++pt)
     if (int(m.count[WHITE][pt]) - int(m.count[BLACK][pt]) != sign * spec.difference[pt]) return false;
   return true;
@@ -28,7 +28,7 @@ constexpr Bitboard kHomeRank[2] = {rank_bb(RANK_2), rank_bb(RANK_7)};
 
 }  // namespace
 
-bool material_matches(const Pattern& p, const indexer::Material& m) {
+bool material_matches(const Pattern& p, const store::Material& m) {
   if (p.material && !material_in_spec(*p.material, m, false) &&
       !(p.either_colour && material_in_spec(*p.material, m, true)))
     return false;
@@ -69,10 +69,10 @@ bool squares_impossible(const Pattern& p, const Board& board) {
   return false;
 }
 
-PlyWindow squares_window(const Pattern& p, const indexer::MaterialRuns& game) {
+PlyWindow squares_window(const Pattern& p, const store::MaterialRuns& game) {
   PlyWindow w;
   // The leaving ply as a bound on later plies (a late one is a lower bound only).
-  auto after = [](uint32_t left) { return left == indexer::kNeverLeft ? uint64_t(UINT32_MAX) + 1 : uint64_t(left); };
+  auto after = [](uint32_t left) { return left == store::kNeverLeft ? uint64_t(UINT32_MAX) + 1 : uint64_t(left); };
   for (Color c : {WHITE, BLACK}) {
     Bitboard need = p.pieces ? p.pieces->required[c][PAWN] : 0;
     if (p.pawns && p.pawns->checked[c]) {
@@ -88,7 +88,7 @@ PlyWindow squares_window(const Pattern& p, const indexer::MaterialRuns& game) {
       const int advance = relative_rank(c, rank_of(s)) - RANK_2;
       if (advance == 0) {
         const uint32_t left = game.pawn_left[c][f];
-        if (left != indexer::kNeverLeft && left != indexer::kLeftLate) w.last = std::min<uint64_t>(w.last, left - 1u);
+        if (left != store::kNeverLeft && left != store::kLeftLate) w.last = std::min<uint64_t>(w.last, left - 1u);
         if (left == 0) w.first = uint64_t(UINT32_MAX) + 1;
         continue;
       }

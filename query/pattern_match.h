@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/board.h"
-#include "indexer/store/material_runs.h"
+#include "store/material_runs.h"
 #include "query/pattern.h"
 
 namespace pgnbase::query {
@@ -13,7 +13,7 @@ namespace pgnbase::query {
 // Whether material satisfies the pattern's --material and --imbalance, and has at least
 // the men its --pieces and exactly the pawn counts its --pawns need. Together with
 // squares_match, it is the whole board pattern.
-bool material_matches(const Pattern& pattern, const indexer::Material& material);
+bool material_matches(const Pattern& pattern, const store::Material& material);
 
 // Whether the board has the --pieces men and empty squares and the --pawns pawns.
 bool squares_match(const Pattern& pattern, const Board& board);
@@ -29,7 +29,7 @@ struct PlyWindow {
   uint64_t first = 0, last = UINT32_MAX;
   bool empty() const { return first > last; }
 };
-PlyWindow squares_window(const Pattern& pattern, const indexer::MaterialRuns& game);
+PlyWindow squares_window(const Pattern& pattern, const store::MaterialRuns& game);
 
 // Finds a game's match ply from the plies where the board pattern holds, fed in order.
 // Applies --ply-range, --for, --side-to-move and --last (pattern.h).

@@ -6,7 +6,7 @@
 
 #include "core/move_code.h"
 #include "core/thread_group.h"
-#include "indexer/store/material_runs.h"
+#include "store/material_runs.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 #include "query/pattern_match.h"
@@ -52,7 +52,7 @@ class RangeScan {
     const uint32_t id = uint32_t(s.column_int64(0));
     ++stats.games;
     const std::span<const std::byte> blob = s.column_blob(1);
-    if (!indexer::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
+    if (!store::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
       ++stats.corrupt;
       return;
     }
@@ -63,7 +63,7 @@ class RangeScan {
   // Material and imbalance only: the runs answer exactly.
   std::optional<uint32_t> match_material() {
     StreakFinder finder(pattern_, runs_.side_at_ply0, runs_.plies);
-    for (const indexer::MaterialRun& r : runs_.runs)
+    for (const store::MaterialRun& r : runs_.runs)
       if (finder.feed(r.first, r.length, material_matches(pattern_, r.material))) return finder.match_ply();
     return std::nullopt;
   }
@@ -75,7 +75,7 @@ class RangeScan {
     const uint64_t to = std::min<uint64_t>(window.last, pattern_.ply_to);
     uint32_t end = 0;  // one past the last ply that may hold
     allowed_.clear();
-    for (const indexer::MaterialRun& r : runs_.runs) {
+    for (const store::MaterialRun& r : runs_.runs) {
       const bool ok = from <= to && material_matches(pattern_, r.material) && r.first <= to &&
                       uint64_t(r.first) + r.length > from;
       allowed_.push_back(ok);
@@ -113,7 +113,7 @@ class RangeScan {
   const Pattern& pattern_;
   const std::vector<uint32_t>* only_;
   store::Statement moves_;
-  indexer::MaterialRuns runs_;
+  store::MaterialRuns runs_;
   std::vector<bool> allowed_;
   std::vector<MoveCode> codes_;
   Board board_;

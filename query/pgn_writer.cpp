@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/fen.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 
 namespace pgnbase::query {
 
@@ -61,9 +61,9 @@ void PgnWriter::write_tag(std::string_view name, std::string_view value) {
 void PgnWriter::write_tags(const GameRow& row, const Board& start) {
   visit_column_tags(row, [&](std::string_view name, std::string_view value) { write_tag(name, value); });
 
-  const bool chess960 = row.variant == indexer::Variant::Chess960;
+  const bool chess960 = row.variant == store::Variant::Chess960;
   bool has_variant = false, has_setup = false, has_fen = false;
-  for (const indexer::TagView& t : tags_) {
+  for (const store::TagView& t : tags_) {
     has_variant |= t.name == "Variant";
     has_setup |= t.name == "SetUp";
     has_fen |= t.name == "FEN";
@@ -73,7 +73,7 @@ void PgnWriter::write_tags(const GameRow& row, const Board& start) {
     if (!has_setup) write_tag("SetUp", "1");
   };
   bool fen_written = false;
-  for (const indexer::TagView& t : tags_) {
+  for (const store::TagView& t : tags_) {
     if (t.name == "FEN" && row.start_fen && !fen_written) {
       write_setup();
       write_tag("FEN", chess960 ? write_fen(start, CastlingStyle::XFen) : t.value);
@@ -168,19 +168,19 @@ bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::
   column_ = 0;
   line_start_ = previous_word_ = out.size();
   Board start;
-  bool ok = indexer::stored_start_position(row.variant, row.start_fen, start);
-  ok = ok && indexer::decode_tags(row.tags, tags_);  // the tags payload is stored unframed
+  bool ok = store::stored_start_position(row.variant, row.start_fen, start);
+  ok = ok && store::decode_tags(row.tags, tags_);  // the tags payload is stored unframed
   if (ok) write_tags(row, start);
   annotations_.clear();
   if (ok && options_.annotations && !row.annotations.empty()) {
-    ok = indexer::decode_blob(row.annotations, payload_) && indexer::decode_annotations(payload_, annotations_);
+    ok = store::decode_blob(row.annotations, payload_) && store::decode_annotations(payload_, annotations_);
     std::stable_sort(annotations_.begin(), annotations_.end(),
-                     [](const indexer::AnnotationView& a, const indexer::AnnotationView& b) { return a.ply < b.ply; });
+                     [](const store::AnnotationView& a, const store::AnnotationView& b) { return a.ply < b.ply; });
   }
   if (pattern_ply) {  // after the game's own text at that ply
     auto at = std::find_if(annotations_.begin(), annotations_.end(),
-                           [&](const indexer::AnnotationView& a) { return a.ply > *pattern_ply; });
-    annotations_.insert(at, indexer::AnnotationView{*pattern_ply, kPatternComment});
+                           [&](const store::AnnotationView& a) { return a.ply > *pattern_ply; });
+    annotations_.insert(at, store::AnnotationView{*pattern_ply, kPatternComment});
   }
   if (ok) {
     out += '\n';

@@ -22,8 +22,8 @@
 #include "core/move_code.h"
 #include "core/notation.h"
 #include "core/san.h"
-#include "indexer/store/annotations.h"
-#include "indexer/store/tag_codec.h"
+#include "store/annotations.h"
+#include "store/tag_codec.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -69,8 +69,8 @@ class PgnWriter {
   size_t column_ = 0;
   size_t line_start_ = 0, previous_word_ = 0;  // offsets in *out_ of the line and the last word
   std::string payload_, move_text_;
-  std::vector<indexer::TagView> tags_;
-  std::vector<indexer::AnnotationView> annotations_;
+  std::vector<store::TagView> tags_;
+  std::vector<store::AnnotationView> annotations_;
 };
 
 }  // namespace pgnbase::query

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/game_filter.h"
 #include "query/output_file.h"
 #include "query/report_format.h"

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/position_index_reader.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
+#include "store/position_index_reader.h"
 #include "query/game_row.h"
 
 namespace pgnbase::query {
@@ -27,7 +27,7 @@ bool same_position(const Board& a, const Board& b) {
 }
 
 void find_candidates(store::Database& db, const Board& position, PositionCandidates& out) {
-  indexer::PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   out.postings = reader.lookup(position.key());
   out.games.clear();
   for (uint32_t i = 0; i < out.postings.size(); ++i) {
@@ -44,7 +44,7 @@ namespace {
 std::optional<std::string_view> moves_and_start(const store::Statement& row, Board& start) {
   std::optional<std::string_view> start_fen;
   if (!row.column_is_null(2)) start_fen = row.column_text(2);
-  if (!indexer::stored_start_position(indexer::Variant(row.column_int64(1)), start_fen, start)) return std::nullopt;
+  if (!store::stored_start_position(store::Variant(row.column_int64(1)), start_fen, start)) return std::nullopt;
   const std::span<const std::byte> blob = row.column_blob(0);
   return std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size());
 }
@@ -53,17 +53,17 @@ std::optional<std::string_view> moves_and_start(const store::Statement& row, Boa
 
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start) {
   const std::optional<std::string_view> blob = moves_and_start(row, start);
-  return blob && indexer::decode_moves(*blob, start, codes);
+  return blob && store::decode_moves(*blob, start, codes);
 }
 
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start,
-                     const indexer::PositionVisit& visit) {
+                     const store::PositionVisit& visit) {
   const std::optional<std::string_view> blob = moves_and_start(row, start);
-  return blob && indexer::decode_moves(*blob, start, codes, visit);
+  return blob && store::decode_moves(*blob, start, codes, visit);
 }
 
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
-                   std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies) {
+                   std::span<const store::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies) {
   Board board = start;
   size_t ply = 0;
   UndoInfo undo;
@@ -76,7 +76,7 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
     return true;
   };
   const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
-                                        [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
+                                        [](const store::Posting& p) { return p.ply == store::kUnknownPly; });
   if (!plies_known) {
     // A lean segment does not store plies: look at every position of the game.
     for (size_t target = 0; target <= codes.size(); ++target) {
@@ -85,7 +85,7 @@ bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Bo
     }
     return true;
   }
-  for (const indexer::Posting& p : candidate_postings) {
+  for (const store::Posting& p : candidate_postings) {
     const size_t target = p.ply;
     if (target > codes.size()) break;
     if (!advance_to(target)) return false;
@@ -105,17 +105,17 @@ bool Reachability::lost(const Board& board) const {
 }
 
 bool read_and_confirm(const store::Statement& row, const Board& position,
-                      std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
+                      std::span<const store::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
                       std::vector<uint32_t>& confirmed_plies, bool& read_all) {
   read_all = true;
   const bool plies_known = std::none_of(candidate_postings.begin(), candidate_postings.end(),
-                                        [](const indexer::Posting& p) { return p.ply == indexer::kUnknownPly; });
+                                        [](const store::Posting& p) { return p.ply == store::kUnknownPly; });
   if (plies_known)
     return read_replay_row(row, codes, start) &&
            confirm_plies(start, codes, position, candidate_postings, confirmed_plies);
   const std::optional<std::string_view> blob = moves_and_start(row, start);
   const Reachability reachability(position);
-  return blob && indexer::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
+  return blob && store::decode_moves(*blob, start, codes, [&](const Board& board, size_t ply) {
            if (same_position(board, position)) confirmed_plies.push_back(uint32_t(ply));
            else if (reachability.lost(board)) read_all = false;
            return read_all;

@@ -15,9 +15,9 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
-#include "indexer/store/position_posting.h"
-#include "indexer/store/database.h"
-#include "indexer/store/moves_codec.h"
+#include "store/position_posting.h"
+#include "store/database.h"
+#include "store/moves_codec.h"
 
 namespace pgnbase::query {
 
@@ -33,7 +33,7 @@ struct PositionCandidate {
 };
 
 struct PositionCandidates {
-  std::vector<indexer::Posting> postings;  // by game id, then ply
+  std::vector<store::Posting> postings;  // by game id, then ply
   std::vector<PositionCandidate> games;    // by game id
 };
 
@@ -43,16 +43,16 @@ void find_candidates(store::Database& db, const Board& position, PositionCandida
 // Reads the current row of sql::kGameMovesById (moves, variant, start_fen, ...): the
 // game's move codes and start position. False when the row is corrupt.
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start);
-// The same, visiting each position as the moves are read (indexer::decode_moves), which
+// The same, visiting each position as the moves are read (store::decode_moves), which
 // may stop early: codes then holds the moves up to there.
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start,
-                     const indexer::PositionVisit& visit);
+                     const store::PositionVisit& visit);
 
 // Replays a game's codes from start and appends to confirmed_plies each ply among
 // candidate_plies (ascending) where the position occurs. Stops at the last candidate
 // ply. Returns false when the codes do not replay (corrupt row); board is scratch.
 bool confirm_plies(const Board& start, std::span<const MoveCode> codes, const Board& position,
-                   std::span<const indexer::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies);
+                   std::span<const store::Posting> candidate_postings, std::vector<uint32_t>& confirmed_plies);
 
 // Whether a game can still reach a position: once a pawn the position has on its home
 // square has left it (pawns never go back), or a colour has fewer men than the position
@@ -73,7 +73,7 @@ class Reachability {
 // the first from which the position is unreachable). read_all: whether codes holds every
 // move of the game (false when the reading stopped early).
 bool read_and_confirm(const store::Statement& row, const Board& position,
-                      std::span<const indexer::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
+                      std::span<const store::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
                       std::vector<uint32_t>& confirmed_plies, bool& read_all);
 
 }  // namespace pgnbase::query

@@ -3,7 +3,7 @@
 // destruction. Declare it before the statements that read, so they end first.
 #pragma once
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::query {
 

@@ -9,7 +9,7 @@
 
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
-#include "indexer/store/blob_codec.h"
+#include "store/blob_codec.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -245,7 +245,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
         const bool ok = current_codes(search, codes);
         const GameRow& row = search.row();
         bytes += row.tags.size() + 8 * size_t(std::max<int64_t>(row.plies, 0)) +
-                 (output.pgn.annotations ? indexer::decoded_blob_size(row.annotations) : 0);
+                 (output.pgn.annotations ? store::decoded_blob_size(row.annotations) : 0);
         batch->games[batch->size++].fill(row, codes, ok, search.plies(), search.pattern_ply());
       }
       if (batch->size == 0) break;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/game_check.h"
 #include "query/game_search.h"
 #include "query/output_file.h"

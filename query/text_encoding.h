@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "indexer/store/utf8.h"
+#include "store/utf8.h"
 
 namespace pgnbase::query {
 

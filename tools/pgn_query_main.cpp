@@ -14,7 +14,7 @@
 #include "core/fen.h"
 #include "dataset/dataset_export.h"
 #include "dataset/dataset_key.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
 #include "query/explorer_csv.h"

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/sample_games.h"
 
 namespace pgnbase::cli_test {

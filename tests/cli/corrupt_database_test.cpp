@@ -15,7 +15,7 @@
 #include <set>
 #include <thread>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/cli_support.h"
 
 namespace pgnbase::cli_test {

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/cli_support.h"
 
 namespace pgnbase {

@@ -4,7 +4,7 @@
 // bundled sample (tools/sample).
 #include <random>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/sample_games.h"
 
 namespace pgnbase::cli_test {

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "core/board.h"
-#include "indexer/store/position_index_reader.h"
-#include "indexer/store/database.h"
+#include "store/position_index_reader.h"
+#include "store/database.h"
 #include "query/game_search.h"
 #include "tests/archive_test_support.h"
 
@@ -341,7 +341,7 @@ TEST_F(HostileInput, SeventyThousandPliesInOneGame) {
   EXPECT_EQ(count("SELECT plies FROM games"), 4 * kRounds);
   EXPECT_EQ(count("SELECT LENGTH(moves) >= 1 FROM games"), 1);
   store::Database db(db_, store::Database::Mode::ReadOnly);
-  indexer::PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   EXPECT_EQ(reader.lookup(Board().key()).size(), size_t{kRounds} + 1);
   // The search finds every occurrence at its true ply (0, 4, ... 70,000).
   query::SearchOptions options;

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/cli_support.h"
 
 namespace pgnbase::cli_test {

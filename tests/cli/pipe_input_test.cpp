@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "indexer/content_hash.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/sample_games.h"
 
 namespace pgnbase::cli_test {

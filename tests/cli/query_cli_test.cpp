@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "indexer/store/annotations.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/annotations.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 #include "indexer/position_index.h"
-#include "indexer/store/tag_codec.h"
-#include "indexer/store/database.h"
+#include "store/tag_codec.h"
+#include "store/database.h"
 #include "query/game_row.h"
 #include "tests/query/json_check.h"
 
@@ -123,19 +123,19 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
       return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
     };
     Board start;
-    EXPECT_TRUE(indexer::stored_start_position(indexer::Variant(s.column_int64(17)), s.column_is_null(18) ? std::nullopt
+    EXPECT_TRUE(store::stored_start_position(store::Variant(s.column_int64(17)), s.column_is_null(18) ? std::nullopt
                                                : std::optional<std::string_view>(s.column_text(18)), start));
-    EXPECT_TRUE(indexer::decode_moves(blob(19), start, g.codes));
-    EXPECT_TRUE(indexer::decode_blob(blob(21), g.annotations));
-    std::vector<indexer::TagView> tags;
-    EXPECT_TRUE(indexer::decode_tags(blob(20), tags));
+    EXPECT_TRUE(store::decode_moves(blob(19), start, g.codes));
+    EXPECT_TRUE(store::decode_blob(blob(21), g.annotations));
+    std::vector<store::TagView> tags;
+    EXPECT_TRUE(store::decode_tags(blob(20), tags));
     const bool chess960 = s.column_int64(17) == 1;
     bool original_had_variant = true;
     if (original && original->count(id)) {
       original_had_variant = false;
       for (auto& [n, v] : original->at(id).tags) original_had_variant |= n == "Variant";
     }
-    for (const indexer::TagView& t : tags) {
+    for (const store::TagView& t : tags) {
       if (t.name == "SetUp") continue;
       if (chess960 && t.name == "FEN") continue;
       if (chess960 && t.name == "Variant" && !original_had_variant && keep_variant_tag_check) continue;
@@ -222,7 +222,7 @@ class QueryCli : public ::testing::Test {
     auto totals = [](const std::string& path) {
       store::Database db(path, store::Database::Mode::ReadOnly);
       uint64_t postings = 0;
-      for (const auto& s : indexer::read_position_segments(db)) postings += s.postings;
+      for (const auto& s : store::read_position_segments(db)) postings += s.postings;
       return postings;
     };
     EXPECT_EQ(totals(*db_), totals(db2));

@@ -2,7 +2,7 @@
 // printed, the exit status, and that a mistake removes nothing.
 #include <gtest/gtest.h>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/cli/cli_support.h"
 
 namespace pgnbase::cli_test {

@@ -3,7 +3,7 @@
 // ARCHIVE:NAME, ARCHIVE:NAME#2, ... Fixtures: tests/data/archives (README there), real
 // games of tools/sample. And a zip of thousands of one-game members, made here with
 // libarchive, imported member by member.
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/archive_test_support.h"
 #include "tests/cli/cli_support.h"
 

@@ -23,7 +23,7 @@
 
 #include "core/fen.h"
 #include "indexer/import_pipeline.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
 #include "query/output_file.h"

@@ -22,9 +22,9 @@ void check_record(const GameRecord& record) {
   check(record.keys.size() == record.codes.size() + 1, "keys are not one more than move codes");
   Board board;
   if (!record.start_fen.empty()) {
-    auto error = parse_fen(record.start_fen, board, record.variant == Variant::Chess960);
+    auto error = parse_fen(record.start_fen, board, record.variant == store::Variant::Chess960);
     check(!error, "stored start FEN does not parse", record.start_fen);
-  } else if (record.variant == Variant::Chess960) {
+  } else if (record.variant == store::Variant::Chess960) {
     board.set_chess960(true);
   }
   check(board.key() == record.keys[0], "first key is not the start position's");

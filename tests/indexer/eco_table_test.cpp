@@ -1,4 +1,4 @@
-#include "indexer/store/eco_table.h"
+#include "store/eco_table.h"
 
 #include <gtest/gtest.h>
 
@@ -51,10 +51,10 @@ std::vector<std::string_view> tokens_of(std::string_view movetext) {
   return tokens;
 }
 
-const EcoEntry* classify_line(std::string_view movetext) {
+const store::EcoEntry* classify_line(std::string_view movetext) {
   std::vector<uint64_t> keys = keys_of(Board(), tokens_of(movetext));
   EXPECT_FALSE(keys.empty()) << movetext;
-  return EcoTable::builtin().classify(keys);
+  return store::EcoTable::builtin().classify(keys);
 }
 
 // The whole input, or its first games up to about max_bytes (cut before a "[Event" line).
@@ -122,7 +122,7 @@ Agreement measure_agreement(std::string_view label, std::string_view text) {
     std::vector<uint64_t> keys = keys_of(start, game.tokens);
     if (keys.empty()) continue;
     ++agreement.compared;
-    const EcoEntry* entry = EcoTable::builtin().classify(keys);
+    const store::EcoEntry* entry = store::EcoTable::builtin().classify(keys);
     if (!entry) ++agreement.unclassified;
     else if (entry->eco == game.eco_tag) ++agreement.same_code;
   }
@@ -135,8 +135,8 @@ Agreement measure_agreement(std::string_view label, std::string_view text) {
 size_t count_tsv_lines() {
   size_t lines = 0;
   for (char letter = 'a'; letter <= 'e'; ++letter) {
-    std::ifstream in(kSourceDir / "indexer/store/eco" / (std::string(1, letter) + ".tsv"));
-    EXPECT_TRUE(in) << "indexer/store/eco/" << letter << ".tsv";
+    std::ifstream in(kSourceDir / "store/eco" / (std::string(1, letter) + ".tsv"));
+    EXPECT_TRUE(in) << "store/eco/" << letter << ".tsv";
     std::string line;
     while (std::getline(in, line)) {
       if (!line.empty() && !line.starts_with("eco\t")) ++lines;
@@ -147,7 +147,7 @@ size_t count_tsv_lines() {
 
 TEST(EcoTable, BuiltinHasOneEntryPerTsvLine) {
   const auto begin = Clock::now();
-  const EcoTable& table = EcoTable::builtin();
+  const store::EcoTable& table = store::EcoTable::builtin();
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
   std::printf("[ ECO      ] builtin table: %zu lines, %zu distinct positions, max %d plies, first use %.2f ms\n",
               table.size(), table.positions(), table.max_plies(), ms);
@@ -158,12 +158,12 @@ TEST(EcoTable, BuiltinHasOneEntryPerTsvLine) {
   EXPECT_GT(table.positions(), table.size() * 9 / 10);
   EXPECT_GE(table.max_plies(), 30);
   EXPECT_LE(table.max_plies(), 40);
-  EXPECT_EQ(&table, &EcoTable::builtin());
+  EXPECT_EQ(&table, &store::EcoTable::builtin());
 }
 
 TEST(EcoTable, FindsEveryLineByItsFinalPosition) {
-  const EcoTable& table = EcoTable::builtin();
-  const EcoEntry* ruy_lopez = table.find(keys_of(Board(), tokens_of("1. e4 e5 2. Nf3 Nc6 3. Bb5")).back());
+  const store::EcoTable& table = store::EcoTable::builtin();
+  const store::EcoEntry* ruy_lopez = table.find(keys_of(Board(), tokens_of("1. e4 e5 2. Nf3 Nc6 3. Bb5")).back());
   ASSERT_NE(ruy_lopez, nullptr);
   EXPECT_EQ(ruy_lopez->eco, "C60");
   EXPECT_EQ(ruy_lopez->name, "Ruy Lopez");
@@ -175,7 +175,7 @@ TEST(EcoTable, FindsEveryLineByItsFinalPosition) {
 // lichess.org/bmNXFciO (RebeccaHarris - DrNykterstein, 2021.12.22), from the bundled
 // sample; lichess tags it C76.
 TEST(EcoTable, ClassifiesRealRuyLopezGame) {
-  const EcoEntry* entry = classify_line(
+  const store::EcoEntry* entry = classify_line(
       "1. e4 e5 2. Nf3 Nc6 3. Bb5 g6 4. c3 a6 5. Ba4 d6 6. d4 Bd7 7. dxe5 Nxe5 8. Bxd7+ Qxd7 9. O-O Bg7 "
       "10. Bf4 Nxf3+ 11. Qxf3 Ne7 12. Nd2 O-O 13. Rad1 Rae8 14. Nc4 Nc6 15. Rfe1 Qe6 16. Qd3 f5 17. f3 b5 "
       "18. Nd2 Qxa2 19. Ra1 Qf7 20. Rxa6 fxe4 21. Rxe4 Rxe4 22. Qxe4 Nb8");
@@ -198,7 +198,7 @@ TEST(EcoTable, ClassifiesWellKnownMainLines) {
       {"1. d4 Nf6 2. c4 e6 3. Nc3 Bb4", "E20", "Nimzo-Indian Defense"},
   };
   for (const Case& c : cases) {
-    const EcoEntry* entry = classify_line(c.moves);
+    const store::EcoEntry* entry = classify_line(c.moves);
     ASSERT_NE(entry, nullptr) << c.moves;
     EXPECT_EQ(entry->eco, c.eco) << c.moves;
     EXPECT_TRUE(entry->name.starts_with(c.name)) << c.moves << " -> " << entry->name;
@@ -208,24 +208,24 @@ TEST(EcoTable, ClassifiesWellKnownMainLines) {
 TEST(EcoTable, DeepestMatchWinsOverShallowerOnes) {
   // After 3.Bb5 the game is "Ruy Lopez" (C60); the later moves leave the table, so
   // the deepest known position is still the one after ply 5.
-  const EcoEntry* entry = classify_line("1. e4 e5 2. Nf3 Nc6 3. Bb5 h5 4. h4 Rh6");
+  const store::EcoEntry* entry = classify_line("1. e4 e5 2. Nf3 Nc6 3. Bb5 h5 4. h4 Rh6");
   ASSERT_NE(entry, nullptr);
   EXPECT_EQ(entry->eco, "C60");
   EXPECT_EQ(entry->plies, 5);
   // Keys beyond max_plies() are never looked at; an empty game has no opening.
-  EXPECT_EQ(EcoTable::builtin().classify({}), nullptr);
+  EXPECT_EQ(store::EcoTable::builtin().classify({}), nullptr);
 }
 
 TEST(EcoTable, TranspositionIsClassifiedByPosition) {
   // The Queen's Gambit Declined reached through the English Opening move order.
-  const EcoEntry* via_english = classify_line("1. c4 e6 2. d4 d5");
-  const EcoEntry* direct = classify_line("1. d4 d5 2. c4 e6");
+  const store::EcoEntry* via_english = classify_line("1. c4 e6 2. d4 d5");
+  const store::EcoEntry* direct = classify_line("1. d4 d5 2. c4 e6");
   ASSERT_NE(via_english, nullptr);
   ASSERT_EQ(via_english, direct);
   EXPECT_EQ(direct->eco, "D30");
   EXPECT_TRUE(direct->name.starts_with("Queen's Gambit Declined")) << direct->name;
   // And a Ruy Lopez position reached with the knights first.
-  const EcoEntry* knights_first = classify_line("1. Nf3 Nc6 2. e4 e5 3. Bb5");
+  const store::EcoEntry* knights_first = classify_line("1. Nf3 Nc6 2. e4 e5 3. Bb5");
   ASSERT_NE(knights_first, nullptr);
   EXPECT_EQ(knights_first->eco, "C60");
 }
@@ -240,16 +240,16 @@ TEST(EcoTable, SameTablePositionKeepsShortestThenFirstLine) {
       "\n"
       "eco\tname\tpgn\n"
       "X05\tSicilian\t1. e4 c5\r\n";
-  const EcoTable table(tsv);
+  const store::EcoTable table(tsv);
   EXPECT_EQ(table.size(), 4u);
   EXPECT_EQ(table.positions(), 2u);
   EXPECT_EQ(table.unplayable_lines(), 1u);
   EXPECT_EQ(table.max_plies(), 5);
-  const EcoEntry* e4 = table.find(keys_of(Board(), {"e4"}).back());
+  const store::EcoEntry* e4 = table.find(keys_of(Board(), {"e4"}).back());
   ASSERT_NE(e4, nullptr);
   EXPECT_EQ(e4->eco, "X02");
   EXPECT_EQ(e4->name, "Direct");
-  const EcoEntry* sicilian = table.classify(keys_of(Board(), {"e4", "c5", "Nf3"}));
+  const store::EcoEntry* sicilian = table.classify(keys_of(Board(), {"e4", "c5", "Nf3"}));
   ASSERT_NE(sicilian, nullptr);
   EXPECT_EQ(sicilian->name, "Sicilian");
 }
@@ -260,8 +260,8 @@ TEST(EcoTable, SetUpPositionOutsideTableIsUnclassified) {
   ASSERT_FALSE(parse_fen("8/5k2/8/3R4/8/2K5/8/4r3 w - - 0 40", board).has_value());
   std::vector<uint64_t> keys = keys_of(board, {"Rd7+", "Kf6", "Kd4", "Re2"});
   ASSERT_EQ(keys.size(), 5u);
-  EXPECT_EQ(EcoTable::builtin().classify(keys), nullptr);
-  EXPECT_EQ(EcoTable::builtin().find(keys[0]), nullptr);
+  EXPECT_EQ(store::EcoTable::builtin().classify(keys), nullptr);
+  EXPECT_EQ(store::EcoTable::builtin().find(keys[0]), nullptr);
 }
 
 TEST(EcoTable, AgreesWithLichessTagsOfBundledSample) {
@@ -313,7 +313,7 @@ TEST(EcoTable, ClassifyTakesWellUnderAMicrosecondPerGame) {
     if (!keys.empty()) games.push_back(std::move(keys));
   }
   ASSERT_GT(games.size(), 1000u);
-  const EcoTable& table = EcoTable::builtin();
+  const store::EcoTable& table = store::EcoTable::builtin();
   constexpr int kRounds = 20;
   size_t found = 0;
   const auto begin = Clock::now();

@@ -27,10 +27,10 @@ Built build(std::string_view text) {
 
 // "ply:text" per annotation entry, joined by " | ".
 std::string annotations_of(const GameRecord& record) {
-  std::vector<AnnotationView> entries;
-  EXPECT_TRUE(decode_annotations(record.annotations, entries));
+  std::vector<store::AnnotationView> entries;
+  EXPECT_TRUE(store::decode_annotations(record.annotations, entries));
   std::string out;
-  for (const AnnotationView& e : entries) {
+  for (const store::AnnotationView& e : entries) {
     if (!out.empty()) out += " | ";
     out += std::to_string(e.ply) + ":" + std::string(e.text);
   }
@@ -40,9 +40,9 @@ std::string annotations_of(const GameRecord& record) {
 TEST(GameBuilder, VariantNamesOfStandardChess) {
   for (std::string_view name : {"", "Standard", "standard", "normal", "Regular", "regular", " Regular ", "From Position",
                                 "chess"})
-    EXPECT_EQ(variant_from_tag(name), Variant::Standard) << name;
+    EXPECT_EQ(variant_from_tag(name), store::Variant::Standard) << name;
   for (std::string_view name : {"Chess960", "chess 960", "fischerandom", "Fischer Random"})
-    EXPECT_EQ(variant_from_tag(name), Variant::Chess960) << name;
+    EXPECT_EQ(variant_from_tag(name), store::Variant::Chess960) << name;
   for (std::string_view name : {"Crazyhouse", "Atomic", "King of the Hill", "Three-check", "Antichess"})
     EXPECT_EQ(variant_from_tag(name), std::nullopt) << name;
 }
@@ -50,7 +50,7 @@ TEST(GameBuilder, VariantNamesOfStandardChess) {
 TEST(GameBuilder, HandMadeRegularVariantGameIsStandardChess) {
   const Built b = build("[Event \"x\"]\n[Variant \"Regular\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n");
   ASSERT_TRUE(b.ok) << b.reject.reason;
-  EXPECT_EQ(b.record.variant, Variant::Standard);
+  EXPECT_EQ(b.record.variant, store::Variant::Standard);
   EXPECT_EQ(b.record.eco, "C60");  // classified like any standard game
 }
 

@@ -11,7 +11,7 @@
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
-#include "indexer/store/moves_codec.h"
+#include "store/moves_codec.h"
 #include "tests/temp_dir_test.h"
 
 namespace pgnbase::indexer {
@@ -206,16 +206,16 @@ TEST_F(ImportTest, EveryPositionIsIndexed) {
   const std::string db_path = path("p.db");
   import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
   store::Database db(db_path, store::Database::Mode::ReadOnly);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   // Every game starts from the standard position: one posting each. The import writes
   // lean segments: no plies; a key with several postings keeps their next moves.
-  std::vector<Posting> start = reader.lookup(Board().key());
+  std::vector<store::Posting> start = reader.lookup(Board().key());
   ASSERT_EQ(start.size(), 34u);
   for (size_t i = 0; i < start.size(); ++i) {
     EXPECT_EQ(start[i].game_id, i + 1);
-    EXPECT_EQ(start[i].ply, kUnknownPly);
+    EXPECT_EQ(start[i].ply, store::kUnknownPly);
     EXPECT_NE(start[i].next_move, 0);
-    EXPECT_NE(start[i].next_move, kUnknownNextMove);
+    EXPECT_NE(start[i].next_move, store::kUnknownNextMove);
   }
   EXPECT_EQ(scalar(db, "SELECT SUM(postings) FROM position_segments"),
             scalar(db, "SELECT SUM(plies + 1) FROM games"));
@@ -237,11 +237,11 @@ TEST_F(ImportTest, StoredMovesAreCompactAndDecodeBackToTheSameBlob) {
       const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
       const auto start_fen = s.column_is_null(2) ? std::nullopt : std::optional<std::string_view>(s.column_text(2));
       Board start;
-      ASSERT_TRUE(stored_start_position(Variant(s.column_int64(1)), start_fen, start)) << s.column_int64(0);
-      ASSERT_TRUE(decode_moves(stored, start, codes)) << "game " << s.column_int64(0);
+      ASSERT_TRUE(store::stored_start_position(store::Variant(s.column_int64(1)), start_fen, start)) << s.column_int64(0);
+      ASSERT_TRUE(store::decode_moves(stored, start, codes)) << "game " << s.column_int64(0);
       EXPECT_EQ(int64_t(codes.size()), s.column_int64(4)) << "game " << s.column_int64(0);
       std::string again;
-      ASSERT_TRUE(encode_moves(start, codes, again));
+      ASSERT_TRUE(store::encode_moves(start, codes, again));
       EXPECT_EQ(again, stored) << "game " << s.column_int64(0);
       ++games;
       plies += codes.size();

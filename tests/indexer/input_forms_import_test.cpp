@@ -11,7 +11,7 @@
 
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/archive_test_support.h"
 #include "tests/temp_dir_test.h"
 

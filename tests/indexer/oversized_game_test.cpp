@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "indexer/import_pipeline.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/peak_memory.h"
 
 namespace pgnbase::indexer {

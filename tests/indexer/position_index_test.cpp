@@ -1,5 +1,5 @@
 #include "indexer/position_index.h"
-#include "indexer/store/position_index_sql.h"
+#include "store/position_index_sql.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "core/board.h"
 #include "core/move_code.h"
 #include "core/movegen.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -34,17 +34,17 @@ uint64_t opening_key(int ply, uint64_t variant) {
   return z ^ (z >> 31);
 }
 
-bool game_ply_less(const Posting& a, const Posting& b) {
+bool game_ply_less(const store::Posting& a, const store::Posting& b) {
   return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
 }
 
 // Postings of `games` synthetic games: every game starts with one shared key, the next
 // plies pick among a few shared keys (openings), the rest are random and unique.
-std::vector<Posting> make_games(uint32_t first_game, uint32_t games, uint32_t seed) {
+std::vector<store::Posting> make_games(uint32_t first_game, uint32_t games, uint32_t seed) {
   std::mt19937_64 random(seed);
-  std::vector<Posting> postings;
+  std::vector<store::Posting> postings;
   for (uint32_t game = first_game; game < first_game + games; ++game) {
-    auto result = static_cast<GameResult>(random() % 4);
+    auto result = static_cast<store::GameResult>(random() % 4);
     int plies = 20 + static_cast<int>(random() % 40);
     for (int ply = 0; ply <= plies; ++ply) {
       uint64_t key;
@@ -55,16 +55,16 @@ std::vector<Posting> make_games(uint32_t first_game, uint32_t games, uint32_t se
       else
         key = random();
       uint16_t move = ply == plies ? 0 : static_cast<uint16_t>(random() & 0x7fff);
-      postings.push_back(Posting{key, game, static_cast<uint16_t>(ply), move, result});
+      postings.push_back(store::Posting{key, game, static_cast<uint16_t>(ply), move, result});
     }
   }
   return postings;
 }
 
 // The expected answer: postings by key, each list sorted by game then ply.
-std::map<uint64_t, std::vector<Posting>> group_by_key(const std::vector<Posting>& postings) {
-  std::map<uint64_t, std::vector<Posting>> by_key;
-  for (const Posting& posting : postings) by_key[posting.key].push_back(posting);
+std::map<uint64_t, std::vector<store::Posting>> group_by_key(const std::vector<store::Posting>& postings) {
+  std::map<uint64_t, std::vector<store::Posting>> by_key;
+  for (const store::Posting& posting : postings) by_key[posting.key].push_back(posting);
   for (auto& [key, list] : by_key) std::sort(list.begin(), list.end(), game_ply_less);
   return by_key;
 }
@@ -82,7 +82,7 @@ class PositionIndexTest : public ::testing::Test {
 
   store::Database open_database(const std::string& name = "index.db") {
     store::Database db((dir_ / name).string(), store::Database::Mode::Create);
-    create_position_index_schema(db);
+    store::create_position_index_schema(db);
     return db;
   }
 
@@ -94,12 +94,12 @@ class PositionIndexTest : public ::testing::Test {
     return options;
   }
 
-  SegmentStats write(store::Database& db, int64_t segment_id, const std::vector<Posting>& postings,
+  store::SegmentStats write(store::Database& db, int64_t segment_id, const std::vector<store::Posting>& postings,
                      const PositionIndexOptions& options) {
     PositionIndexBuilder builder(options);
-    for (const Posting& posting : postings) builder.add(posting);
+    for (const store::Posting& posting : postings) builder.add(posting);
     store::Transaction transaction(db);
-    SegmentStats stats = builder.write_segment(db, segment_id);
+    store::SegmentStats stats = builder.write_segment(db, segment_id);
     transaction.commit();
     return stats;
   }
@@ -115,7 +115,7 @@ class PositionIndexTest : public ::testing::Test {
   }
 
   // Looks up every shared key and every 10th unique one (each lookup costs a query).
-  void expect_lookups(PositionIndexReader& reader, const std::map<uint64_t, std::vector<Posting>>& expected) {
+  void expect_lookups(store::PositionIndexReader& reader, const std::map<uint64_t, std::vector<store::Posting>>& expected) {
     size_t unique = 0;
     for (const auto& [key, list] : expected) {
       if (list.size() == 1 && unique++ % 10 != 0) continue;
@@ -131,22 +131,22 @@ class PositionIndexTest : public ::testing::Test {
 };
 
 TEST_F(PositionIndexTest, RoundTripsEveryKeyIncludingOneSpanningManyBlocks) {
-  std::vector<Posting> postings = make_games(1, 3000, 7);
+  std::vector<store::Posting> postings = make_games(1, 3000, 7);
   auto expected = group_by_key(postings);
   store::Database db = open_database();
-  SegmentStats stats = write(db, 1, postings, options());
+  store::SegmentStats stats = write(db, 1, postings, options());
   EXPECT_EQ(stats.postings, postings.size());
   EXPECT_EQ(stats.distinct_keys, expected.size());
   EXPECT_EQ(stats.games, 3000u);
   EXPECT_EQ(stats.first_game_id, 1u);
   EXPECT_EQ(stats.last_game_id, 3000u);
 
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   expect_lookups(reader, expected);
 
   // The start position is in all 3000 games: about six 512-posting blocks, all read.
   uint64_t before = reader.blocks_read();
-  std::vector<Posting> start = reader.lookup(kStartPositionKey);
+  std::vector<store::Posting> start = reader.lookup(kStartPositionKey);
   ASSERT_EQ(start.size(), 3000u);
   EXPECT_GE(reader.blocks_read() - before, 6u);
   for (uint32_t i = 0; i < 3000; ++i) {
@@ -156,11 +156,11 @@ TEST_F(PositionIndexTest, RoundTripsEveryKeyIncludingOneSpanningManyBlocks) {
 }
 
 TEST_F(PositionIndexTest, RareKeyReadsOneBlock) {
-  std::vector<Posting> postings = make_games(1, 2000, 8);
+  std::vector<store::Posting> postings = make_games(1, 2000, 8);
   store::Database db = open_database();
-  SegmentStats stats = write(db, 1, postings, options());
+  store::SegmentStats stats = write(db, 1, postings, options());
   ASSERT_GT(stats.blocks, 50u);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   uint64_t before = reader.blocks_read();
   EXPECT_EQ(reader.lookup(postings[30].key).size(), 1u);
   EXPECT_EQ(reader.blocks_read() - before, 1u);
@@ -168,15 +168,15 @@ TEST_F(PositionIndexTest, RareKeyReadsOneBlock) {
 
 TEST_F(PositionIndexTest, KeysAtTheEdgesOfTheUnsignedRange) {
   const std::vector<uint64_t> keys = {0, 1, kTwoTo63 - 1, kTwoTo63, kTwoTo63 + 1, ~uint64_t{0} - 1, ~uint64_t{0}};
-  std::vector<Posting> postings;
+  std::vector<store::Posting> postings;
   for (uint32_t game = 1; game <= 40; ++game)
     for (size_t i = 0; i < keys.size(); ++i)
-      postings.push_back(Posting{keys[i], game, static_cast<uint16_t>(i), static_cast<uint16_t>(game + i),
-                                 GameResult::Draw});
+      postings.push_back(store::Posting{keys[i], game, static_cast<uint16_t>(i), static_cast<uint16_t>(game + i),
+                                 store::GameResult::Draw});
   store::Database db = open_database();
   write(db, 1, postings, options(size_t{64} << 20, 16));  // 40 postings per key: keys span blocks
   auto expected = group_by_key(postings);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   for (uint64_t key : keys) {
     ASSERT_EQ(reader.lookup(key), expected[key]) << "key " << key;
     EXPECT_EQ(reader.count(key), 40u);
@@ -188,11 +188,11 @@ TEST_F(PositionIndexTest, KeysAtTheEdgesOfTheUnsignedRange) {
 }
 
 TEST_F(PositionIndexTest, AbsentKeysFindNothing) {
-  std::vector<Posting> postings = make_games(1, 500, 9);
+  std::vector<store::Posting> postings = make_games(1, 500, 9);
   auto expected = group_by_key(postings);
   store::Database db = open_database();
   write(db, 1, postings, options());
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   std::mt19937_64 random(99);
   int probes = 0;
   while (probes < 2000) {
@@ -209,32 +209,32 @@ TEST_F(PositionIndexTest, AbsentKeysFindNothing) {
 
 TEST_F(PositionIndexTest, EmptyDatabaseAndEmptySegment) {
   store::Database db = open_database();
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   EXPECT_TRUE(reader.lookup(kStartPositionKey).empty());
-  SegmentStats stats = write(db, 5, {}, options());
+  store::SegmentStats stats = write(db, 5, {}, options());
   EXPECT_EQ(stats.postings, 0u);
   EXPECT_EQ(stats.blocks, 0u);
   EXPECT_TRUE(reader.lookup(kStartPositionKey).empty());
-  ASSERT_EQ(read_position_segments(db).size(), 1u);
+  ASSERT_EQ(store::read_position_segments(db).size(), 1u);
 }
 
 TEST_F(PositionIndexTest, LookupsSpanSegmentsInGameOrder) {
-  std::vector<Posting> first = make_games(1, 400, 1);
-  std::vector<Posting> second = make_games(401, 300, 2);
-  std::vector<Posting> third = make_games(701, 200, 3);
+  std::vector<store::Posting> first = make_games(1, 400, 1);
+  std::vector<store::Posting> second = make_games(401, 300, 2);
+  std::vector<store::Posting> third = make_games(701, 200, 3);
   store::Database db = open_database();
   write(db, 10, first, options());
   write(db, 11, second, options());
   write(db, 12, third, options());
 
-  std::vector<Posting> all = first;
+  std::vector<store::Posting> all = first;
   all.insert(all.end(), second.begin(), second.end());
   all.insert(all.end(), third.begin(), third.end());
   auto expected = group_by_key(all);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   expect_lookups(reader, expected);
 
-  std::vector<SegmentStats> segments = read_position_segments(db);
+  std::vector<store::SegmentStats> segments = store::read_position_segments(db);
   ASSERT_EQ(segments.size(), 3u);
   EXPECT_EQ(segments[0].segment_id, 10);
   EXPECT_EQ(segments[1].postings, second.size());
@@ -247,11 +247,11 @@ TEST_F(PositionIndexTest, VisitAndCountAgreeWithLookup) {
   store::Database db = open_database();
   write(db, 1, make_games(1, 700, 4), options());
   write(db, 2, make_games(701, 700, 5), options());
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   for (uint64_t key : {kStartPositionKey, opening_key(1, 0), opening_key(5, 2)}) {
-    std::vector<Posting> visited;
+    std::vector<store::Posting> visited;
     size_t calls = 0;
-    reader.visit(key, [&](std::span<const Posting> batch) {
+    reader.visit(key, [&](std::span<const store::Posting> batch) {
       ++calls;
       visited.insert(visited.end(), batch.begin(), batch.end());
     });
@@ -262,14 +262,14 @@ TEST_F(PositionIndexTest, VisitAndCountAgreeWithLookup) {
 }
 
 TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
-  std::vector<Posting> postings = make_games(1, 2000, 11);
+  std::vector<store::Posting> postings = make_games(1, 2000, 11);
   store::Database in_memory = open_database("in-memory.db");
   write(in_memory, 1, postings, options());
 
   // 200 postings per run: about 450 runs, so the merge cascades (64 at a time).
   store::Database spilled = open_database("spilled.db");
   PositionIndexBuilder builder(options(200 * PostingSorter::kBytesPerBufferedPosting));
-  for (const Posting& posting : postings) builder.add(posting);
+  for (const store::Posting& posting : postings) builder.add(posting);
   EXPECT_GT(builder.runs_spilled(), PostingSorter::kMaxMergeFanIn);
   EXPECT_EQ(builder.run_paths().size(), builder.runs_spilled());
   {
@@ -281,7 +281,7 @@ TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
 }
 
 TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
-  std::vector<Posting> postings = make_games(1, 1000, 12);
+  std::vector<store::Posting> postings = make_games(1, 1000, 12);
   store::Database ordered = open_database("ordered.db");
   write(ordered, 1, postings, options());
   std::shuffle(postings.begin(), postings.end(), std::mt19937(5));
@@ -291,11 +291,11 @@ TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
 }
 
 TEST_F(PositionIndexTest, TempFilesAreRemovedAfterWritingAndOnDestruction) {
-  std::vector<Posting> postings = make_games(1, 300, 13);
+  std::vector<store::Posting> postings = make_games(1, 300, 13);
   store::Database db = open_database();
   {
     PositionIndexBuilder builder(options(100 * PostingSorter::kBytesPerBufferedPosting));
-    for (const Posting& posting : postings) builder.add(posting);
+    for (const store::Posting& posting : postings) builder.add(posting);
     ASSERT_GT(builder.runs_spilled(), 10u);
     EXPECT_EQ(files_in(dir_ / "runs"), builder.runs_spilled());
     store::Transaction transaction(db);
@@ -305,46 +305,46 @@ TEST_F(PositionIndexTest, TempFilesAreRemovedAfterWritingAndOnDestruction) {
   }
   {
     PositionIndexBuilder abandoned(options(100 * PostingSorter::kBytesPerBufferedPosting));
-    for (const Posting& posting : postings) abandoned.add(posting);
+    for (const store::Posting& posting : postings) abandoned.add(posting);
     EXPECT_GT(files_in(dir_ / "runs"), 10u);
   }
   EXPECT_EQ(files_in(dir_ / "runs"), 0u);
 }
 
 TEST_F(PositionIndexTest, FailedWriteRemovesTempFilesAndWritesNothing) {
-  std::vector<Posting> postings = make_games(1, 300, 14);
+  std::vector<store::Posting> postings = make_games(1, 300, 14);
   store::Database db = open_database();
   write(db, 1, postings, options());
   PositionIndexBuilder builder(options(100 * PostingSorter::kBytesPerBufferedPosting));
-  for (const Posting& posting : postings) builder.add(posting);
+  for (const store::Posting& posting : postings) builder.add(posting);
   {
     store::Transaction transaction(db);
-    EXPECT_THROW(builder.write_segment(db, 1), PositionIndexError);  // segment 1 exists
+    EXPECT_THROW(builder.write_segment(db, 1), store::PositionIndexError);  // segment 1 exists
   }
-  EXPECT_THROW(builder.add(postings[0]), PositionIndexError);
+  EXPECT_THROW(builder.add(postings[0]), store::PositionIndexError);
   PositionIndexBuilder no_transaction(options());
   no_transaction.add(postings[0]);
-  EXPECT_THROW(no_transaction.write_segment(db, 2), PositionIndexError);
-  EXPECT_EQ(read_position_segments(db).size(), 1u);
+  EXPECT_THROW(no_transaction.write_segment(db, 2), store::PositionIndexError);
+  EXPECT_EQ(store::read_position_segments(db).size(), 1u);
 }
 
 TEST_F(PositionIndexTest, DeletingASegmentRemovesItsPostingsOnly) {
-  std::vector<Posting> first = make_games(1, 300, 21);
-  std::vector<Posting> second = make_games(301, 300, 22);
+  std::vector<store::Posting> first = make_games(1, 300, 21);
+  std::vector<store::Posting> second = make_games(301, 300, 22);
   store::Database db = open_database();
   write(db, 1, first, options());
   write(db, 2, second, options());
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   ASSERT_EQ(reader.count(kStartPositionKey), 600u);
 
-  EXPECT_TRUE(delete_position_segment(db, 1));
-  EXPECT_FALSE(delete_position_segment(db, 1));
-  EXPECT_FALSE(delete_position_segment(db, 99));
+  EXPECT_TRUE(store::delete_position_segment(db, 1));
+  EXPECT_FALSE(store::delete_position_segment(db, 1));
+  EXPECT_FALSE(store::delete_position_segment(db, 99));
   auto expected = group_by_key(second);
   expect_lookups(reader, expected);
   EXPECT_TRUE(reader.lookup(first.back().key).empty());
-  ASSERT_EQ(read_position_segments(db).size(), 1u);
-  EXPECT_FALSE(read_position_segment(db, 1).has_value());
+  ASSERT_EQ(store::read_position_segments(db).size(), 1u);
+  EXPECT_FALSE(store::read_position_segment(db, 1).has_value());
   store::Statement blocks = db.prepare("SELECT count(*) FROM position_blocks WHERE segment_id = 1");
   ASSERT_TRUE(blocks.step());
   EXPECT_EQ(blocks.column_int64(0), 0);
@@ -359,32 +359,32 @@ TEST_F(PositionIndexTest, DeleteInsideTheCallersTransactionRollsBackWithIt) {
   write(db, 1, make_games(1, 100, 23), options());
   {
     store::Transaction transaction(db);
-    EXPECT_TRUE(delete_position_segment(db, 1));
+    EXPECT_TRUE(store::delete_position_segment(db, 1));
   }  // rolled back
-  EXPECT_EQ(PositionIndexReader(db).count(kStartPositionKey), 100u);
+  EXPECT_EQ(store::PositionIndexReader(db).count(kStartPositionKey), 100u);
 }
 
 TEST_F(PositionIndexTest, FingerprintSegmentsReturnEveryTrueMatchAndFewOthers) {
-  std::vector<Posting> postings = make_games(1, 2000, 31);
+  std::vector<store::Posting> postings = make_games(1, 2000, 31);
   auto expected = group_by_key(postings);
   store::Database db = open_database();
   PositionIndexOptions fingerprints = options();
   fingerprints.key_bits = 24;  // ~60k distinct keys in 16M fingerprints: a few collisions
-  SegmentStats stats = write(db, 1, postings, fingerprints);
+  store::SegmentStats stats = write(db, 1, postings, fingerprints);
   EXPECT_EQ(stats.key_bits, 24);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   size_t false_matches = 0;
   size_t checked = 0;
   for (const auto& [key, list] : expected) {
     if (list.size() == 1 && checked++ % 10 != 0) continue;
-    std::vector<Posting> found = reader.lookup(key);
+    std::vector<store::Posting> found = reader.lookup(key);
     ASSERT_TRUE(std::is_sorted(found.begin(), found.end(), game_ply_less));
-    for (const Posting& posting : found) EXPECT_EQ(posting.key, key);
+    for (const store::Posting& posting : found) EXPECT_EQ(posting.key, key);
     // Every true posting is there; the others come from keys with the same top 24 bits.
     size_t true_matches = 0;
-    for (const Posting& posting : found) {
-      Posting original = posting;
-      bool is_true = std::find_if(list.begin(), list.end(), [&](const Posting& p) {
+    for (const store::Posting& posting : found) {
+      store::Posting original = posting;
+      bool is_true = std::find_if(list.begin(), list.end(), [&](const store::Posting& p) {
                        return p.game_id == original.game_id && p.ply == original.ply;
                      }) != list.end();
       true_matches += is_true;
@@ -416,30 +416,30 @@ TEST_F(PositionIndexTest, AddGameIndexesEveryPlyOfRealGames) {
       board.do_move(move, undo[ply]);
       keys.push_back(board.key());
     }
-    builder.add_game(game, GameResult::WhiteWin, keys, moves);
+    builder.add_game(game, store::GameResult::WhiteWin, keys, moves);
     game_keys.push_back(keys);
     game_moves.push_back(moves);
   }
-  EXPECT_THROW(builder.add_game(99, GameResult::Draw, game_keys[0], game_moves[0].size() > 1
+  EXPECT_THROW(builder.add_game(99, store::GameResult::Draw, game_keys[0], game_moves[0].size() > 1
                                                                        ? std::span(game_moves[0]).first(1)
                                                                        : std::span<const uint16_t>()),
-               PositionIndexError);
+               store::PositionIndexError);
   {
     store::Transaction transaction(db);
     builder.write_segment(db, 1);
     transaction.commit();
   }
-  PositionIndexReader reader(db);
-  std::vector<Posting> start = reader.lookup(kStartPositionKey);
+  store::PositionIndexReader reader(db);
+  std::vector<store::Posting> start = reader.lookup(kStartPositionKey);
   ASSERT_EQ(start.size(), 50u);
   for (size_t i = 0; i < 50; ++i) {
     EXPECT_EQ(start[i].ply, 0);
     EXPECT_EQ(start[i].next_move, game_moves[i][0]);
-    EXPECT_EQ(start[i].result, GameResult::WhiteWin);
+    EXPECT_EQ(start[i].result, store::GameResult::WhiteWin);
   }
   // The final position of game 7 has no next move.
-  std::vector<Posting> last = reader.lookup(game_keys[6].back());
-  auto it = std::find_if(last.begin(), last.end(), [](const Posting& p) { return p.game_id == 7; });
+  std::vector<store::Posting> last = reader.lookup(game_keys[6].back());
+  auto it = std::find_if(last.begin(), last.end(), [](const store::Posting& p) { return p.game_id == 7; });
   ASSERT_NE(it, last.end());
   EXPECT_EQ(it->ply, game_moves[6].size());
   EXPECT_EQ(it->next_move, 0);
@@ -452,7 +452,7 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
   // not necessarily the first).
   store::Statement find = db.prepare(
       "SELECT block_id, data FROM position_blocks WHERE first_key <= ?1 ORDER BY first_key DESC LIMIT 1");
-  find.bind_int64(1, position_index_sql::to_sql_key(kStartPositionKey));
+  find.bind_int64(1, store::position_index_sql::to_sql_key(kStartPositionKey));
   ASSERT_TRUE(find.step());
   const int64_t block_id = find.column_int64(0);
   std::span<const std::byte> blob = find.column_blob(1);
@@ -460,7 +460,7 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
   find.reset();
   store::Statement update = db.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = ?2");
   update.bind_int64(2, block_id);
-  PositionIndexReader reader(db);
+  store::PositionIndexReader reader(db);
   std::mt19937 random(1);
   int thrown = 0;
   for (int trial = 0; trial < 150; ++trial) {
@@ -475,7 +475,7 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
     try {
       reader.lookup(kStartPositionKey);
       reader.count(opening_key(1, 1));
-    } catch (const PositionIndexError& error) {
+    } catch (const store::PositionIndexError& error) {
       ++thrown;
       EXPECT_NE(std::string(error.what()).find("segment 1"), std::string::npos) << error.what();
     }

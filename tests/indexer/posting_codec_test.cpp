@@ -9,46 +9,46 @@
 #include <string>
 #include <vector>
 
-#include "indexer/store/bit_stream.h"
-#include "indexer/store/posting_block_codec.h"
+#include "store/bit_stream.h"
+#include "store/posting_block_codec.h"
 #include "indexer/posting_run_file.h"
 #include "indexer/posting_sorter.h"
-#include "indexer/store/varint.h"
+#include "store/varint.h"
 
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<Posting> random_sorted_postings(size_t count, uint32_t seed, uint64_t key_range) {
+std::vector<store::Posting> random_sorted_postings(size_t count, uint32_t seed, uint64_t key_range) {
   std::mt19937_64 random(seed);
-  std::vector<Posting> postings;
+  std::vector<store::Posting> postings;
   for (size_t i = 0; i < count; ++i)
-    postings.push_back(Posting{key_range ? random() % key_range : random(), static_cast<uint32_t>(random()),
+    postings.push_back(store::Posting{key_range ? random() % key_range : random(), static_cast<uint32_t>(random()),
                                static_cast<uint16_t>(random()), static_cast<uint16_t>(random()),
-                               static_cast<GameResult>(random() % 4)});
-  std::sort(postings.begin(), postings.end(), posting_less);
+                               static_cast<store::GameResult>(random() % 4)});
+  std::sort(postings.begin(), postings.end(), store::posting_less);
   return postings;
 }
 
 TEST(VarintTest, RoundTripsAndRejectsTruncation) {
   std::vector<uint64_t> values = {0, 1, 127, 128, 16383, 16384, UINT32_MAX, ~uint64_t{0}};
   std::vector<uint8_t> bytes;
-  for (uint64_t value : values) put_varint(bytes, value);
+  for (uint64_t value : values) store::put_varint(bytes, value);
   const uint8_t* p = bytes.data();
   for (uint64_t value : values) {
     uint64_t decoded;
-    ASSERT_TRUE(get_varint(p, bytes.data() + bytes.size(), decoded));
+    ASSERT_TRUE(store::get_varint(p, bytes.data() + bytes.size(), decoded));
     EXPECT_EQ(decoded, value);
   }
   EXPECT_EQ(p, bytes.data() + bytes.size());
   std::vector<uint8_t> truncated = {0x80, 0x80};
   p = truncated.data();
   uint64_t ignored;
-  EXPECT_FALSE(get_varint(p, truncated.data() + truncated.size(), ignored));
+  EXPECT_FALSE(store::get_varint(p, truncated.data() + truncated.size(), ignored));
   std::vector<uint8_t> overlong(11, 0x80);
   p = overlong.data();
-  EXPECT_FALSE(get_varint(p, overlong.data() + overlong.size(), ignored));
+  EXPECT_FALSE(store::get_varint(p, overlong.data() + overlong.size(), ignored));
 }
 
 // A lean block keeps keys and game ids of every posting, the next move and result only
@@ -56,38 +56,38 @@ TEST(VarintTest, RoundTripsAndRejectsTruncation) {
 TEST(PostingBlockTest, LeanBlocksKeepMovesOfRepeatedKeysOnly) {
   for (int key_bits : {64, 30}) {
     // Random 64-bit keys, a quarter of them repeated in another game.
-    std::vector<Posting> postings = random_sorted_postings(2000, 17, 0);
+    std::vector<store::Posting> postings = random_sorted_postings(2000, 17, 0);
     for (size_t i = 0; i < 2000; i += 4) {
-      Posting again = postings[i];
+      store::Posting again = postings[i];
       again.game_id ^= 0x5A5A;
       postings.push_back(again);
     }
-    std::sort(postings.begin(), postings.end(), posting_less);
-    PostingBlockEncoder encoder(key_bits, 1, true);
+    std::sort(postings.begin(), postings.end(), store::posting_less);
+    store::PostingBlockEncoder encoder(key_bits, 1, true);
     std::span<const uint8_t> bytes = encoder.encode(postings);
     std::vector<uint8_t> block(bytes.begin(), bytes.end());
-    PostingBlockDecoder decoder;
+    store::PostingBlockDecoder decoder;
     decoder.open(block);
     size_t with_moves = 0;
     for (size_t i = 0; i < postings.size();) {
       size_t j = i;
-      while (j < postings.size() && mask_key(postings[j].key, key_bits) == mask_key(postings[i].key, key_bits)) ++j;
-      std::vector<Posting> found;
+      while (j < postings.size() && store::mask_key(postings[j].key, key_bits) == store::mask_key(postings[i].key, key_bits)) ++j;
+      std::vector<store::Posting> found;
       ASSERT_EQ(decoder.find(postings[i].key, found), j - i);
-      std::vector<Posting> expected(postings.begin() + static_cast<std::ptrdiff_t>(i),
+      std::vector<store::Posting> expected(postings.begin() + static_cast<std::ptrdiff_t>(i),
                                     postings.begin() + static_cast<std::ptrdiff_t>(j));
-      std::sort(expected.begin(), expected.end(), [](const Posting& a, const Posting& b) {
+      std::sort(expected.begin(), expected.end(), [](const store::Posting& a, const store::Posting& b) {
         return std::tie(a.game_id, a.ply) < std::tie(b.game_id, b.ply);
       });
       for (size_t k = 0; k < found.size(); ++k) {
         EXPECT_EQ(found[k].game_id, expected[k].game_id);
-        EXPECT_EQ(found[k].ply, kUnknownPly);
+        EXPECT_EQ(found[k].ply, store::kUnknownPly);
         if (j - i >= 2) {
           EXPECT_EQ(found[k].next_move, expected[k].next_move);
           EXPECT_EQ(found[k].result, expected[k].result);
           ++with_moves;
         } else {
-          EXPECT_EQ(found[k].next_move, kUnknownNextMove);
+          EXPECT_EQ(found[k].next_move, store::kUnknownNextMove);
         }
       }
       i = j;
@@ -95,7 +95,7 @@ TEST(PostingBlockTest, LeanBlocksKeepMovesOfRepeatedKeysOnly) {
     EXPECT_GT(with_moves, 0u);
     EXPECT_LT(with_moves, postings.size());
     // Smaller than the full block of the same postings.
-    PostingBlockEncoder full(key_bits, 1);
+    store::PostingBlockEncoder full(key_bits, 1);
     EXPECT_LT(block.size(), full.encode(postings).size());
   }
 }
@@ -105,10 +105,10 @@ TEST(BitStreamTest, FixedWidthAndRiceCodesRoundTrip) {
   std::vector<std::pair<uint64_t, int>> fields;
   std::vector<std::pair<uint64_t, int>> rice;
   std::vector<uint8_t> bytes;
-  BitWriter writer(bytes);
+  store::BitWriter writer(bytes);
   for (int i = 0; i < 5000; ++i) {
     int width = static_cast<int>(random() % 65);
-    uint64_t value = random() & low_bits_mask(width);
+    uint64_t value = random() & store::low_bits_mask(width);
     writer.write(value, width);
     fields.emplace_back(value, width);
     int k = static_cast<int>(random() % 40);
@@ -119,7 +119,7 @@ TEST(BitStreamTest, FixedWidthAndRiceCodesRoundTrip) {
     rice.emplace_back(code, k);
   }
   writer.finish();
-  BitReader reader(bytes);
+  store::BitReader reader(bytes);
   for (size_t i = 0; i < fields.size(); ++i) {
     ASSERT_EQ(reader.read(fields[i].second), fields[i].first) << i;
     ASSERT_EQ(reader.read_rice(rice[i].second), rice[i].first) << i;
@@ -132,34 +132,34 @@ TEST(BitStreamTest, FixedWidthAndRiceCodesRoundTrip) {
 TEST(PostingBlockCodecTest, RoundTripsRandomBlocksAtEveryKeyWidth) {
   for (int key_bits : {64, 48, 32, 20, 8, 1}) {
     for (uint64_t key_range : {uint64_t{0}, uint64_t{50}, uint64_t{1}}) {
-      std::vector<Posting> postings = random_sorted_postings(3000, static_cast<uint32_t>(key_bits), key_range);
-      PostingBlockEncoder encoder(key_bits, 3);
+      std::vector<store::Posting> postings = random_sorted_postings(3000, static_cast<uint32_t>(key_bits), key_range);
+      store::PostingBlockEncoder encoder(key_bits, 3);
       std::span<const uint8_t> block = encoder.encode(postings);
       std::vector<uint8_t> copy(block.begin(), block.end());
-      PostingBlockDecoder decoder;
+      store::PostingBlockDecoder decoder;
       decoder.open(copy);
       EXPECT_EQ(decoder.postings(), postings.size());
-      std::vector<Posting> decoded;
+      std::vector<store::Posting> decoded;
       decoder.decode_all(decoded);
       // Stored keys are masked; within a stored key, postings are by game and ply.
-      std::vector<Posting> expected = postings;
-      for (Posting& posting : expected) posting.key = mask_key(posting.key, key_bits);
-      std::sort(expected.begin(), expected.end(), posting_less);
+      std::vector<store::Posting> expected = postings;
+      for (store::Posting& posting : expected) posting.key = store::mask_key(posting.key, key_bits);
+      std::sort(expected.begin(), expected.end(), store::posting_less);
       ASSERT_EQ(decoded, expected) << "key_bits " << key_bits << " range " << key_range;
       // find() of each key returns its stored group with the asked key.
-      std::vector<Posting> found;
+      std::vector<store::Posting> found;
       EXPECT_EQ(decoder.find(postings[17].key, found), decoder.count(postings[17].key));
-      for (const Posting& posting : found) EXPECT_EQ(posting.key, postings[17].key);
+      for (const store::Posting& posting : found) EXPECT_EQ(posting.key, postings[17].key);
     }
   }
 }
 
 TEST(PostingBlockCodecTest, SingleKeyBlockIsTiny) {
   // The start position in 10,000 consecutive games with one next move: a few dozen bytes.
-  std::vector<Posting> postings;
+  std::vector<store::Posting> postings;
   for (uint32_t game = 1; game <= 10000; ++game)
-    postings.push_back(Posting{0x463b96181691fc9cull, game, 0, 0x70c, GameResult::WhiteWin});
-  PostingBlockEncoder encoder(64, 3);
+    postings.push_back(store::Posting{0x463b96181691fc9cull, game, 0, 0x70c, store::GameResult::WhiteWin});
+  store::PostingBlockEncoder encoder(64, 3);
   EXPECT_LT(encoder.encode(postings).size(), 200u);
 }
 
@@ -177,15 +177,15 @@ class RunFileTest : public ::testing::Test {
 };
 
 TEST_F(RunFileTest, RoundTripsThroughSmallBuffersAndRemovesItself) {
-  std::vector<Posting> postings = random_sorted_postings(20000, 5, 3000);
+  std::vector<store::Posting> postings = random_sorted_postings(20000, 5, 3000);
   fs::path path;
   {
     PostingRunFile run = write_posting_run(dir_, postings);
     path = run.path();
     EXPECT_TRUE(fs::exists(path));
     PostingRunReader reader(run, 100);
-    Posting posting;
-    std::vector<Posting> read;
+    store::Posting posting;
+    std::vector<store::Posting> read;
     while (reader.next(posting)) read.push_back(posting);
     EXPECT_EQ(read, postings);
   }
@@ -193,40 +193,40 @@ TEST_F(RunFileTest, RoundTripsThroughSmallBuffersAndRemovesItself) {
 }
 
 TEST_F(RunFileTest, TruncatedRunThrows) {
-  std::vector<Posting> postings = random_sorted_postings(1000, 6, 0);
+  std::vector<store::Posting> postings = random_sorted_postings(1000, 6, 0);
   PostingRunFile run = write_posting_run(dir_, postings);
   fs::resize_file(run.path(), fs::file_size(run.path()) / 2);
   PostingRunReader reader(run, 4096);
-  Posting posting;
+  store::Posting posting;
   EXPECT_THROW(
-      while (reader.next(posting)) {}, PositionIndexError);
+      while (reader.next(posting)) {}, store::PositionIndexError);
 }
 
 TEST_F(RunFileTest, UnwritableDirectoryThrowsWithThePath) {
   try {
     write_posting_run(dir_ / "missing", random_sorted_postings(10, 7, 0));
     FAIL() << "expected PositionIndexError";
-  } catch (const PositionIndexError& error) {
+  } catch (const store::PositionIndexError& error) {
     EXPECT_NE(std::string(error.what()).find("missing"), std::string::npos) << error.what();
   }
 }
 
 TEST_F(RunFileTest, SorterOrdersAnyInputLikeStdSort) {
   for (size_t budget_postings : {size_t{1}, size_t{7}, size_t{1000}, size_t{1000000}}) {
-    std::vector<Posting> postings = random_sorted_postings(3000, 8, 40);
+    std::vector<store::Posting> postings = random_sorted_postings(3000, 8, 40);
     std::shuffle(postings.begin(), postings.end(), std::mt19937(1));
     PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_);
-    for (const Posting& posting : postings) sorter.add(posting);
-    std::vector<Posting> merged;
-    sorter.merge([&](std::span<const Posting> batch) { merged.insert(merged.end(), batch.begin(), batch.end()); });
-    std::vector<Posting> expected = postings;
-    std::stable_sort(expected.begin(), expected.end(), posting_less);
+    for (const store::Posting& posting : postings) sorter.add(posting);
+    std::vector<store::Posting> merged;
+    sorter.merge([&](std::span<const store::Posting> batch) { merged.insert(merged.end(), batch.begin(), batch.end()); });
+    std::vector<store::Posting> expected = postings;
+    std::stable_sort(expected.begin(), expected.end(), store::posting_less);
     // Equal (key, game, ply) triples may come out in any order; compare as sorted multisets.
-    auto full_less = [](const Posting& a, const Posting& b) {
+    auto full_less = [](const store::Posting& a, const store::Posting& b) {
       return std::tie(a.key, a.game_id, a.ply, a.next_move, a.result) <
              std::tie(b.key, b.game_id, b.ply, b.next_move, b.result);
     };
-    ASSERT_TRUE(std::is_sorted(merged.begin(), merged.end(), posting_less)) << budget_postings;
+    ASSERT_TRUE(std::is_sorted(merged.begin(), merged.end(), store::posting_less)) << budget_postings;
     std::sort(merged.begin(), merged.end(), full_less);
     std::sort(expected.begin(), expected.end(), full_less);
     EXPECT_EQ(merged, expected) << budget_postings;

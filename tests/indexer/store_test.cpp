@@ -1,4 +1,4 @@
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Blobs read from a database that may come from anyone (indexer/store/blob_codec.h): a
+// Blobs read from a database that may come from anyone (store/blob_codec.h): a
 // zstd frame's stated content size is never trusted for an allocation. Hand-made
 // frames (RFC 8878) for the cases; real payloads for the round trips.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/zstd_frame_limit.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
+#include "store/zstd_frame_limit.h"
 #include "tests/peak_memory.h"
 
 namespace pgnbase::indexer {
@@ -34,30 +34,30 @@ TEST(UntrustedBlob, FourteenBytesStatingOneGibibyteAllocateNothing) {
   test_support::PeakMemory peak;
   ASSERT_TRUE(peak.available());
   std::vector<MoveCode> codes;
-  EXPECT_FALSE(decode_moves(blob, Board(), codes));
+  EXPECT_FALSE(store::decode_moves(blob, Board(), codes));
   std::string payload;
-  EXPECT_FALSE(decode_blob(blob, payload));
+  EXPECT_FALSE(store::decode_blob(blob, payload));
   EXPECT_LT(peak.growth_kib(), 64 * 1024) << "KiB of peak RSS for a 14-byte blob";
 }
 
 TEST(UntrustedBlob, FrameMustHoldExactlyItsStatedSize) {
   std::string payload;
-  EXPECT_TRUE(decode_blob(rle_blob(1000, 1000), payload));
+  EXPECT_TRUE(store::decode_blob(rle_blob(1000, 1000), payload));
   EXPECT_EQ(payload, std::string(1000, 'x'));
-  EXPECT_FALSE(decode_blob(rle_blob(1001, 1000), payload)) << "states more than it holds";
-  EXPECT_FALSE(decode_blob(rle_blob(999, 1000), payload)) << "holds more than it states";
-  EXPECT_FALSE(decode_blob(rle_blob(1000, 1000) + "y", payload)) << "bytes after the frame";
+  EXPECT_FALSE(store::decode_blob(rle_blob(1001, 1000), payload)) << "states more than it holds";
+  EXPECT_FALSE(store::decode_blob(rle_blob(999, 1000), payload)) << "holds more than it states";
+  EXPECT_FALSE(store::decode_blob(rle_blob(1000, 1000) + "y", payload)) << "bytes after the frame";
   const std::string truncated = rle_blob(1000, 1000);
-  EXPECT_FALSE(decode_blob(truncated.substr(0, truncated.size() - 1), payload));
+  EXPECT_FALSE(store::decode_blob(truncated.substr(0, truncated.size() - 1), payload));
 }
 
 TEST(UntrustedBlob, StatedSizeBeyondWhatTheBytesCanHoldIsCorrupt) {
   const std::string blob = rle_blob(100000, 100000);
   const size_t frame_bytes = blob.size() - 1;
-  ASSERT_LT(zstd_max_output(frame_bytes), 1u << 20);
+  ASSERT_LT(store::zstd_max_output(frame_bytes), 1u << 20);
   std::string payload;
-  EXPECT_TRUE(decode_blob(blob, payload));
-  EXPECT_FALSE(decode_blob(rle_blob(uint32_t(zstd_max_output(frame_bytes) + 1), 100000), payload));
+  EXPECT_TRUE(store::decode_blob(blob, payload));
+  EXPECT_FALSE(store::decode_blob(rle_blob(uint32_t(store::zstd_max_output(frame_bytes) + 1), 100000), payload));
 }
 
 // Real compressed payloads still read back, the highly compressible ones included
@@ -65,9 +65,9 @@ TEST(UntrustedBlob, StatedSizeBeyondWhatTheBytesCanHoldIsCorrupt) {
 TEST(UntrustedBlob, RealPayloadsRoundTrip) {
   for (const std::string& text : {std::string(10 << 20, '='), std::string("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 ") + std::string(5000, 'a')}) {
     std::string blob, payload;
-    encode_blob(text, 3, blob);
-    ASSERT_EQ(blob[0], char(BlobFormat::Zstd));
-    ASSERT_TRUE(decode_blob(blob, payload));
+    store::encode_blob(text, 3, blob);
+    ASSERT_EQ(blob[0], char(store::BlobFormat::Zstd));
+    ASSERT_TRUE(store::decode_blob(blob, payload));
     EXPECT_EQ(payload, text);
   }
 }

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "indexer/store/posting_block_codec.h"
-#include "indexer/store/varint.h"
+#include "store/posting_block_codec.h"
+#include "store/varint.h"
 #include "tests/peak_memory.h"
 
 namespace pgnbase::indexer {
@@ -19,11 +19,11 @@ namespace {
 // given (codec, stored size, raw size for zstd).
 std::vector<uint8_t> block_header(uint64_t postings) {
   std::vector<uint8_t> block = {2, 64, 3};
-  put_varint(block, postings);
-  put_varint(block, 1);                          // groups
+  store::put_varint(block, postings);
+  store::put_varint(block, 1);                          // groups
   block.insert(block.end(), 8, 0);               // first fingerprint
   block.push_back(0);                            // rice_k
-  put_varint(block, 1);                          // game_base
+  store::put_varint(block, 1);                          // game_base
   block.push_back(0);                            // game_bits
   return block;
 }
@@ -31,14 +31,14 @@ std::vector<uint8_t> block_header(uint64_t postings) {
 void expect_refused_within_memory(const std::vector<uint8_t>& block) {
   test_support::PeakMemory peak;
   ASSERT_TRUE(peak.available());
-  PostingBlockDecoder decoder;
-  std::vector<Posting> out;
+  store::PostingBlockDecoder decoder;
+  std::vector<store::Posting> out;
   EXPECT_THROW(
       {
         decoder.open(block);
         decoder.find(0, out);
       },
-      PositionIndexError);
+      store::PositionIndexError);
   EXPECT_LT(peak.growth_kib(), 64 * 1024) << "KiB of peak RSS for a " << block.size() << "-byte block";
 }
 
@@ -48,8 +48,8 @@ TEST(UntrustedPostingBlock, FortyOneBytesStatingHalfAGigabyteAllocateNothing) {
   std::vector<uint8_t> block = block_header(uint64_t{1} << 31);
   block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
   block.push_back(1), block.push_back(0);  // group sizes: zstd, 0 bytes stored ...
-  put_varint(block, 500'000'000);          // ... stating 500 MB raw
-  for (int i = 2; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  store::put_varint(block, 500'000'000);          // ... stating 500 MB raw
+  for (int i = 2; i < store::kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
   EXPECT_EQ(block.size(), 41u);
   expect_refused_within_memory(block);
 }
@@ -59,52 +59,52 @@ TEST(UntrustedPostingBlock, PostingCountBeyondTheBytesPresentIsRefusedAtOpen) {
   std::vector<uint8_t> block = block_header(1'000'000);
   block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
   std::vector<uint8_t> sizes;
-  put_varint(sizes, 999'999);  // group sizes: raw, one group of a million
+  store::put_varint(sizes, 999'999);  // group sizes: raw, one group of a million
   block.push_back(0);
-  put_varint(block, sizes.size());
+  store::put_varint(block, sizes.size());
   block.insert(block.end(), sizes.begin(), sizes.end());
-  for (int i = 2; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
-  PostingBlockDecoder decoder;
-  EXPECT_THROW(decoder.open(block), PositionIndexError);
+  for (int i = 2; i < store::kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  store::PostingBlockDecoder decoder;
+  EXPECT_THROW(decoder.open(block), store::PositionIndexError);
 }
 
 // Even with every byte present, a block may hold at most kMaxBlockPostings postings,
 // so that sections sized per posting stay small; the encoder keeps to it too.
 TEST(UntrustedPostingBlock, MoreThanTheMaximumPostingsIsRefusedEvenWithTheirBytes) {
-  const uint64_t postings = kMaxBlockPostings + 1;
+  const uint64_t postings = store::kMaxBlockPostings + 1;
   std::vector<uint8_t> block = block_header(postings);
   block.push_back(0), block.push_back(0);  // fingerprint gaps: raw, empty
   std::vector<uint8_t> sizes;
-  put_varint(sizes, postings - 1);  // group sizes: one group of them all
+  store::put_varint(sizes, postings - 1);  // group sizes: one group of them all
   block.push_back(0);
-  put_varint(block, sizes.size());
+  store::put_varint(block, sizes.size());
   block.insert(block.end(), sizes.begin(), sizes.end());
   block.push_back(0), block.push_back(0);  // first games: empty (game_bits 0)
   block.push_back(0);                      // game gaps: a zero byte for each but the first
-  put_varint(block, postings - 1);
+  store::put_varint(block, postings - 1);
   block.insert(block.end(), postings - 1, 0);
-  for (int i = 4; i < kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
-  PostingBlockDecoder decoder;
-  EXPECT_THROW(decoder.open(block), PositionIndexError);
-  std::vector<Posting> many(postings, Posting{1, 1, 0, 0, GameResult::Unknown});
-  PostingBlockEncoder encoder(64, 1);
-  EXPECT_THROW(encoder.encode(many), PositionIndexError);
+  for (int i = 4; i < store::kPostingBlockSections; ++i) block.push_back(0), block.push_back(0);
+  store::PostingBlockDecoder decoder;
+  EXPECT_THROW(decoder.open(block), store::PositionIndexError);
+  std::vector<store::Posting> many(postings, store::Posting{1, 1, 0, 0, store::GameResult::Unknown});
+  store::PostingBlockEncoder encoder(64, 1);
+  EXPECT_THROW(encoder.encode(many), store::PositionIndexError);
 }
 
 // Good blocks, lean and full, of many sizes still read back exactly.
 TEST(UntrustedPostingBlock, EncodedBlocksStillDecode) {
   std::mt19937_64 random(5);
   for (size_t count : {1, 2, 100, 5000}) {
-    std::vector<Posting> postings;
+    std::vector<store::Posting> postings;
     for (size_t i = 0; i < count; ++i)
-      postings.push_back(Posting{random() % 64, uint32_t(random() % 100000), uint16_t(random() % 300),
-                                 uint16_t(random() & 0x7FFF), GameResult(random() % 4)});
-    std::sort(postings.begin(), postings.end(), posting_less);
+      postings.push_back(store::Posting{random() % 64, uint32_t(random() % 100000), uint16_t(random() % 300),
+                                 uint16_t(random() & 0x7FFF), store::GameResult(random() % 4)});
+    std::sort(postings.begin(), postings.end(), store::posting_less);
     for (bool lean : {false, true}) {
-      PostingBlockEncoder encoder(64, 3, lean);
-      PostingBlockDecoder decoder;
+      store::PostingBlockEncoder encoder(64, 3, lean);
+      store::PostingBlockDecoder decoder;
       decoder.open(encoder.encode(postings));
-      std::vector<Posting> out;
+      std::vector<store::Posting> out;
       decoder.decode_all(out);
       ASSERT_EQ(out.size(), postings.size());
       for (size_t i = 0; i < out.size(); ++i) {

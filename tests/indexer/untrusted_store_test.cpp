@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "indexer/store/database.h"
+#include "store/database.h"
 #include "tests/temp_dir_test.h"
 
 namespace pgnbase::store {

@@ -9,7 +9,7 @@
 #include "core/board.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/source_removal.h"
-#include "indexer/store/position_index_reader.h"
+#include "store/position_index_reader.h"
 #include "query/explorer.h"
 #include "query/output_file.h"
 #include "query/search_output.h"
@@ -175,7 +175,7 @@ TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
   // No posting of a removed game is left: the start position and the explorer see only Petrosian's file.
   for (const std::string& db : {both, alone}) {
     store::Database database(db, store::Database::Mode::ReadOnly);
-    EXPECT_EQ(indexer::PositionIndexReader(database).lookup(Board().key()).size(), size_t(scalar(alone, "SELECT count(*) FROM games WHERE start_fen IS NULL")));
+    EXPECT_EQ(store::PositionIndexReader(database).lookup(Board().key()).size(), size_t(scalar(alone, "SELECT count(*) FROM games WHERE start_fen IS NULL")));
   }
   auto explorer = [](const std::string& db) {
     store::Database database(db, store::Database::Mode::ReadOnly);

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "indexer/store/eco_table.h"
-#include "indexer/store/game_facets.h"
+#include "store/eco_table.h"
+#include "store/game_facets.h"
 #include "query/explorer.h"
 #include "query/explorer_summary.h"
 #include "query/time_control.h"
@@ -193,19 +193,19 @@ TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {
 }
 
 TEST_F(ExplorerLichess, OpeningNamesComeFromTheDeepestNamedPosition) {
-  const indexer::EcoTable& table = indexer::EcoTable::builtin();
+  const store::EcoTable& table = store::EcoTable::builtin();
   // 1.e4 c5 2.Nf3 is named (B27 Sicilian Defense); each of its moves names its own line
   // or, when the table has no entry, inherits the position's.
   const Board position = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
   const ExplorerResult r = run(position, {}, true);
-  const indexer::EcoEntry* own = table.find(position.key());
+  const store::EcoEntry* own = table.find(position.key());
   ASSERT_TRUE(own);
   EXPECT_EQ(r.opening.eco, own->eco);
   EXPECT_EQ(r.opening.name, own->name);
   ASSERT_GE(r.moves.size(), 3u);
   size_t named = 0;
   for (const ExplorerMove& m : r.moves) {
-    const indexer::EcoEntry* child = table.find(query_test::board_of(m.fen).key());
+    const store::EcoEntry* child = table.find(query_test::board_of(m.fen).key());
     EXPECT_EQ(m.opening.name, child ? child->name : own->name) << m.san;
     named += child != nullptr;
   }
@@ -257,7 +257,7 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
       if (a.moves[i].games >= 50) todo.push_back(query_test::board_of(a.moves[i].fen));
       // Names come from the stored eco_positions here; they are the builtin table's.
       const uint64_t child = query_test::board_of(a.moves[i].fen).key();
-      const indexer::EcoEntry* entry = indexer::EcoTable::builtin().find(child);
+      const store::EcoEntry* entry = store::EcoTable::builtin().find(child);
       EXPECT_EQ(name_opening(db, std::span(&child, 1)).name, entry ? std::string(entry->name) : "");
     }
     ASSERT_EQ(a.top_games.size(), b.top_games.size());

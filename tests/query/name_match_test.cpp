@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "indexer/store/name_words.h"
+#include "store/name_words.h"
 #include "query/game_search.h"
 #include "query/game_sql.h"
 #include "query/name_match.h"

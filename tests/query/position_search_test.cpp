@@ -108,7 +108,7 @@ class PositionSearchDatabase : public ::testing::Test {
       if (!s.column_is_null(1)) parse_fen(s.column_text(1), board, s.column_int64(0) == 1);
       else if (s.column_int64(0) == 1) board.set_chess960(true);
       auto blob = s.column_blob(2);
-      indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes);
+      store::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes);
       UndoInfo undo;
       for (size_t ply = 0; ply <= codes.size(); ++ply) {
         if (ply % every == 0 || ply == codes.size() || board.en_passant_capturable_pseudo()) out.push_back(board);
@@ -238,8 +238,8 @@ TEST_F(PositionSearchDatabase, ReachabilityNeverGivesUpBeforeALaterOccurrence) {
       start_of.bind_int64(1, game.id);
       ASSERT_TRUE(start_of.step());
       Board board;
-      ASSERT_TRUE(indexer::stored_start_position(
-          indexer::Variant(start_of.column_int64(0)),
+      ASSERT_TRUE(store::stored_start_position(
+          store::Variant(start_of.column_int64(0)),
           start_of.column_is_null(1) ? std::nullopt : std::optional<std::string_view>(start_of.column_text(1)), board));
       UndoInfo undo;
       for (size_t ply = 0;; ++ply) {

@@ -17,10 +17,10 @@
 #include "core/board.h"
 #include "core/fen.h"
 #include "core/move_code.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
 #include "indexer/import_pipeline.h"
-#include "indexer/store/database.h"
+#include "store/database.h"
 
 namespace pgnbase::query_test {
 
@@ -122,7 +122,7 @@ inline std::vector<ReplayedGame> replay_all_games(const std::string& db_path, bo
       board.set_chess960(true);
     }
     auto blob = s.column_blob(3);
-    EXPECT_TRUE(indexer::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes));
+    EXPECT_TRUE(store::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes));
     g.codes = codes;
     g.keys.push_back(board.key());
     if (with_fens) g.fens.push_back(write_fen(board));

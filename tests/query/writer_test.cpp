@@ -3,10 +3,10 @@
 // null moves, notations.
 #include <gtest/gtest.h>
 
-#include "indexer/store/annotations.h"
-#include "indexer/store/blob_codec.h"
-#include "indexer/store/moves_codec.h"
-#include "indexer/store/tag_codec.h"
+#include "store/annotations.h"
+#include "store/blob_codec.h"
+#include "store/moves_codec.h"
+#include "store/tag_codec.h"
 #include "json_check.h"
 #include "query/game_search.h"
 #include "query/json_writer.h"
@@ -37,16 +37,16 @@ struct OwnedRow {
   std::vector<MoveCode> codes;
 };
 
-OwnedRow make_row(const std::vector<MoveCode>& codes, const std::vector<indexer::Tag>& other_tags,
-                  const std::vector<indexer::AnnotationEntry>& annotations) {
+OwnedRow make_row(const std::vector<MoveCode>& codes, const std::vector<store::Tag>& other_tags,
+                  const std::vector<store::AnnotationEntry>& annotations) {
   OwnedRow r;
   r.codes = codes;
   // The writers take the codes themselves; a blob only for the legal sequences.
-  if (!indexer::encode_moves(Board(), codes, r.moves)) r.moves.clear();
-  indexer::encode_tags(other_tags, r.tags);
+  if (!store::encode_moves(Board(), codes, r.moves)) r.moves.clear();
+  store::encode_tags(other_tags, r.tags);
   std::string payload;
-  indexer::encode_annotations(annotations, payload);
-  if (!payload.empty()) indexer::encode_blob(payload, 3, r.annotations);
+  store::encode_annotations(annotations, payload);
+  if (!payload.empty()) store::encode_blob(payload, 3, r.annotations);
   r.row.id = 1;
   r.row.moves = r.moves;
   r.row.tags = r.tags;
@@ -117,7 +117,7 @@ TEST(PgnWriter, WrapsAtEightyColumnsNeverBeforeEscapeOrTagLookalikes) {
   // Knights out and back, 40 times: 160 plies.
   for (int i = 0; i < 40; ++i)
     codes.insert(codes.end(), {code(SQ_G1, SQ_F3), code(SQ_G8, SQ_F6), code(SQ_F3, SQ_G1), code(SQ_F6, SQ_G8)});
-  std::vector<indexer::AnnotationEntry> notes;
+  std::vector<store::AnnotationEntry> notes;
   for (uint32_t ply = 3; ply < 160; ply += 7)
     notes.push_back({ply, "{a comment long enough to need wrapping, with 50 % of it here and [Event \"x\"] too} $1"});
   notes.push_back({1, "{%}"});  // a word that may not start a line
@@ -160,7 +160,7 @@ TEST(PgnWriter, CorruptMovesWriteNothing) {
 TEST(PgnWriter, Chess960GetsXFenAndVariantTags) {
   // Shredder castling letters in the stored start position; no Variant tag in the file.
   OwnedRow r = make_row({}, {{"FEN", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQRN w GBgb - 0 1"}}, {});
-  r.row.variant = indexer::Variant::Chess960;
+  r.row.variant = store::Variant::Chess960;
   r.row.start_fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQRN w GBgb - 0 1";
   std::string out;
   ASSERT_TRUE(PgnWriter().write(r.row, r.codes, out));
@@ -208,7 +208,7 @@ TEST(TagNameSet, WorkPerNameDoesNotGrowWithTheNamesBefore) {
 
 TEST(JsonGameWriter, ThousandsOfTagsCostWorkLinearInTheirNumber) {
   constexpr int kTags = 20000;
-  std::vector<indexer::Tag> tags;
+  std::vector<store::Tag> tags;
   for (int i = 0; i < kTags; ++i) tags.push_back({"T" + std::to_string(i), "first"});
   for (int i = 0; i < kTags; i += 4) tags.push_back({"T" + std::to_string(i), "repeated"});
   OwnedRow r = make_row({code(SQ_E2, SQ_E4)}, tags, {});

@@ -1,0 +1,414 @@
+#include "store/database.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+namespace pgnbase::store {
+
+namespace {
+
+StoreErrorKind kind_of(int code) {
+  switch (code & 0xff) {
+    case SQLITE_CANTOPEN: return StoreErrorKind::CannotOpen;
+    case SQLITE_NOTADB: return StoreErrorKind::NotADatabase;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return StoreErrorKind::Busy;
+    case SQLITE_READONLY: return StoreErrorKind::ReadOnly;
+    case SQLITE_FULL: return StoreErrorKind::Full;
+    case SQLITE_CORRUPT: return StoreErrorKind::Corrupt;
+    case SQLITE_CONSTRAINT: return StoreErrorKind::Constraint;
+    case SQLITE_ERROR:
+    case SQLITE_MISUSE:
+    case SQLITE_RANGE: return StoreErrorKind::Misuse;
+    default: return StoreErrorKind::Other;
+  }
+}
+
+// Keeps error lines short: the first line of the SQL, at most 80 characters.
+std::string abbreviate_sql(std::string_view sql) {
+  while (!sql.empty() && (sql.front() == ' ' || sql.front() == '\n' || sql.front() == '\t'))
+    sql.remove_prefix(1);
+  std::string_view first_line = sql.substr(0, sql.find('\n'));
+  constexpr size_t kMaxLength = 80;
+  if (first_line.size() > kMaxLength) return std::string(first_line.substr(0, kMaxLength)) + "...";
+  if (first_line.size() < sql.size()) return std::string(first_line) + " ...";
+  return std::string(first_line);
+}
+
+// The message SQLite attached to the connection, or the generic text of the code
+// when the connection has none (e.g. allocation failed).
+std::string message_of(sqlite3* db, int code) {
+  const char* message = db ? sqlite3_errmsg(db) : nullptr;
+  if (!message || !*message || std::strcmp(message, "not an error") == 0) message = sqlite3_errstr(code);
+  return message;
+}
+
+// The one-line error for a failure on an open connection.
+StoreError make_error(sqlite3* db, int code, const std::string& path, std::string_view while_doing) {
+  std::string line = "database '" + path + "': " + message_of(db, code);
+  if (!while_doing.empty()) line += " (while " + std::string(while_doing) + ")";
+  return StoreError(kind_of(code), code, line);
+}
+
+int open_flags(Database::Mode mode) {
+  switch (mode) {
+    case Database::Mode::ReadOnly: return SQLITE_OPEN_READONLY;
+    case Database::Mode::ReadWrite: return SQLITE_OPEN_READWRITE;
+    case Database::Mode::Create: return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  }
+  return SQLITE_OPEN_READONLY;
+}
+
+}  // namespace
+
+std::string_view to_string(StoreErrorKind kind) {
+  switch (kind) {
+    case StoreErrorKind::CannotOpen: return "cannot open";
+    case StoreErrorKind::NotADatabase: return "not a database";
+    case StoreErrorKind::Busy: return "busy";
+    case StoreErrorKind::ReadOnly: return "read-only";
+    case StoreErrorKind::Full: return "full";
+    case StoreErrorKind::Corrupt: return "corrupt";
+    case StoreErrorKind::Constraint: return "constraint";
+    case StoreErrorKind::Misuse: return "misuse";
+    case StoreErrorKind::Other: return "other";
+  }
+  return "other";
+}
+
+// ---------------------------------------------------------------- Database
+
+namespace {
+
+// SQLite's memory statistics take one process-wide mutex on every allocation, which
+// threads confirming positions on their own connections then queue on. We never read
+// the statistics. Must run before SQLite initialises; a no-op if it already has.
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+// Settings for a file that may come from anyone (https://sqlite.org/security.html):
+// defensive mode (no writable schema, no corrupting pragmas), functions in the schema
+// limited to innocuous ones, every b-tree cell's size checked as it is read, no
+// triggers or views (pgnbase has none; a hostile file's would run inside our queries),
+// and, for readers, no string or blob over kMaxReadValueBytes (a generated column of
+// zeroblob(1e9) could otherwise make every row cost a gigabyte). Returns the first
+// failing code, or SQLITE_OK.
+constexpr int kMaxReadValueBytes = 256 << 20;
+
+int harden_for_untrusted_files(sqlite3* db, Database::Mode mode) {
+  for (auto [option, value] : {std::pair{SQLITE_DBCONFIG_DEFENSIVE, 1}, std::pair{SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+                               std::pair{SQLITE_DBCONFIG_ENABLE_TRIGGER, 0}, std::pair{SQLITE_DBCONFIG_ENABLE_VIEW, 0}})
+    if (int code = sqlite3_db_config(db, option, value, nullptr); code != SQLITE_OK) return code;
+  if (mode == Database::Mode::ReadOnly) sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxReadValueBytes);
+  return sqlite3_exec(db, "PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
+}
+
+}  // namespace
+
+Database::Database(const std::string& path, Mode mode)
+    : path_(std::make_shared<const std::string>(path)), mode_(mode) {
+  configure_sqlite_once();
+  int code = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode) | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (code != SQLITE_OK) {
+    std::string message = message_of(db_, code);
+    if (int system_error = db_ ? sqlite3_system_errno(db_) : 0; system_error != 0)
+      message += std::string(" (") + std::strerror(system_error) + ")";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(kind_of(code), code, "cannot open database '" + path + "': " + message);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, static_cast<int>(kDefaultBusyTimeout.count()));
+  if (int failed = harden_for_untrusted_files(db_, mode); failed != SQLITE_OK) {
+    std::string message = message_of(db_, failed);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(kind_of(failed), failed, "cannot open database '" + path + "': " + message);
+  }
+
+  // SQLite reads the file header lazily; read it now so a PGN or a truncated file
+  // passed as the database is reported at open with a clear message.
+  code = sqlite3_exec(db_, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+  if (code != SQLITE_OK) {
+    std::string message = message_of(db_, code);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(kind_of(code), code, "cannot open database '" + path + "': " + message);
+  }
+}
+
+// The busy handler of wait_for_locks: SQLite calls it while a lock is held elsewhere.
+struct Database::LockWait {
+  std::function<void()> on_long_wait;
+  std::chrono::steady_clock::time_point started;
+  bool told = false;
+
+  static int retry(void* self, int attempt) {
+    auto& wait = *static_cast<LockWait*>(self);
+    const auto now = std::chrono::steady_clock::now();
+    if (attempt == 0) {
+      wait.started = now;
+      wait.told = false;
+    } else if (!wait.told && now - wait.started >= std::chrono::seconds(1)) {
+      wait.told = true;
+      if (wait.on_long_wait) wait.on_long_wait();
+    }
+    // Polls often at first (the other transaction may be about to end), then every 100 ms.
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+    return 1;
+  }
+};
+
+Database::~Database() {
+  // sqlite3_close_v2 defers the close until every Statement is finalized.
+  if (db_) sqlite3_close_v2(db_);
+}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      mode_(other.mode_),
+      lock_wait_(std::move(other.lock_wait_)),
+      cached_(std::move(other.cached_)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    cached_.clear();
+    if (db_) sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    cached_ = std::move(other.cached_);
+    path_ = std::move(other.path_);
+    mode_ = other.mode_;
+    lock_wait_ = std::move(other.lock_wait_);
+  }
+  return *this;
+}
+
+void Database::fail(int code, std::string_view while_doing) const {
+  throw make_error(db_, code, *path_, while_doing);
+}
+
+void Database::exec(std::string_view sql) {
+  // sqlite3_exec needs a terminated string; SQL texts are short, the copy is cheap.
+  std::string terminated(sql);
+  char* error = nullptr;
+  int code = sqlite3_exec(db_, terminated.c_str(), nullptr, nullptr, &error);
+  sqlite3_free(error);  // the same text is still available from sqlite3_errmsg
+  if (code != SQLITE_OK) fail(code, "running: " + abbreviate_sql(sql));
+}
+
+Statement Database::prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  int code = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (code != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    fail(code, "preparing: " + abbreviate_sql(sql));
+  }
+  if (!stmt) fail(SQLITE_MISUSE, "preparing an empty statement");
+  return Statement(stmt, path_);
+}
+
+Statement& Database::cached(std::string_view sql) {
+  auto it = cached_.find(std::string(sql));
+  if (it == cached_.end()) return cached_.emplace(std::string(sql), prepare(sql)).first->second;
+  it->second.reset();
+  it->second.clear_bindings();
+  return it->second;
+}
+
+int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+int64_t Database::changes() const { return sqlite3_changes64(db_); }
+
+bool Database::in_transaction() const { return db_ && sqlite3_get_autocommit(db_) == 0; }
+
+bool Database::has_table(std::string_view name) {
+  Statement& s = cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  s.bind_text(1, name);
+  const bool found = s.step();
+  s.reset();  // a cached statement left on a row would hold its read transaction open
+  return found;
+}
+
+void Database::set_busy_timeout(std::chrono::milliseconds timeout) {
+  sqlite3_busy_timeout(db_, static_cast<int>(timeout.count()));
+}
+
+void Database::wait_for_locks(std::function<void()> on_long_wait) {
+  lock_wait_ = std::make_unique<LockWait>();
+  lock_wait_->on_long_wait = std::move(on_long_wait);
+  sqlite3_busy_handler(db_, &LockWait::retry, lock_wait_.get());
+}
+
+void Database::configure_for_bulk_load() {
+  // journal_mode answers with the mode in force: a locked or in-memory database
+  // keeps its old mode without an error, so check the answer.
+  Statement journal = prepare("PRAGMA journal_mode=WAL");
+  std::string mode = journal.step() ? std::string(journal.column_text(0)) : std::string();
+  journal.reset();
+  const char* filename = sqlite3_db_filename(db_, "main");
+  bool on_disk = filename && *filename;
+  if (on_disk && mode != "wal")
+    throw StoreError(StoreErrorKind::Other, SQLITE_ERROR,
+                     "database '" + *path_ + "': cannot switch to WAL journal mode (still '" + mode + "')");
+  exec("PRAGMA synchronous=NORMAL;"
+       // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
+       // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
+       "PRAGMA cache_size=-32768;"
+       "PRAGMA temp_store=MEMORY;");
+}
+
+std::string Database::integrity_check() {
+  Statement check = prepare("PRAGMA integrity_check");
+  std::string result;
+  while (check.step()) {
+    if (!result.empty()) result += '\n';
+    result += check.column_text(0);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------- Statement
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)), database_path_(std::move(other.database_path_)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = std::exchange(other.stmt_, nullptr);
+    database_path_ = std::move(other.database_path_);
+  }
+  return *this;
+}
+
+void Statement::fail(int code, std::string_view while_doing) const {
+  throw make_error(sqlite3_db_handle(stmt_), code, *database_path_,
+                   std::string(while_doing) + ": " + abbreviate_sql(sql()));
+}
+
+void Statement::check_bind(int code, int index) const {
+  if (code != SQLITE_OK) fail(code, "binding ?" + std::to_string(index) + " of");
+}
+
+void Statement::bind_int64(int index, int64_t value) {
+  check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+}
+
+void Statement::bind_double(int index, double value) {
+  check_bind(sqlite3_bind_double(stmt_, index, value), index);
+}
+
+void Statement::bind_null(int index) { check_bind(sqlite3_bind_null(stmt_, index), index); }
+
+void Statement::bind_text(int index, std::string_view text) {
+  check_bind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+             index);
+}
+
+void Statement::bind_text_static(int index, std::string_view text) {
+  check_bind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8),
+             index);
+}
+
+// An empty span may carry a null pointer, which SQLite would store as NULL;
+// a zero-length blob is what the caller meant.
+void Statement::bind_blob(int index, std::span<const std::byte> bytes) {
+  const void* data = bytes.empty() ? static_cast<const void*>("") : bytes.data();
+  check_bind(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), SQLITE_TRANSIENT), index);
+}
+
+void Statement::bind_blob(int index, std::span<const uint8_t> bytes) {
+  bind_blob(index, std::as_bytes(bytes));
+}
+
+void Statement::bind_blob_static(int index, std::span<const std::byte> bytes) {
+  const void* data = bytes.empty() ? static_cast<const void*>("") : bytes.data();
+  check_bind(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), SQLITE_STATIC), index);
+}
+
+void Statement::bind_blob_static(int index, std::span<const uint8_t> bytes) {
+  bind_blob_static(index, std::as_bytes(bytes));
+}
+
+bool Statement::step() {
+  int code = sqlite3_step(stmt_);
+  if (code == SQLITE_ROW) return true;
+  if (code == SQLITE_DONE) return false;
+  // Take the message first, then reset so the statement can be used again after a Busy.
+  StoreError error = make_error(sqlite3_db_handle(stmt_), code, *database_path_,
+                                "running: " + abbreviate_sql(sql()));
+  sqlite3_reset(stmt_);
+  throw error;
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  // The result of sqlite3_reset repeats the last step's error, already reported.
+  sqlite3_reset(stmt_);
+}
+
+void Statement::clear_bindings() { sqlite3_clear_bindings(stmt_); }
+
+int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+
+bool Statement::column_is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+int64_t Statement::column_int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::column_double(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::string_view Statement::column_text(int column) const {
+  // Ask for the pointer first, then the size, as SQLite's docs require.
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
+  if (!text) return {};
+  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
+std::span<const std::byte> Statement::column_blob(int column) const {
+  const void* blob = sqlite3_column_blob(stmt_, column);
+  if (!blob) return {};
+  return {static_cast<const std::byte*>(blob), static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
+std::string_view Statement::sql() const {
+  const char* text = stmt_ ? sqlite3_sql(stmt_) : nullptr;
+  return text ? std::string_view(text) : std::string_view();
+}
+
+// ---------------------------------------------------------------- Transaction
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (committed_ || !db_.in_transaction()) return;  // SQLite may already have rolled back (e.g. disk full)
+  try {
+    db_.exec("ROLLBACK");
+  } catch (const StoreError&) {
+    // A destructor must not throw; the connection closes the transaction anyway.
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  committed_ = true;
+}
+
+}  // namespace pgnbase::store

@@ -1,0 +1,58 @@
+// Game facets: what the explorer filters and ranks games by (both ratings, the date key
+// and the time control), kept beside the games table as arrays indexed by game id, one
+// blob per column in table game_facets (schema 3, docs/schema.md).
+//
+// | name          | element  | value                                                     |
+// |---------------|----------|-----------------------------------------------------------|
+// | white_elo     | u16 LE   | games.white_elo, 0 when unknown                           |
+// | black_elo     | u16 LE   | games.black_elo, 0 when unknown                           |
+// | date_key      | i32 LE   | games.date_key, 0 when unknown                            |
+// | time_control  | u16 LE   | 1 + index into time_controls, 0 when unknown              |
+// | time_controls | text     | the distinct TimeControl values, one per line             |
+// | last_id       | text     | the largest game id covered (decimal)                     |
+//
+// Element i belongs to game id i (ids of removed games hold zeros: clear_game_facets). The
+// writer appends the games of each import (append_game_facets); a reader that finds
+// last_id behind the largest game id ever given (store/counters.h) treats the facets as
+// absent (read_game_facets returns nullopt).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "store/database.h"
+
+namespace pgnbase::store {
+
+struct GameFacets {
+  std::vector<uint16_t> white_elo, black_elo;
+  std::vector<int32_t> date_key;
+  std::vector<uint16_t> time_control;
+  std::vector<std::string> time_controls;  // time_control value v names time_controls[v - 1]
+  uint32_t last_id = 0;
+};
+
+// Appends the facets of the games with ids above the stored last_id (all of them on a
+// fresh database), inside the caller's transaction; last_id becomes last_game_id, which
+// must be the largest id ever given to a game (next_game_id() - 1, store/counters.h), as
+// the writer knows it: finding it here would scan position_segments, a row per source,
+// at every source. Cost: one read of the new rows and a rewrite of the column blobs
+// (about 10 bytes per game).
+void append_game_facets(Database& db, uint32_t last_game_id);
+
+// Zeroes the facets of removed games, inside the caller's transaction.
+void clear_game_facets(Database& db, std::span<const int64_t> ids);
+
+// Which columns read_game_facets loads (the others stay empty): each is megabytes on a
+// big database, so a query loads what its filters need.
+struct FacetColumns {
+  bool ratings = true, date = true, time_control = true;
+};
+
+// The stored facets, or nullopt when the table is missing or behind the games table.
+std::optional<GameFacets> read_game_facets(Database& db, FacetColumns columns = {});
+
+}  // namespace pgnbase::store

@@ -1,0 +1,102 @@
+#include "store/position_index_reader.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/position_index_sql.h"
+
+namespace pgnbase::store {
+
+namespace sql = position_index_sql;
+
+namespace {
+
+// Holds a read transaction for one lookup unless the caller already has one open.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(store::Database& db) : db_(db), owned_(!db.in_transaction()) {
+    if (owned_) db_.exec(sql::kBeginRead);
+  }
+  ~ReadSnapshot() {
+    if (!owned_) return;
+    try {
+      db_.exec(sql::kRollback);
+    } catch (...) {
+      // Nothing was written; the connection ends the transaction when it closes.
+    }
+  }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  store::Database& db_;
+  bool owned_;
+};
+
+std::span<const uint8_t> as_bytes(std::span<const std::byte> blob) {
+  return {reinterpret_cast<const uint8_t*>(blob.data()), blob.size()};
+}
+
+bool game_ply_less(const Posting& a, const Posting& b) {
+  return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
+}
+
+}  // namespace
+
+PositionIndexReader::PositionIndexReader(store::Database& db)
+    : db_(db), select_segments_(db.prepare(sql::kSelectSegmentKeyBits)), select_blocks_(db.prepare(sql::kSelectBlocksForKey)) {}
+
+void PositionIndexReader::for_each_candidate_block(uint64_t key, const std::function<void()>& on_block) {
+  ReadSnapshot snapshot(db_);
+  std::vector<std::pair<int64_t, int>> segments;
+  select_segments_.reset();
+  while (select_segments_.step())
+    segments.emplace_back(select_segments_.column_int64(0),
+                          static_cast<int>(std::clamp<int64_t>(select_segments_.column_int64(1), -1, 65)));
+  select_segments_.reset();
+
+  for (const auto& [segment_id, key_bits] : segments) {
+    if (key_bits < 1 || key_bits > 64)  // a shift by it would be undefined
+      throw PositionIndexError("position index segment " + std::to_string(segment_id) + ": key_bits " +
+                               std::to_string(key_bits) + " is not 1..64");
+    select_blocks_.reset();
+    select_blocks_.bind_int64(1, segment_id);
+    select_blocks_.bind_int64(2, sql::to_sql_key(mask_key(key, key_bits)));
+    while (select_blocks_.step()) {
+      ++blocks_read_;
+      try {
+        decoder_.open(as_bytes(select_blocks_.column_blob(0)));
+        on_block();
+      } catch (const PositionIndexError& error) {
+        select_blocks_.reset();
+        throw PositionIndexError("position index segment " + std::to_string(segment_id) + ": " + error.what());
+      }
+    }
+    select_blocks_.reset();
+  }
+}
+
+void PositionIndexReader::visit(uint64_t key, const std::function<void(std::span<const Posting>)>& visitor) {
+  for_each_candidate_block(key, [&] {
+    scratch_.clear();
+    if (decoder_.find(key, scratch_) > 0) visitor(scratch_);
+  });
+}
+
+std::vector<Posting> PositionIndexReader::lookup(uint64_t key) {
+  std::vector<Posting> postings;
+  for_each_candidate_block(key, [&] { decoder_.find(key, postings); });
+  if (!std::is_sorted(postings.begin(), postings.end(), game_ply_less))
+    std::sort(postings.begin(), postings.end(), game_ply_less);
+  return postings;
+}
+
+uint64_t PositionIndexReader::count(uint64_t key) {
+  uint64_t total = 0;
+  for_each_candidate_block(key, [&] { total += decoder_.count(key); });
+  return total;
+}
+
+}  // namespace pgnbase::store

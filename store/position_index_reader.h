@@ -1,0 +1,57 @@
+// Looks keys up in the position index: per segment, reads only the block (or, for a
+// key with more postings than a block holds, the consecutive blocks) whose key range
+// holds the key, and decodes only that key's postings.
+//
+// A segment written with key_bits < 64 stores fingerprints: its lookups also return
+// postings of other keys that share the key's top bits (rarely; see
+// PositionIndexOptions::key_bits). Postings always carry the key that was asked for.
+// Every lookup reads one consistent snapshot of the database (it opens a read
+// transaction when none is open), so it may run while an import writes (WAL).
+//
+// The Database must outlive the reader. Not thread-safe: one reader per thread, each
+// on its own Database.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "store/position_posting.h"
+#include "store/posting_block_codec.h"
+#include "store/database.h"
+
+namespace pgnbase::store {
+
+class PositionIndexReader {
+ public:
+  explicit PositionIndexReader(store::Database& db);
+
+  // Every posting of key in every segment, sorted by game id, then ply.
+  std::vector<Posting> lookup(uint64_t key);
+
+  // Calls visitor with the postings of key, a block at a time, without collecting them
+  // all (the explorer on the start position of a million games). Order: segment by
+  // segment (by segment id), and within a segment by game id, then ply (for a
+  // fingerprint segment, within each block only). The span dies when visitor returns.
+  void visit(uint64_t key, const std::function<void(std::span<const Posting>)>& visitor);
+
+  // How many postings key has, without decoding them.
+  uint64_t count(uint64_t key);
+
+  // Blocks read (decoded headers) since construction, for tests and benchmarks.
+  uint64_t blocks_read() const { return blocks_read_; }
+
+ private:
+  // Calls on_block for each block of each segment that may hold key, opened in decoder_.
+  void for_each_candidate_block(uint64_t key, const std::function<void()>& on_block);
+
+  store::Database& db_;
+  store::Statement select_segments_;
+  store::Statement select_blocks_;
+  PostingBlockDecoder decoder_;
+  std::vector<Posting> scratch_;
+  uint64_t blocks_read_ = 0;
+};
+
+}  // namespace pgnbase::store

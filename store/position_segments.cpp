@@ -1,0 +1,57 @@
+#include "store/position_segments.h"
+
+#include "store/position_index_sql.h"
+
+namespace pgnbase::store {
+
+namespace sql = position_index_sql;
+
+namespace {
+
+SegmentStats read_segment_row(const store::Statement& row) {
+  SegmentStats stats;
+  stats.segment_id = row.column_int64(0);
+  stats.key_bits = static_cast<int>(row.column_int64(1));
+  stats.postings = static_cast<uint64_t>(row.column_int64(2));
+  stats.distinct_keys = static_cast<uint64_t>(row.column_int64(3));
+  stats.games = static_cast<uint64_t>(row.column_int64(4));
+  stats.first_game_id = static_cast<uint32_t>(row.column_int64(5));
+  stats.last_game_id = static_cast<uint32_t>(row.column_int64(6));
+  stats.blocks = static_cast<uint64_t>(row.column_int64(7));
+  stats.block_bytes = static_cast<uint64_t>(row.column_int64(8));
+  return stats;
+}
+
+}  // namespace
+
+void create_position_index_schema(store::Database& db) { db.exec(sql::kCreateSchema); }
+
+bool delete_position_segment(store::Database& db, int64_t segment_id) {
+  std::optional<store::Transaction> own;
+  if (!db.in_transaction()) own.emplace(db);
+  store::Statement delete_blocks = db.prepare(sql::kDeleteBlocks);
+  delete_blocks.bind_int64(1, segment_id);
+  delete_blocks.run();
+  int64_t blocks = db.changes();
+  store::Statement delete_segment = db.prepare(sql::kDeleteSegment);
+  delete_segment.bind_int64(1, segment_id);
+  delete_segment.run();
+  bool existed = db.changes() > 0 || blocks > 0;
+  if (own) own->commit();
+  return existed;
+}
+
+std::vector<SegmentStats> read_position_segments(store::Database& db) {
+  std::vector<SegmentStats> segments;
+  store::Statement select = db.prepare(sql::kSelectSegments);
+  while (select.step()) segments.push_back(read_segment_row(select));
+  return segments;
+}
+
+std::optional<SegmentStats> read_position_segment(store::Database& db, int64_t segment_id) {
+  for (const SegmentStats& stats : read_position_segments(db))
+    if (stats.segment_id == segment_id) return stats;
+  return std::nullopt;
+}
+
+}  // namespace pgnbase::store

@@ -1,0 +1,441 @@
+#include "store/posting_block_codec.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "store/bit_stream.h"
+#include "store/varint.h"
+#include "store/zstd_frame_limit.h"
+
+namespace pgnbase::store {
+
+namespace {
+
+enum Section { kFingerprintGaps, kGroupSizes, kFirstGames, kGameGaps, kPlies, kMoveFrom, kMoveDistance, kResults };
+enum Codec : uint8_t { kRaw = 0, kZstd = 1 };
+
+uint64_t fingerprint_of(uint64_t key, int key_bits) { return key_bits >= 64 ? key : key >> (64 - key_bits); }
+
+size_t varint_length(uint64_t value) {
+  size_t length = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++length;
+  }
+  return length;
+}
+
+void put_u64(std::vector<uint8_t>& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+// The two move planes. Squares are mirrored (a1 <-> a8) at odd plies, so that both
+// sides' moves look alike when the game starts with White to move, and the
+// to-square is coded as its distance from the from-square: the planes then hold
+// about 10 bits of information per move instead of about 11.7 (measured on lichess
+// games). Plane a: from' | promotion bits 0-1 << 6. Plane b: (to' - from') mod 64 |
+// promotion bit 2 << 6 | bit 15 << 7. Lossless for any 16-bit value and any ply.
+struct MovePlanes {
+  uint8_t a, b;
+};
+
+MovePlanes split_move(uint16_t move, uint16_t ply) {
+  unsigned mirror = (ply & 1) ? 56 : 0;
+  unsigned from = (move & 0x3f) ^ mirror;
+  unsigned to = ((move >> 6) & 0x3f) ^ mirror;
+  return {static_cast<uint8_t>(from | (((move >> 12) & 3) << 6)),
+          static_cast<uint8_t>(((to - from) & 0x3f) | (((move >> 14) & 1) << 6) | ((move >> 15) << 7))};
+}
+
+uint16_t join_move(uint8_t a, uint8_t b, uint16_t ply) {
+  unsigned mirror = (ply & 1) ? 56 : 0;
+  unsigned from = a & 0x3f;
+  unsigned to = (from + b) & 0x3f;
+  return static_cast<uint16_t>((from ^ mirror) | ((to ^ mirror) << 6) | (((a >> 6) & 3u) << 12) |
+                               (((b >> 6) & 1u) << 14) | ((b >> 7) << 15));
+}
+
+// The Rice parameter that codes these gaps in the fewest bits (tries a few near log2 of the mean).
+int choose_rice_parameter(const std::vector<uint64_t>& gaps) {
+  if (gaps.empty()) return 0;
+  // Sum in long double: gaps of 64-bit keys can add up past 2^64.
+  long double sum = 0;
+  for (uint64_t gap : gaps) sum += static_cast<long double>(gap);
+  uint64_t mean = static_cast<uint64_t>(sum / static_cast<long double>(gaps.size()));
+  int guess = mean == 0 ? 0 : static_cast<int>(std::bit_width(mean)) - 1;
+  int best = 0;
+  uint64_t best_bits = ~uint64_t{0};
+  for (int k = std::max(0, guess - 2); k <= std::min(63, guess + 1); ++k) {
+    uint64_t bits = 0;
+    for (uint64_t gap : gaps) bits += rice_length(gap, k);
+    if (bits < best_bits) {
+      best_bits = bits;
+      best = k;
+    }
+  }
+  return best;
+}
+
+// The calling thread's compression context, made on its first use. Encoders share it:
+// a segment makes one encoder per key partition, and a context each cost a small
+// segment (one short game) more than all its encoding.
+ZSTD_CCtx* thread_compression_context() {
+  struct Context {
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(context); }
+  };
+  thread_local Context tl;
+  if (!tl.context) throw PositionIndexError("cannot create a zstd compression context");
+  return tl.context;
+}
+
+}  // namespace
+
+struct PostingBlockDecoder::ZstdContext {
+  ZSTD_DCtx* context = ZSTD_createDCtx();
+  ~ZstdContext() { ZSTD_freeDCtx(context); }
+};
+
+PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level, bool lean)
+    : key_bits_(key_bits), compression_level_(compression_level), lean_(lean) {
+  if (key_bits < 1 || key_bits > 64) throw PositionIndexError("position index key_bits must be 1..64");
+}
+
+PostingBlockEncoder::~PostingBlockEncoder() = default;
+
+void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& raw, PostingBlockSizes* sizes) {
+  size_t before = out_.size();
+  bool compressed = false;
+  // The bit-packed sections are dense already: zstd would only spend time on them.
+  bool dense = index == kFingerprintGaps || index == kFirstGames;
+  if (raw.size() > 16 && !dense) {
+    compressed_.resize(ZSTD_compressBound(raw.size()));
+    size_t size = ZSTD_compressCCtx(thread_compression_context(), compressed_.data(), compressed_.size(), raw.data(),
+                                    raw.size(), compression_level_);
+    if (ZSTD_isError(size)) throw PositionIndexError(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
+    if (size + varint_length(raw.size()) < raw.size()) {
+      out_.push_back(kZstd);
+      put_varint(out_, size);
+      put_varint(out_, raw.size());
+      out_.insert(out_.end(), compressed_.begin(), compressed_.begin() + static_cast<std::ptrdiff_t>(size));
+      compressed = true;
+    }
+  }
+  if (!compressed) {
+    out_.push_back(kRaw);
+    put_varint(out_, raw.size());
+    out_.insert(out_.end(), raw.begin(), raw.end());
+  }
+  if (sizes) {
+    sizes->stored[index] = out_.size() - before;
+    sizes->raw[index] = raw.size();
+  }
+}
+
+std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes) {
+  if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
+  // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
+  masked_.assign(postings.begin(), postings.end());
+  bool regroup = false;
+  for (size_t i = 0; i < masked_.size(); ++i) {
+    masked_[i].key = mask_key(postings[i].key, key_bits_);
+    if (i > 0 && masked_[i].key == masked_[i - 1].key && postings[i].key != postings[i - 1].key) regroup = true;
+  }
+  if (regroup) std::sort(masked_.begin(), masked_.end(), posting_less);
+
+  for (auto& section : sections_) section.clear();
+  std::vector<uint64_t>& gaps = gaps_;
+  std::vector<uint32_t>& first_games = first_games_;
+  gaps.clear();
+  first_games.clear();
+  uint64_t previous_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
+  uint32_t group_size = 0;
+  group_sizes_.clear();
+  auto end_group = [&] {
+    put_varint(sections_[kGroupSizes], group_size - 1);
+    group_sizes_.push_back(group_size);
+  };
+  for (size_t i = 0; i < masked_.size(); ++i) {
+    const Posting& posting = masked_[i];
+    uint64_t fingerprint = fingerprint_of(posting.key, key_bits_);
+    bool new_group = i == 0 || fingerprint != previous_fingerprint;
+    if (new_group) {
+      if (i > 0) {
+        end_group();
+        gaps.push_back(fingerprint - previous_fingerprint - 1);
+      }
+      first_games.push_back(posting.game_id);
+      group_size = 0;
+    } else {
+      put_varint(sections_[kGameGaps], posting.game_id - masked_[i - 1].game_id);
+    }
+    ++group_size;
+    previous_fingerprint = fingerprint;
+    if (!lean_) put_varint(sections_[kPlies], posting.ply);
+  }
+  end_group();
+
+  int rice_k = choose_rice_parameter(gaps);
+  {
+    BitWriter writer(sections_[kFingerprintGaps]);
+    for (uint64_t gap : gaps) writer.write_rice(gap, rice_k);
+    writer.finish();
+  }
+  uint32_t game_base = *std::min_element(first_games.begin(), first_games.end());
+  uint32_t game_span = *std::max_element(first_games.begin(), first_games.end()) - game_base;
+  int game_bits = static_cast<int>(std::bit_width(game_span));
+  {
+    BitWriter writer(sections_[kFirstGames]);
+    for (uint32_t game : first_games) writer.write(game - game_base, game_bits);
+    writer.finish();
+  }
+  auto& move_from = sections_[kMoveFrom];
+  auto& move_distance = sections_[kMoveDistance];
+  auto& results = sections_[kResults];
+  size_t entry = 0, posting_index = 0;
+  for (uint32_t size : group_sizes_) {
+    const bool stored = !lean_ || size >= 2;
+    for (uint32_t j = 0; j < size; ++j, ++posting_index) {
+      if (!stored) continue;
+      const Posting& posting = masked_[posting_index];
+      MovePlanes planes = split_move(posting.next_move, lean_ ? 0 : posting.ply);
+      move_from.push_back(planes.a);
+      move_distance.push_back(planes.b);
+      if (entry % 4 == 0) results.push_back(0);
+      results.back() |= static_cast<uint8_t>((static_cast<unsigned>(posting.result) & 3) << (2 * (entry % 4)));
+      ++entry;
+    }
+  }
+
+  out_.clear();
+  out_.push_back(kPostingBlockFormat);
+  out_.push_back(static_cast<uint8_t>(key_bits_));
+  out_.push_back(lean_ ? 0 : kBlockStoresPlies | kBlockStoresAllMoves);
+  put_varint(out_, masked_.size());
+  put_varint(out_, first_games.size());
+  put_u64(out_, fingerprint_of(masked_[0].key, key_bits_));
+  out_.push_back(static_cast<uint8_t>(rice_k));
+  put_varint(out_, game_base);
+  out_.push_back(static_cast<uint8_t>(game_bits));
+  if (sizes) sizes->header = out_.size();
+  for (int i = 0; i < kPostingBlockSections; ++i) append_section(i, sections_[i], sizes);
+  return out_;
+}
+
+PostingBlockDecoder::PostingBlockDecoder() : zstd_(std::make_unique<ZstdContext>()) {
+  if (!zstd_->context) throw PositionIndexError("cannot create a zstd decompression context");
+}
+
+PostingBlockDecoder::~PostingBlockDecoder() = default;
+
+void PostingBlockDecoder::fail(const char* what) const {
+  throw PositionIndexError(std::string("corrupt position index block: ") + what);
+}
+
+void PostingBlockDecoder::open(std::span<const uint8_t> block) {
+  const uint8_t* p = block.data();
+  const uint8_t* end = p + block.size();
+  auto need = [&](size_t bytes) {
+    if (static_cast<size_t>(end - p) < bytes) fail("truncated header");
+  };
+  auto varint = [&]() {
+    uint64_t value;
+    if (!get_varint(p, end, value)) fail("truncated header");
+    return value;
+  };
+  need(2);
+  const uint8_t format = p[0];
+  if (format != 1 && format != kPostingBlockFormat) fail("unknown format version");
+  key_bits_ = p[1];
+  if (key_bits_ < 1 || key_bits_ > 64) fail("key_bits out of range");
+  p += 2;
+  flags_ = kBlockStoresPlies | kBlockStoresAllMoves;
+  if (format >= 2) {
+    need(1);
+    flags_ = *p++;
+    if (flags_ > 3) fail("unknown flags");
+  }
+  uint64_t postings = varint();
+  uint64_t groups = varint();
+  if (postings == 0 || postings > kMaxBlockPostings || groups == 0 || groups > postings) fail("bad counts");
+  postings_ = static_cast<uint32_t>(postings);
+  groups_ = static_cast<uint32_t>(groups);
+  need(9);
+  first_fingerprint_ = 0;
+  for (int i = 0; i < 8; ++i) first_fingerprint_ |= uint64_t{p[i]} << (8 * i);
+  rice_k_ = p[8];
+  p += 9;
+  if (rice_k_ > 63) fail("bad Rice parameter");
+  game_base_ = varint();
+  need(1);
+  game_bits_ = *p++;
+  if (game_bits_ > 32) fail("bad game id width");
+  for (int i = 0; i < kPostingBlockSections; ++i) {
+    SectionRef& section = sections_[i];
+    need(1);
+    section.codec = *p++;
+    uint64_t stored = varint();
+    section.raw_size = stored;
+    if (section.codec == kZstd) {
+      section.raw_size = varint();
+    } else if (section.codec != kRaw) {
+      fail("unknown section codec");
+    }
+    if (stored > static_cast<uint64_t>(end - p)) fail("truncated section");
+    // No section may claim more than 10 bytes (a maximal varint) per posting.
+    if (section.raw_size > 10 * postings + 16) fail("section too large");
+    section.stored = {p, static_cast<size_t>(stored)};
+    section.decoded = false;
+    p += stored;
+    if (section.codec == kZstd) check_zstd_size(section);
+  }
+  // Each posting is one varint of the group sizes (the first of its group) or of the
+  // game gaps (the others), so the counts are bounded by bytes really present.
+  if (groups > sections_[kGroupSizes].raw_size || postings - groups > sections_[kGameGaps].raw_size)
+    fail("more postings than the block's bytes can hold");
+}
+
+void PostingBlockDecoder::check_zstd_size(const SectionRef& section) const {
+  // The size is checked before anything is allocated for it (zstd_frame_limit.h).
+  if (section.raw_size > zstd_max_output(section.stored.size())) fail("section larger than its bytes can hold");
+  const unsigned long long content = ZSTD_getFrameContentSize(section.stored.data(), section.stored.size());
+  if (content != section.raw_size) fail("section size differs from its zstd frame's");
+}
+
+std::span<const uint8_t> PostingBlockDecoder::section(int index) {
+  SectionRef& section = sections_[index];
+  if (section.codec == kRaw) return section.stored;
+  std::vector<uint8_t>& decoded = decoded_[index];
+  if (!section.decoded) {
+    decoded.resize(section.raw_size);
+    size_t size = ZSTD_decompressDCtx(zstd_->context, decoded.data(), decoded.size(), section.stored.data(),
+                                      section.stored.size());
+    if (ZSTD_isError(size) || size != section.raw_size) fail("bad zstd section");
+    section.decoded = true;
+  }
+  return decoded;
+}
+
+PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
+  uint64_t target = fingerprint_of(key, key_bits_);
+  if (target < first_fingerprint_) return {};
+  uint64_t first_move = 0;
+  BitReader gaps(section(kFingerprintGaps));
+  std::span<const uint8_t> sizes = section(kGroupSizes);
+  const uint8_t* p = sizes.data();
+  const uint8_t* end = p + sizes.size();
+  uint64_t fingerprint = first_fingerprint_;
+  uint64_t first_posting = 0;
+  for (uint32_t group = 0; group < groups_; ++group) {
+    uint64_t size_minus_one;
+    if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
+    uint64_t size = size_minus_one + 1;
+    if (first_posting + size > postings_) fail("group sizes exceed the posting count");
+    if (fingerprint == target)
+      return {group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
+              static_cast<uint32_t>(size)};
+    if (fingerprint > target) return {};
+    first_posting += size;
+    if (group_has_moves(size)) first_move += size;
+    if (group + 1 < groups_) {
+      uint64_t gap = gaps.read_rice(rice_k_);
+      if (gaps.failed()) fail("truncated fingerprint gaps");
+      uint64_t next = fingerprint + gap + 1;
+      if (next <= fingerprint) fail("fingerprints out of order");
+      fingerprint = next;
+    }
+  }
+  return {};
+}
+
+size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
+  Location location = locate(key);
+  if (location.size == 0) return 0;
+  std::pair<uint64_t, uint32_t> group{key, location.size};
+  decode_range(location.group, {&group, 1}, location.first_posting, location.first_move, out);
+  return location.size;
+}
+
+size_t PostingBlockDecoder::count(uint64_t key) { return locate(key).size; }
+
+void PostingBlockDecoder::decode_all(std::vector<Posting>& out) {
+  BitReader gaps(section(kFingerprintGaps));
+  std::span<const uint8_t> sizes = section(kGroupSizes);
+  const uint8_t* p = sizes.data();
+  const uint8_t* end = p + sizes.size();
+  std::vector<std::pair<uint64_t, uint32_t>> groups(groups_);
+  uint64_t fingerprint = first_fingerprint_;
+  uint64_t total = 0;
+  int shift = 64 - key_bits_;
+  for (uint32_t group = 0; group < groups_; ++group) {
+    uint64_t size_minus_one;
+    if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
+    total += size_minus_one + 1;
+    if (total > postings_) fail("group sizes exceed posting count");
+    groups[group] = {fingerprint << shift, static_cast<uint32_t>(size_minus_one + 1)};
+    if (group + 1 < groups_) {
+      uint64_t next = fingerprint + gaps.read_rice(rice_k_) + 1;
+      if (gaps.failed()) fail("truncated fingerprint gaps");
+      if (next <= fingerprint) fail("fingerprints out of order");
+      fingerprint = next;
+    }
+  }
+  if (total != postings_) fail("group sizes do not add up to the posting count");
+  decode_range(0, groups, 0, 0, out);
+}
+
+void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std::pair<uint64_t, uint32_t>> groups,
+                                       uint32_t first_posting, uint32_t first_move, std::vector<Posting>& out) {
+  const bool plies_stored = flags_ & kBlockStoresPlies;
+  BitReader first_games(section(kFirstGames));
+  first_games.seek(static_cast<size_t>(first_group) * static_cast<size_t>(game_bits_));
+  std::span<const uint8_t> game_gaps = section(kGameGaps);
+  const uint8_t* gap = game_gaps.data();
+  const uint8_t* gap_end = gap + game_gaps.size();
+  if (!skip_varints(gap, gap_end, first_posting - first_group) && first_posting > first_group)
+    fail("truncated game gaps");
+  std::span<const uint8_t> plies = section(kPlies);
+  const uint8_t* ply = plies.data();
+  const uint8_t* ply_end = ply + plies.size();
+  if (plies_stored && !skip_varints(ply, ply_end, first_posting) && first_posting > 0) fail("truncated plies");
+  if (!plies_stored && !plies.empty()) fail("plies stored in a block that says none are");
+  std::span<const uint8_t> move_from = section(kMoveFrom);
+  std::span<const uint8_t> move_distance = section(kMoveDistance);
+  std::span<const uint8_t> results = section(kResults);
+  if (move_distance.size() != move_from.size() || move_from.size() > postings_)
+    fail("move sections have the wrong size");
+  if (results.size() != (move_from.size() + 3) / 4) fail("result section has the wrong size");
+
+  size_t move = first_move;
+  for (const auto& [key, size] : groups) {
+    uint64_t game = game_base_ + first_games.read(game_bits_);
+    const bool has_moves = group_has_moves(size);
+    for (uint32_t j = 0; j < size; ++j) {
+      uint64_t value = kUnknownPly;
+      if (j > 0) {
+        if (!get_varint(gap, gap_end, value)) fail("truncated game gaps");
+        game += value;
+        value = kUnknownPly;
+      }
+      if (plies_stored && !get_varint(ply, ply_end, value)) fail("truncated plies");
+      if (game > UINT32_MAX || value > UINT16_MAX) fail("value out of range");
+      auto ply_value = static_cast<uint16_t>(value);
+      Posting posting{key, static_cast<uint32_t>(game), ply_value, kUnknownNextMove, GameResult::Unknown};
+      if (has_moves) {
+        if (move >= move_from.size()) fail("move sections too short");
+        posting.next_move = join_move(move_from[move], move_distance[move], plies_stored ? ply_value : 0);
+        posting.result = static_cast<GameResult>((results[move / 4] >> (2 * (move % 4))) & 3);
+        ++move;
+      }
+      out.push_back(posting);
+    }
+  }
+  if (first_games.failed()) fail("truncated first games");
+}
+
+}  // namespace pgnbase::store

@@ -1,0 +1,179 @@
+// The database schema (documented column by column in docs/schema.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pgnbase::store {
+
+// Bumped when a change would make an older pgnbase misread the file.
+inline constexpr int kSchemaVersion = 5;
+// The oldest version this build reads; an older file must be rebuilt (pgn-index). A
+// version 4 file is read as it is and becomes version 5 on its next import or removal
+// (version 5 only adds tables, and counters in meta: store/counters.h).
+inline constexpr int kOldestReadableSchemaVersion = 4;
+
+// The one line for a database made by an older pgnbase: what to do about it.
+inline std::string older_schema_message(const std::string& path, const std::string& version) {
+  return path + ": made by an older pgnbase (schema version " + version + "; this build reads version " +
+         std::to_string(kSchemaVersion) + "): rebuild it from its PGN files with pgn-index -o NEW.db FILE...";
+}
+
+inline constexpr std::string_view kSchemaSql = R"sql(
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sources (
+  id           INTEGER PRIMARY KEY,
+  path         TEXT NOT NULL,
+  size         INTEGER,
+  content_hash TEXT NOT NULL UNIQUE,
+  games_found  INTEGER NOT NULL,
+  imported     INTEGER NOT NULL,
+  rejected     INTEGER NOT NULL,
+  duplicates   INTEGER NOT NULL DEFAULT 0,
+  language_counts TEXT,
+  imported_at  TEXT NOT NULL,
+  seconds      REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS names (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL
+);
+-- Version 4: a named index instead of a UNIQUE constraint, so that a bulk load drops it
+-- and builds it once at the end (the writer keeps names unique: one id per name).
+CREATE UNIQUE INDEX IF NOT EXISTS names_by_name ON names(name);
+-- Version 4: the opening names the import computes (games.opening_id), each stored once
+-- instead of as text in every game's row.
+CREATE TABLE IF NOT EXISTS openings (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS games (
+  id           INTEGER PRIMARY KEY,
+  source_id    INTEGER NOT NULL REFERENCES sources(id),
+  game_number  INTEGER NOT NULL,
+  byte_offset  INTEGER NOT NULL,
+  line         INTEGER NOT NULL,
+  event_id     INTEGER REFERENCES names(id),
+  site_id      INTEGER REFERENCES names(id),
+  date         TEXT,
+  date_key     INTEGER,
+  round        TEXT,
+  white_id     INTEGER REFERENCES names(id),
+  black_id     INTEGER REFERENCES names(id),
+  result_tag   TEXT,
+  result       INTEGER NOT NULL,
+  white_elo    INTEGER,
+  black_elo    INTEGER,
+  eco          TEXT,
+  eco_source   INTEGER NOT NULL DEFAULT 0,
+  opening_id   INTEGER REFERENCES openings(id),
+  time_control TEXT,
+  plies        INTEGER NOT NULL,
+  variant      INTEGER NOT NULL DEFAULT 0,
+  start_fen    TEXT,
+  language     TEXT NOT NULL DEFAULT 'en',
+  moves        BLOB NOT NULL,
+  tags         BLOB,
+  dedupe_key   INTEGER NOT NULL DEFAULT 0
+);
+-- Comments, NAGs and variations live apart: they are most of a commented game's bytes,
+-- and without them a games row is small, so replaying many games reads few pages.
+CREATE TABLE IF NOT EXISTS game_annotations (
+  id          INTEGER PRIMARY KEY REFERENCES games(id),
+  annotations BLOB NOT NULL
+);
+-- With the date, a player's games come sorted by date from the index alone.
+CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
+CREATE INDEX IF NOT EXISTS games_black ON games(black_id, date_key);
+CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+CREATE INDEX IF NOT EXISTS games_date ON games(date_key);
+CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
+CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
+CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
+CREATE TABLE IF NOT EXISTS rejects (
+  id          INTEGER PRIMARY KEY,
+  source_id   INTEGER NOT NULL REFERENCES sources(id),
+  game_number INTEGER NOT NULL,
+  byte_offset INTEGER NOT NULL,
+  line        INTEGER NOT NULL,
+  kind        TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  text        BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
+-- Version 3, names as people type them (issue 14 part 7): the folded words of every
+-- name (store/name_words.h), so that a name filter looks words up instead of scanning.
+CREATE TABLE IF NOT EXISTS name_words (
+  word    TEXT NOT NULL,
+  name_id INTEGER NOT NULL REFERENCES names(id),
+  PRIMARY KEY (word, name_id)
+) WITHOUT ROWID;
+-- Schema 3, the explorer's game facets (store/game_facets.h): per-game ratings,
+-- date and time control as arrays indexed by game id, one blob per column, so that the
+-- explorer filters and ranks a million games without reading a million rows.
+CREATE TABLE IF NOT EXISTS game_facets (
+  name TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
+-- Schema 3, the explorer's stored answers for common positions (query/explorer_summary.h),
+-- valid while the position index holds `stamp` postings.
+CREATE TABLE IF NOT EXISTS explorer_summaries (
+  key   INTEGER PRIMARY KEY,
+  stamp INTEGER NOT NULL,
+  data  BLOB NOT NULL
+);
+-- Schema 3, the ECO table's positions by Polyglot key, for naming explored positions.
+CREATE TABLE IF NOT EXISTS eco_positions (
+  key  INTEGER PRIMARY KEY,
+  eco  TEXT NOT NULL,
+  name TEXT NOT NULL
+);
+-- Schema 3, material and pattern search (issue 15): the material of every ply, as the
+-- plies where it changes (store/material_runs.h), one small row per game, so a
+-- material search scans this table and reads no moves.
+CREATE TABLE IF NOT EXISTS game_material (
+  id   INTEGER PRIMARY KEY REFERENCES games(id),
+  runs BLOB NOT NULL
+);
+-- Version 5, nothing lost on removal (issue 21): every other source that held a stored
+-- game and was not stored for it (a duplicate or a truncated copy). Removing the game's
+-- source moves the game to one of them instead of deleting it.
+CREATE TABLE IF NOT EXISTS game_copies (
+  game_id   INTEGER NOT NULL,
+  source_id INTEGER NOT NULL,
+  PRIMARY KEY (game_id, source_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_copies_by_source ON game_copies(source_id);
+-- Version 5: the position-index segments of games that moved to another source when
+-- their own was removed (a source's first segment has the source's id; these are extra).
+CREATE TABLE IF NOT EXISTS moved_segments (
+  segment_id INTEGER PRIMARY KEY,
+  source_id  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS moved_segments_by_source ON moved_segments(source_id);
+-- Version 5: what removals did to stored games, in order, for readers that keep a copy
+-- (the Parquet dataset): source_id NULL when the game was removed, else the source the
+-- game moved to.
+CREATE TABLE IF NOT EXISTS game_changes (
+  seq       INTEGER PRIMARY KEY,
+  game_id   INTEGER NOT NULL,
+  source_id INTEGER
+);
+)sql";
+
+// The secondary indexes of games and names, dropped for a bulk load into an empty table.
+inline constexpr std::string_view kDropGameIndexesSql = R"sql(
+DROP INDEX IF EXISTS names_by_name;
+DROP INDEX IF EXISTS games_white;
+DROP INDEX IF EXISTS games_black;
+DROP INDEX IF EXISTS games_eco;
+DROP INDEX IF EXISTS games_date;
+DROP INDEX IF EXISTS games_white_elo;
+DROP INDEX IF EXISTS games_black_elo;
+DROP INDEX IF EXISTS games_event;
+)sql";
+
+}  // namespace pgnbase::store

@@ -1,0 +1,26 @@
+#include "store/schema_version.h"
+
+#include <charconv>
+
+#include "store/schema.h"
+
+namespace pgnbase::store {
+
+std::optional<int> check_schema_version(Database& db, const std::string& shown_path) {
+  Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!s.step()) return std::nullopt;
+  // The version is shown only as the number it must be: the text may be anything.
+  int version = 0;
+  const std::string_view text = s.column_text(0);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), version);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw SchemaError(shown_path + " is not a pgnbase database (no numeric schema_version in its meta table)");
+  if (version > store::kSchemaVersion)
+    throw SchemaError(shown_path + " was written by a newer pgnbase (schema version " + std::to_string(version) +
+                      ", this build reads up to " + std::to_string(store::kSchemaVersion) + ")");
+  if (version < store::kOldestReadableSchemaVersion)
+    throw SchemaError(store::older_schema_message(shown_path, std::to_string(version)));
+  return version;
+}
+
+}  // namespace pgnbase::store
