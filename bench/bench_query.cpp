@@ -16,11 +16,12 @@
 #include "core/board.h"
 #include "core/fen.h"
 #include "store/database.h"
+#include "store/read_snapshot.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
 #include "query/game_filter.h"
 #include "query/game_search.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/position_search.h"
 #include "query/search_output.h"
 
@@ -54,24 +55,6 @@ store::Database* g_db = nullptr;
   std::fprintf(stderr, "bench_query: %s\n", message.c_str());
   std::exit(1);
 }
-
-// Holds one read snapshot (BEGIN ... COMMIT) for the lifetime of the object.
-class ReadSnapshot {
- public:
-  explicit ReadSnapshot(store::Database& db) : db_(db) { db_.exec("BEGIN"); }
-  ~ReadSnapshot() {
-    // A read transaction has nothing to lose, and a destructor must not throw.
-    try {
-      if (db_.in_transaction()) db_.exec("COMMIT");
-    } catch (const store::StoreError&) {
-    }
-  }
-  ReadSnapshot(const ReadSnapshot&) = delete;
-  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
-
- private:
-  store::Database& db_;
-};
 
 Board parse_position(std::string_view fen) {
   Board board;
@@ -108,14 +91,14 @@ SearchOptions first(SearchOptions options, int64_t limit, GameOrder order = Game
 
 // Counts the matching games, as `pgn-query search --count` does.
 int64_t count_games(const SearchOptions& options) {
-  ReadSnapshot snapshot(*g_db);
+  store::ReadSnapshot snapshot(*g_db);
   GameSearch search(*g_db, options);
   return search.count();
 }
 
 // Reads each matching game's row as a table printer would; returns how many came.
 int64_t read_games(const SearchOptions& options) {
-  ReadSnapshot snapshot(*g_db);
+  store::ReadSnapshot snapshot(*g_db);
   GameSearch search(*g_db, options);
   int64_t games = 0, touched = 0;
   while (search.next()) {
@@ -154,7 +137,7 @@ void BM_FenCandidatesAfterE4(benchmark::State& state) {
   const Board position = parse_position(kAfterE4);
   PositionCandidates candidates;
   for (auto _ : state) {
-    ReadSnapshot snapshot(*g_db);
+    store::ReadSnapshot snapshot(*g_db);
     find_candidates(*g_db, position, candidates);
   }
   state.counters["postings"] = double(candidates.postings.size());
@@ -214,7 +197,7 @@ void BM_ExploreStartPosition(benchmark::State& state) {
   if (state.range(0) > 0) options.filter.min_elo = state.range(0);
   ExplorerResult result;
   for (auto _ : state) {
-    ReadSnapshot snapshot(*g_db);
+    store::ReadSnapshot snapshot(*g_db);
     result = explore(*g_db, options);
   }
   report_games(state, int64_t(result.games));
@@ -226,7 +209,7 @@ BENCHMARK(BM_ExploreStartPosition)->ArgName("min_elo")->Arg(0)->Arg(2200)->Unit(
 void BM_ExportAllPgn(benchmark::State& state) {
   SearchOutputOptions output;
   output.format = SearchFormat::Pgn;
-  OutputFile sink("/dev/null");
+  io::OutputFile sink("/dev/null");
   int64_t games = 0, total = 0;
   for (auto _ : state) {
     games = run_search(*g_db, SearchOptions{}, output, sink).games;

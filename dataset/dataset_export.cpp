@@ -25,6 +25,7 @@
 #include "store/counters.h"
 #include "store/database_identity.h"
 #include "store/moves_codec.h"
+#include "store/read_snapshot.h"
 #include "query/game_row.h"
 #include "query/game_sql.h"
 
@@ -33,21 +34,6 @@ namespace pgnbase::dataset {
 namespace {
 
 namespace fs = std::filesystem;
-
-// One snapshot of the database for the whole export (BEGIN ... COMMIT).
-class ReadSnapshot {
- public:
-  explicit ReadSnapshot(store::Database& db) : db_(db) { db_.exec("BEGIN"); }
-  ~ReadSnapshot() {
-    try {
-      db_.exec("COMMIT");
-    } catch (...) {  // a read transaction has nothing to lose
-    }
-  }
-
- private:
-  store::Database& db_;
-};
 
 // The files of one export, written in its temporary folder and renamed into place by
 // commit(), all of them and _meta last, or none: a commit that fails halfway takes back
@@ -354,7 +340,7 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
   } else {
     sweep_stale_export_files(dir);
   }
-  ReadSnapshot snapshot(db);
+  store::ReadSnapshot snapshot(db);
   const DatabaseState state = read_state(db);
   DatasetMeta meta = prepare_meta(db, dir, options, state);
 

@@ -7,7 +7,7 @@
 //   exit status says so, and the uncommitted database transaction is rolled back). The
 //   handler only reads fixed buffers and makes system calls (open, getdents64, unlinkat,
 //   sigaction, raise), as a signal handler must. A handler that was there before (the
-//   temporaries of query/replacing_file.h) runs after it.
+//   temporaries of io/replacing_file.h) runs after it.
 // - kill -9 leaves the files: the next import sweeps the folder, removing the run files
 //   of processes that no longer exist (kill(pid, 0) fails with ESRCH) and that belong
 //   to this user; others' files and those of live processes stay.

@@ -27,7 +27,7 @@ void append_csv_field(std::string_view text, std::string& out, bool terminal) {
   out += '"';
 }
 
-CsvWriter::CsvWriter(const std::vector<std::string>& header, OutputFile& out) : out_(out) { add_row(header); }
+CsvWriter::CsvWriter(const std::vector<std::string>& header, io::OutputFile& out) : out_(out) { add_row(header); }
 
 void CsvWriter::add_row(const std::vector<std::string>& fields) {
   std::string& o = out_.buffer();

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "query/output_file.h"
+#include "io/output_file.h"
 
 namespace pgnbase::query {
 
@@ -19,11 +19,11 @@ void append_csv_field(std::string_view text, std::string& out, bool terminal = f
 // Writes rows of fields to an OutputFile. The header is written by the constructor.
 class CsvWriter {
  public:
-  CsvWriter(const std::vector<std::string>& header, OutputFile& out);
+  CsvWriter(const std::vector<std::string>& header, io::OutputFile& out);
   void add_row(const std::vector<std::string>& fields);
 
  private:
-  OutputFile& out_;
+  io::OutputFile& out_;
 };
 
 }  // namespace pgnbase::query

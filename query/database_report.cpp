@@ -91,7 +91,7 @@ store::Database open_database(const std::string& path) {
   return db;
 }
 
-void print_stats(store::Database& db, const StatsOptions& options, OutputFile& out) {
+void print_stats(store::Database& db, const StatsOptions& options, io::OutputFile& out) {
   db.exec("BEGIN");  // one snapshot for every number, even while an import writes
   int64_t games = 0, players = 0, chess960 = 0, setups = 0, eco_tag = 0, eco_computed = 0;
   double plies = 0, moves_bytes = 0, tags_bytes = 0, annotation_bytes = 0;
@@ -295,7 +295,7 @@ void print_stats(store::Database& db, const StatsOptions& options, OutputFile& o
   table.finish();
 }
 
-int64_t print_rejects(store::Database& db, const RejectsOptions& options, OutputFile& out) {
+int64_t print_rejects(store::Database& db, const RejectsOptions& options, io::OutputFile& out) {
   store::Statement s = db.prepare(sql::kRejects);
   s.bind_text(1, options.kind);
   std::string pattern;
@@ -304,8 +304,8 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, Output
     if (options.reason.find('*') == std::string::npos) pattern = "%" + pattern + "%";
   }
   s.bind_text(2, pattern);
-  std::unique_ptr<OutputFile> texts;
-  if (!options.text_path.empty()) texts = std::make_unique<OutputFile>(options.text_path);
+  std::unique_ptr<io::OutputFile> texts;
+  if (!options.text_path.empty()) texts = std::make_unique<io::OutputFile>(options.text_path);
   std::unique_ptr<TextTable> table;
   if (options.list && !options.json)
     table = std::make_unique<TextTable>(

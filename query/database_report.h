@@ -6,7 +6,7 @@
 #include <string>
 
 #include "store/database.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/report_format.h"
 
 namespace pgnbase::query {
@@ -23,7 +23,7 @@ struct StatsOptions {
   ReportFormat format = ReportFormat::Table;
   bool wide = false;  // cut no table cell
 };
-void print_stats(store::Database& db, const StatsOptions& options, OutputFile& out);
+void print_stats(store::Database& db, const StatsOptions& options, io::OutputFile& out);
 
 struct RejectsOptions {
   std::string kind;    // exact kind ("illegal move"); empty = any
@@ -37,6 +37,6 @@ struct RejectsOptions {
 };
 
 // Lists rejected games (source, game number, line, kind, reason) to out; returns how many.
-int64_t print_rejects(store::Database& db, const RejectsOptions& options, OutputFile& out);
+int64_t print_rejects(store::Database& db, const RejectsOptions& options, io::OutputFile& out);
 
 }  // namespace pgnbase::query

@@ -22,7 +22,7 @@
 #include "store/game_facets.h"
 #include "query/game_check.h"
 #include "query/game_filter.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 
 namespace pgnbase::query {
 
@@ -88,7 +88,7 @@ struct ExplorerOptions {
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options);
 
-void print_explorer_table(const ExplorerResult& result, OutputFile& out);
-void print_explorer_json(const ExplorerResult& result, OutputFile& out);
+void print_explorer_table(const ExplorerResult& result, io::OutputFile& out);
+void print_explorer_json(const ExplorerResult& result, io::OutputFile& out);
 
 }  // namespace pgnbase::query

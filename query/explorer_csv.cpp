@@ -6,7 +6,7 @@
 
 namespace pgnbase::query {
 
-void print_explorer_csv(const ExplorerResult& r, OutputFile& out) {
+void print_explorer_csv(const ExplorerResult& r, io::OutputFile& out) {
   CsvWriter csv({"fen", "move", "uci", "games", "white_wins", "draws", "black_wins", "average_elo"}, out);
   for (const ExplorerMove& m : r.moves) {
     std::string elo;

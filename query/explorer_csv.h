@@ -2,12 +2,12 @@
 #pragma once
 
 #include "query/explorer.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 
 namespace pgnbase::query {
 
 // Columns: fen, move (SAN), uci, games, white_wins, draws, black_wins, average_elo
 // (empty when unknown or not computed).
-void print_explorer_csv(const ExplorerResult& result, OutputFile& out);
+void print_explorer_csv(const ExplorerResult& result, io::OutputFile& out);
 
 }  // namespace pgnbase::query

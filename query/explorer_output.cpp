@@ -26,7 +26,7 @@ std::string year_of(const std::string& date) {
   return std::to_string(std::stoi(date.substr(0, 4)));
 }
 
-void print_top_games(const ExplorerResult& r, OutputFile& out) {
+void print_top_games(const ExplorerResult& r, io::OutputFile& out) {
   out.buffer() += "\ntop games (highest rated first)\n";
   TextTable table({{"id", true, 10}, {"white", false, 24}, {"elo", true, 5}, {"black", false, 24}, {"elo", true, 5},
                    {"result", false, 7}, {"year", false, 4}, {"move", false, 8}},
@@ -39,7 +39,7 @@ void print_top_games(const ExplorerResult& r, OutputFile& out) {
 
 }  // namespace
 
-void print_explorer_table(const ExplorerResult& r, OutputFile& out) {
+void print_explorer_table(const ExplorerResult& r, io::OutputFile& out) {
   std::string& text = out.buffer();
   text += "position  " + r.fen + "\n";
   if (!r.opening.eco.empty()) text += "opening   " + describe(r.opening) + "\n";
@@ -69,7 +69,7 @@ void print_explorer_table(const ExplorerResult& r, OutputFile& out) {
   if (!r.top_games.empty()) print_top_games(r, out);
 }
 
-void print_explorer_json(const ExplorerResult& r, OutputFile& out) {
+void print_explorer_json(const ExplorerResult& r, io::OutputFile& out) {
   std::string& text = out.buffer();
   char buffer[64];
   auto fraction = [&](uint64_t part, uint64_t whole) {

@@ -10,7 +10,7 @@
 #include "query/display_width.h"
 #include "query/game_sql.h"
 #include "query/json_writer.h"
-#include "query/read_snapshot.h"
+#include "store/read_snapshot.h"
 #include "query/report_sql.h"
 #include "query/text_encoding.h"
 
@@ -149,9 +149,9 @@ bool replay_to(Board& board, std::span<const MoveCode> codes, int64_t plies, con
 
 }  // namespace
 
-ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile& out) {
+ShowResult show_game(store::Database& db, const ShowOptions& options, io::OutputFile& out) {
   ShowResult result;
-  ReadSnapshot snapshot(db);
+  store::ReadSnapshot snapshot(db);
   store::Statement s = db.prepare(build_game_by_id_query(GameFilter{}).sql);
   s.bind_int64(1, options.id);
   if (!s.step()) {

@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "store/database.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/pgn_writer.h"
 
 namespace pgnbase::query {
@@ -43,6 +43,6 @@ struct ShowResult {
 };
 
 // Writes the game to out (nothing unless Shown). Runs in one read transaction.
-ShowResult show_game(store::Database& db, const ShowOptions& options, OutputFile& out);
+ShowResult show_game(store::Database& db, const ShowOptions& options, io::OutputFile& out);
 
 }  // namespace pgnbase::query

@@ -4,7 +4,7 @@
 #include "query/csv_writer.h"
 #include "query/json_object.h"
 #include "query/player_report.h"
-#include "query/read_snapshot.h"
+#include "store/read_snapshot.h"
 #include "query/report_sql.h"
 #include "query/text_table.h"
 
@@ -29,7 +29,7 @@ std::string date_or_empty(const std::optional<int64_t>& key) { return key ? date
 }  // namespace
 
 std::vector<NameCount> list_names(store::Database& db, const NameListOptions& options) {
-  ReadSnapshot snapshot(db);
+  store::ReadSnapshot snapshot(db);
   store::Statement s = db.prepare(options.events ? sql::kEventList : sql::kPlayerList);
   s.bind_text(1, options.like ? like_pattern(*options.like) : "%");
   std::vector<NameCount> names;
@@ -52,7 +52,7 @@ std::vector<NameCount> list_names(store::Database& db, const NameListOptions& op
 }
 
 void print_name_list(const std::vector<NameCount>& names, bool events, ReportFormat format, bool wide,
-                     OutputFile& out) {
+                     io::OutputFile& out) {
   const char* what = events ? "event" : "player";
   switch (format) {
     case ReportFormat::Table: {

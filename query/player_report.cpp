@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "query/game_sql.h"
-#include "query/read_snapshot.h"
+#include "store/read_snapshot.h"
 #include "query/report_sql.h"
 
 namespace pgnbase::query {
@@ -107,7 +107,7 @@ std::string date_text(int64_t key) {
 }
 
 PlayerReport build_player_report(store::Database& db, const PlayerReportOptions& options) {
-  ReadSnapshot snapshot(db);
+  store::ReadSnapshot snapshot(db);
   std::unordered_map<std::string, int64_t> name_games;
   const std::vector<PlayerGame> games = read_games(db, options.name, name_games);
   PlayerReport r;

@@ -37,7 +37,7 @@ std::vector<std::string> with_results(std::vector<std::string> cells, const Resu
   return cells;
 }
 
-void print_table(const PlayerReport& r, bool wide, OutputFile& out) {
+void print_table(const PlayerReport& r, bool wide, io::OutputFile& out) {
   std::string& o = out.buffer();
   o += "player  ";
   for (size_t i = 0; i < r.names.size(); ++i) o += (i ? ", " : "") + printable(r.names[i]);
@@ -121,7 +121,7 @@ void append_game_json(const PlayerGame& g, std::string& o) {
   j.text("eco", g.eco).text("event", g.event);
 }
 
-void print_json(const PlayerReport& r, OutputFile& out) {
+void print_json(const PlayerReport& r, io::OutputFile& out) {
   std::string& o = out.buffer();
   {
     JsonObject j(o);
@@ -154,7 +154,7 @@ void print_json(const PlayerReport& r, OutputFile& out) {
 }
 
 // One CSV with a section column; fields a section does not use are empty.
-void print_csv(const PlayerReport& r, OutputFile& out) {
+void print_csv(const PlayerReport& r, io::OutputFile& out) {
   CsvWriter csv({"section", "key", "name", "games", "wins", "draws", "losses", "unknown", "score", "first_elo",
                  "last_elo", "peak_elo", "game_id", "plies", "date"},
                 out);
@@ -185,7 +185,7 @@ void print_csv(const PlayerReport& r, OutputFile& out) {
 
 }  // namespace
 
-void print_player_report(const PlayerReport& report, ReportFormat format, bool wide, OutputFile& out) {
+void print_player_report(const PlayerReport& report, ReportFormat format, bool wide, io::OutputFile& out) {
   switch (format) {
     case ReportFormat::Table: print_table(report, wide, out); return;
     case ReportFormat::Json: print_json(report, out); return;

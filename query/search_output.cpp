@@ -118,7 +118,7 @@ struct GameFormatter {
 
 // Appends formatted games to out: as they are to a file or a pipe, as printable text
 // to a terminal (tag values and comments are stored as the PGN file had them).
-void append_games(std::string_view text, OutputFile& out) {
+void append_games(std::string_view text, io::OutputFile& out) {
   if (out.is_terminal()) append_printable(text, out.buffer(), LineBreaks::Keep);
   else out.buffer() += text;
 }
@@ -161,7 +161,7 @@ std::vector<std::string> list_cells(const GameRow& row, bool csv) {
   return cells;
 }
 
-void write_table(GameSearch& search, bool with_position, bool with_pattern, bool wide, OutputFile& out,
+void write_table(GameSearch& search, bool with_position, bool with_pattern, bool wide, io::OutputFile& out,
                  SearchSummary& summary) {
   TextTable table(list_columns(with_position, with_pattern), out, wide);
   while (search.next()) {
@@ -174,7 +174,7 @@ void write_table(GameSearch& search, bool with_position, bool with_pattern, bool
   table.finish();
 }
 
-void write_csv(GameSearch& search, bool with_position, OutputFile& out, SearchSummary& summary) {
+void write_csv(GameSearch& search, bool with_position, io::OutputFile& out, SearchSummary& summary) {
   std::vector<std::string> header = kCsvHeader;
   if (with_position) header.push_back("at_plies");
   CsvWriter csv(header, out);
@@ -186,7 +186,7 @@ void write_csv(GameSearch& search, bool with_position, OutputFile& out, SearchSu
   }
 }
 
-void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputFile& out, SearchSummary& summary) {
+void write_serial(GameSearch& search, const SearchOutputOptions& output, io::OutputFile& out, SearchSummary& summary) {
   GameFormatter formatter(output.format, output.pgn);
   std::string game;
   while (search.next()) {
@@ -201,7 +201,7 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, OutputF
 }
 
 // The reading thread fills batches; workers format them; batches are written in order.
-void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, OutputFile& out,
+void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, io::OutputFile& out,
                     SearchSummary& summary) {
   BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
   ThreadGroup workers;  // joined on every path, never std::terminate
@@ -266,7 +266,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
 }  // namespace
 
 SearchSummary run_search(store::Database& db, const SearchOptions& search_options,
-                         const SearchOutputOptions& output_options, OutputFile& out) {
+                         const SearchOutputOptions& output_options, io::OutputFile& out) {
   SearchSummary summary;
   // Every corrupt game, from the search or a formatter, is counted and passed on.
   SearchOutputOptions output = output_options;

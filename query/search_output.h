@@ -8,7 +8,7 @@
 #include "store/database.h"
 #include "query/game_check.h"
 #include "query/game_search.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/pgn_writer.h"
 
 namespace pgnbase::query {
@@ -38,6 +38,6 @@ struct SearchSummary {
 };
 
 SearchSummary run_search(store::Database& db, const SearchOptions& search, const SearchOutputOptions& output,
-                         OutputFile& out);
+                         io::OutputFile& out);
 
 }  // namespace pgnbase::query

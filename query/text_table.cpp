@@ -17,7 +17,7 @@ std::string clip(std::string_view text, size_t width, bool keep_end) {
 
 }  // namespace
 
-TextTable::TextTable(std::vector<Column> columns, OutputFile& out, bool wide)
+TextTable::TextTable(std::vector<Column> columns, io::OutputFile& out, bool wide)
     : columns_(std::move(columns)), out_(out), wide_(wide) {
   widths_.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) widths_[i] = display_width(columns_[i].header);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "query/display_width.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 
 namespace pgnbase::query {
 
@@ -30,7 +30,7 @@ class TextTable {
   };
 
   // wide: no cell is cut, whatever the columns' max_width.
-  TextTable(std::vector<Column> columns, OutputFile& out, bool wide = false);
+  TextTable(std::vector<Column> columns, io::OutputFile& out, bool wide = false);
 
   // cells.size() must equal the column count.
   void add_row(std::vector<std::string> cells);
@@ -42,7 +42,7 @@ class TextTable {
   void print_row(const std::vector<std::string>& cells);
 
   std::vector<Column> columns_;
-  OutputFile& out_;
+  io::OutputFile& out_;
   std::vector<size_t> widths_;
   std::vector<std::vector<std::string>> held_;
   bool widths_fixed_ = false;

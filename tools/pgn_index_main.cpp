@@ -21,7 +21,7 @@
 #include "store/database.h"
 #include "store/schema_version.h"
 #include "query/explorer_summary.h"
-#include "query/file_identity.h"
+#include "io/file_identity.h"
 #include "tools/import_report.h"
 #include "tools/rejects_file.h"
 
@@ -58,9 +58,9 @@ std::optional<size_t> parse_size(const std::string& text) {
 // the database. Compared by device and inode, so links and other names are caught.
 std::optional<std::string> find_overwritten_input(const std::string& db, const std::string& rejects,
                                                   const std::vector<std::string>& inputs) {
-  query::InputFiles files;
+  io::InputFiles files;
   for (const std::string& input : inputs) files.add(input, "input");
-  for (const std::string& file : query::database_files(db))
+  for (const std::string& file : io::database_files(db))
     if (auto clash = files.clash(file == "-" ? "./-" : file)) return "-o " + *clash;
   if (rejects.empty()) return std::nullopt;
   files.add_database(db);
@@ -79,7 +79,7 @@ bool flush_stdout() {
 // Removes a database this run created but put nothing into (every input failed).
 void remove_new_database(const std::string& db) {
   std::error_code ignored;
-  for (const std::string& file : query::database_files(db)) fs::remove(file, ignored);
+  for (const std::string& file : io::database_files(db)) fs::remove(file, ignored);
 }
 
 // The explorer's stored answers for common positions follow the games just imported.

@@ -18,10 +18,10 @@
 #include "query/database_report.h"
 #include "query/explorer.h"
 #include "query/explorer_csv.h"
-#include "query/file_identity.h"
+#include "io/file_identity.h"
 #include "query/game_filter.h"
 #include "query/game_view.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/player_report.h"
 #include "query/plural.h"
 #include "query/search_output.h"
@@ -63,7 +63,7 @@ struct RefusedOutput {
 // Throws RefusedOutput when an output of the command (a path, or "-" for stdout, which
 // the shell may have pointed at the database with >>) is the database or its WAL.
 void refuse_writing_into_database(const std::string& db_path, const std::vector<std::string>& outputs) {
-  InputFiles inputs;
+  io::InputFiles inputs;
   inputs.add_database(db_path);
   for (const std::string& output : outputs)
     if (auto clash = inputs.clash(output)) throw RefusedOutput{*clash + "; refusing to write into it"};
@@ -299,7 +299,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
-  OutputFile out(output);
+  io::OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
   if (vm.count("timing") && search.filter.pattern)
@@ -367,7 +367,7 @@ int explore_command(int argc, char** argv) {
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
-  OutputFile out(output);
+  io::OutputFile out(output);
   db.exec("BEGIN");
   ExplorerResult result = explore(db, options);
   db.exec("COMMIT");
@@ -393,7 +393,7 @@ int stats_command(int argc, char** argv) {
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
-  OutputFile out(output);
+  io::OutputFile out(output);
   print_stats(db, options, out);
   out.close();
   return kExitOk;
@@ -424,7 +424,7 @@ int rejects_command(int argc, char** argv) {
   if (!options.text_path.empty()) outputs.push_back(options.text_path);
   refuse_writing_into_database(db_path, outputs);
   store::Database db = open_database(db_path);
-  OutputFile out("-");
+  io::OutputFile out("-");
   options.list = !text_to_file;
   db.exec("BEGIN");
   int64_t n = print_rejects(db, options, out);
@@ -467,7 +467,7 @@ int show_command(int argc, char** argv) {
   options.pgn.annotations = !vm.count("no-annotations");
   refuse_writing_into_database(db_path, {output, "-"});
   store::Database db = open_database(db_path);
-  OutputFile out(output);
+  io::OutputFile out(output);
   const ShowResult shown = show_game(db, options, out);
   switch (shown.status) {
     case ShowStatus::Shown: break;
@@ -514,7 +514,7 @@ int player_command(int argc, char** argv) {
                  options.name.text.c_str());
     return kExitFailure;
   }
-  OutputFile out(output);
+  io::OutputFile out(output);
   print_player_report(report, f, vm.count("wide") > 0, out);
   out.close();
   return kExitOk;
@@ -547,7 +547,7 @@ int names_command(int argc, char** argv, bool events) {
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
   store::Database db = open_database(db_path);
-  OutputFile out(output);
+  io::OutputFile out(output);
   print_name_list(list_names(db, options), events, f, vm.count("wide") > 0, out);
   out.close();
   return kExitOk;

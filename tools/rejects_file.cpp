@@ -6,7 +6,7 @@ namespace pgnbase::tools {
 
 RejectsFile::RejectsFile(const std::string& path) : path_(path), target_(path) {
   stream_.open(target_.write_path(), std::ios::binary | std::ios::trunc);
-  if (!stream_) throw query::OutputError("cannot write rejects file '" + path + "'");
+  if (!stream_) throw io::OutputError("cannot write rejects file '" + path + "'");
 }
 
 void RejectsFile::begin_input() {
@@ -19,10 +19,10 @@ void RejectsFile::keep_input() {
 
 void RejectsFile::commit() {
   stream_.close();
-  if (!stream_) throw query::OutputError("writing rejects file '" + path_ + "' failed");
+  if (!stream_) throw io::OutputError("writing rejects file '" + path_ + "' failed");
   std::error_code ec;
   if (!target_.in_place()) std::filesystem::resize_file(target_.write_path(), uintmax_t(kept_), ec);
-  if (ec) throw query::OutputError("writing rejects file '" + path_ + "' failed: " + ec.message());
+  if (ec) throw io::OutputError("writing rejects file '" + path_ + "' failed: " + ec.message());
   target_.commit();
 }
 

@@ -10,13 +10,13 @@
 #include <memory>
 #include <string>
 
-#include "query/replacing_file.h"
+#include "io/replacing_file.h"
 
 namespace pgnbase::tools {
 
 class RejectsFile {
  public:
-  // Creates the temporary file. Throws query::OutputError.
+  // Creates the temporary file. Throws io::OutputError.
   explicit RejectsFile(const std::string& path);
 
   // Where the import writes; call begin_input() before each input, keep_input() after
@@ -25,12 +25,12 @@ class RejectsFile {
   void begin_input();
   void keep_input();
 
-  // Cuts what was not kept and renames the file into place. Throws query::OutputError.
+  // Cuts what was not kept and renames the file into place. Throws io::OutputError.
   void commit();
 
  private:
   std::string path_;
-  query::ReplacingFile target_;
+  io::ReplacingFile target_;
   std::ofstream stream_;
   std::streamoff kept_ = 0;
 };

@@ -26,7 +26,7 @@
 #include "store/database.h"
 #include "query/database_report.h"
 #include "query/explorer.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/search_output.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -218,7 +218,7 @@ void run_queries(const std::string& path, uint8_t mask) {
         output.format = SearchFormat(format);
         output.threads = format == 2 ? 2 : 1;
         output.on_corrupt = reports.report();
-        OutputFile out("/dev/null");
+        io::OutputFile out("/dev/null");
         run_search(db, search, output, out);
       });
   for (int variant = 3; variant <= 7; variant += 4, end_transaction()) {
@@ -238,7 +238,7 @@ void run_queries(const std::string& path, uint8_t mask) {
         search.order = GameOrder::Elo;
       }
       output.on_corrupt = reports.report();
-      OutputFile out("/dev/null");
+      io::OutputFile out("/dev/null");
       run_search(db, search, output, out);
     });
   }
@@ -248,17 +248,17 @@ void run_queries(const std::string& path, uint8_t mask) {
       options.filter.position = position;
       options.on_corrupt = reports.report();
       ExplorerResult result = explore(db, options);
-      OutputFile out("/dev/null");
+      io::OutputFile out("/dev/null");
       print_explorer_json(result, out);
       print_explorer_table(result, out);
     });
   if (mask & 32) run_command([&] {
-    OutputFile out("/dev/null");
+    io::OutputFile out("/dev/null");
     print_stats(db, StatsOptions{}, out);
   });
   end_transaction();
   if (mask & 64) run_command([&] {
-    OutputFile out("/dev/null");
+    io::OutputFile out("/dev/null");
     RejectsOptions options;
     options.text_path = "/dev/null";
     print_rejects(db, options, out);

@@ -11,7 +11,7 @@
 #include "indexer/source_removal.h"
 #include "store/position_index_reader.h"
 #include "query/explorer.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
 
@@ -82,7 +82,7 @@ TEST_F(DuplicatesTest, AnExportedFileReimportsAsDuplicatesOnly) {
     store::Database database(db, store::Database::Mode::ReadOnly);
     SearchOutputOptions output;
     output.format = SearchFormat::Pgn;
-    OutputFile out(exported);
+    io::OutputFile out(exported);
     EXPECT_EQ(run_search(database, SearchOptions{}, output, out).games, int64_t(first.summary.imported));
     out.close();
   }

@@ -94,7 +94,7 @@ TEST(Explorer, TableAndJsonOutput) {
   query_test::TempDir dir;
   ExplorerResult r = explore_sample(kStartFen);
   {
-    OutputFile out(dir.file("table.txt"));
+    io::OutputFile out(dir.file("table.txt"));
     print_explorer_table(r, out);
     out.close();
   }
@@ -107,7 +107,7 @@ TEST(Explorer, TableAndJsonOutput) {
   EXPECT_NE(table.find(" 1  Carlsen, Magnus  2870  Nakamura, Hikaru  2780  1-0     2019  e4"), std::string::npos)
       << table;
   {
-    OutputFile out(dir.file("explore.json"));
+    io::OutputFile out(dir.file("explore.json"));
     print_explorer_json(r, out);
     out.close();
   }

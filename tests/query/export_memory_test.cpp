@@ -30,7 +30,7 @@ TEST(ExportMemory, BatchesAreBoundedInBytes) {
     largest = std::max(largest, bytes);
     ++batches;
   };
-  OutputFile out(dir.file("out.pgn"));
+  io::OutputFile out(dir.file("out.pgn"));
   const SearchSummary summary = run_search(db, SearchOptions{}, output, out);
   out.close();
   EXPECT_EQ(summary.games, 30);

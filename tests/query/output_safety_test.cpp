@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "query/file_identity.h"
-#include "query/output_file.h"
-#include "query/replacing_file.h"
+#include "io/file_identity.h"
+#include "io/output_file.h"
+#include "io/replacing_file.h"
 #include "query_test_support.h"
 
 namespace pgnbase::query {
@@ -35,7 +35,7 @@ TEST(InputFiles, SameFileUnderAnyNameIsAClash) {
   fs::create_symlink(db, dir.file("link.db"));
   fs::create_hard_link(db, dir.file("hard.db"));
   write_file(dir.file("games.db-wal"), "wal");
-  InputFiles inputs;
+  io::InputFiles inputs;
   inputs.add_database(db);
   for (const std::string& name : {db, dir.file("link.db"), dir.file("hard.db"), dir.path().string() + "/./games.db"}) {
     auto clash = inputs.clash(name);
@@ -53,7 +53,7 @@ TEST(ReplacingFile, CommitRenamesTheCompleteFileOverTheOldOne) {
   TempDir dir;
   const std::string path = dir.file("out.pgn");
   write_file(path, "old");
-  ReplacingFile file(path);
+  io::ReplacingFile file(path);
   EXPECT_NE(file.write_path(), path);
   EXPECT_EQ(fs::path(file.write_path()).parent_path(), dir.path()) << "beside it: rename is atomic on one file system";
   write_file(file.write_path(), "new");
@@ -68,13 +68,13 @@ TEST(ReplacingFile, WithoutCommitTheOldFileStaysAndTheTemporaryGoes) {
   const std::string path = dir.file("out.pgn");
   write_file(path, "old");
   {
-    ReplacingFile file(path);
+    io::ReplacingFile file(path);
     write_file(file.write_path(), "half of the ne");
   }
   EXPECT_EQ(read_file(path), "old");
   EXPECT_EQ(listing(dir), std::vector<std::string>{"out.pgn"});
   {
-    ReplacingFile file(dir.file("fresh.pgn"));
+    io::ReplacingFile file(dir.file("fresh.pgn"));
   }
   EXPECT_EQ(listing(dir), std::vector<std::string>{"out.pgn"}) << "no empty file for a failed first write";
 }
@@ -85,7 +85,7 @@ TEST(ReplacingFile, ALinkIsFollowedAndThePermissionsKept) {
   write_file(target, "old");
   fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   fs::create_symlink(target, link);
-  ReplacingFile file(link);
+  io::ReplacingFile file(link);
   write_file(file.write_path(), "new");
   file.commit();
   EXPECT_TRUE(fs::is_symlink(link)) << "the link stays a link";
@@ -95,7 +95,7 @@ TEST(ReplacingFile, ALinkIsFollowedAndThePermissionsKept) {
 }
 
 TEST(ReplacingFile, DevicesAreWrittenInPlace) {
-  ReplacingFile file("/dev/null");
+  io::ReplacingFile file("/dev/null");
   EXPECT_TRUE(file.in_place());
   EXPECT_EQ(file.write_path(), "/dev/null");
   file.commit();
@@ -109,8 +109,8 @@ TEST(OutputFile, AnExceptionBeforeCloseLeavesTheOldFile) {
   const std::string path = dir.file("export.pgn");
   write_file(path, "previous export");
   try {
-    OutputFile out(path);
-    out.buffer() = std::string(3 * OutputFile::kFlushBytes, 'x');
+    io::OutputFile out(path);
+    out.buffer() = std::string(3 * io::OutputFile::kFlushBytes, 'x');
     out.flush();  // part of the new file is on disk, under the temporary name
     throw std::runtime_error("the search failed");
   } catch (const std::runtime_error&) {
@@ -118,7 +118,7 @@ TEST(OutputFile, AnExceptionBeforeCloseLeavesTheOldFile) {
   EXPECT_EQ(read_file(path), "previous export");
   EXPECT_EQ(listing(dir), std::vector<std::string>{"export.pgn"});
   {
-    OutputFile out(path);
+    io::OutputFile out(path);
     out.buffer() = "complete";
     out.close();
   }

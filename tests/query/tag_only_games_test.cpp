@@ -7,7 +7,7 @@
 
 #include "query/explorer.h"
 #include "query/game_view.h"
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
 
@@ -60,7 +60,7 @@ std::string search_output(const std::string& db_path, SearchFormat format, const
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   SearchOutputOptions output;
   output.format = format;
-  OutputFile out(out_path);
+  io::OutputFile out(out_path);
   EXPECT_EQ(run_search(db, SearchOptions{}, output, out).games, int64_t(kStoredPairings.size()));
   out.close();
   return query_test::read_file(out_path);
@@ -118,7 +118,7 @@ TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
     options.id = 2;
     options.format = format;
     const std::string path = dir_.file("show.txt");
-    OutputFile out(path);
+    io::OutputFile out(path);
     EXPECT_EQ(show_game(db, options, out).status, ShowStatus::Shown);
     out.close();
     const std::string shown = query_test::read_file(path);
@@ -128,7 +128,7 @@ TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
   ShowOptions start;
   start.id = 1;
   start.ply = 0;
-  OutputFile out(dir_.file("start.txt"));
+  io::OutputFile out(dir_.file("start.txt"));
   EXPECT_EQ(show_game(db, start, out).status, ShowStatus::Shown);
   start.ply = 1;
   const ShowResult past_the_end = show_game(db, start, out);

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "query/output_file.h"
+#include "io/output_file.h"
 #include "query/text_table.h"
 #include "query_test_support.h"
 
@@ -47,7 +47,7 @@ std::string render(const std::vector<std::vector<std::string>>& rows) {
   query_test::TempDir dir;
   const std::string path = dir.file("table.txt");
   {
-    OutputFile out(path);
+    io::OutputFile out(path);
     TextTable table({{"name", false, 40}, {"n", true, 4}}, out);
     for (const auto& row : rows) table.add_row(row);
     table.finish();

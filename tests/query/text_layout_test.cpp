@@ -51,7 +51,7 @@ std::string table_text(const std::vector<std::vector<std::string>>& rows, std::v
                        bool wide = false) {
   query_test::TempDir dir;
   {
-    query::OutputFile out(dir.file("t.txt"));
+    io::OutputFile out(dir.file("t.txt"));
     query::TextTable table(std::move(columns), out, wide);
     for (const auto& r : rows) table.add_row(r);
     table.finish();
@@ -91,7 +91,7 @@ TEST(Csv, FieldsRoundTripThroughAStrictReader) {
                                            "carriage\r\nreturn"};
   query_test::TempDir dir;
   {
-    query::OutputFile out(dir.file("t.csv"));
+    io::OutputFile out(dir.file("t.csv"));
     query::CsvWriter csv({"a", "b", "c", "d", "e", "f", "g"}, out);
     csv.add_row(fields);
     out.close();

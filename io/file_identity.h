@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 // The files SQLite keeps for the database at path: the file, and the -wal, -shm and
 // -journal files beside it (overwriting a WAL that holds committed pages loses them).
@@ -40,4 +40,4 @@ class InputFiles {
   std::vector<Entry> files_;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io

@@ -1,4 +1,4 @@
-#include "query/replacing_file.h"
+#include "io/replacing_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 namespace fs = std::filesystem;
 
@@ -130,4 +130,4 @@ void ReplacingFile::commit() {
   release_slot(signal_slot_);
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io

@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 // An output could not be created, written or put in place; what() names the file.
 class OutputError : public std::runtime_error {
@@ -49,4 +49,4 @@ class ReplacingFile {
   bool committed_ = false;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io

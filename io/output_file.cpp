@@ -1,11 +1,11 @@
-#include "query/output_file.h"
+#include "io/output_file.h"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 OutputFile::OutputFile(const std::string& path) : name_(path.empty() || path == "-" ? "<stdout>" : path) {
   if (path.empty() || path == "-") {
@@ -46,4 +46,4 @@ void OutputFile::close() {
   if (target_) target_->commit();
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io

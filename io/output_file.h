@@ -1,6 +1,6 @@
 // Buffered output to a file or stdout: callers append to buffer() and call
 // maybe_flush() after each record; the bytes go out in large fwrite()s.
-// A file is written through a ReplacingFile (query/replacing_file.h): under a
+// A file is written through a ReplacingFile (io/replacing_file.h): under a
 // temporary name, renamed over the asked one by close(), so a failed or interrupted
 // command leaves the old file (or none) under that name, never half of a new one.
 // Write failures (disk full, closed pipe) throw OutputError naming the file.
@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "query/replacing_file.h"
+#include "io/replacing_file.h"
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 class OutputFile {
  public:
@@ -48,4 +48,4 @@ class OutputFile {
   std::string buffer_;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io

@@ -5,16 +5,16 @@
 
 #include "store/database.h"
 
-namespace pgnbase::query {
+namespace pgnbase::store {
 
 class ReadSnapshot {
  public:
-  explicit ReadSnapshot(store::Database& db) : db_(db) { db_.exec("BEGIN"); }
+  explicit ReadSnapshot(Database& db) : db_(db) { db_.exec("BEGIN"); }
   ~ReadSnapshot() {
     if (!db_.in_transaction()) return;
     try {
       db_.exec("COMMIT");  // nothing was written: this only ends the snapshot
-    } catch (const store::StoreError&) {
+    } catch (const StoreError&) {
       // A destructor must not throw; closing the connection ends the transaction anyway.
     }
   }
@@ -22,7 +22,7 @@ class ReadSnapshot {
   ReadSnapshot& operator=(const ReadSnapshot&) = delete;
 
  private:
-  store::Database& db_;
+  Database& db_;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::store

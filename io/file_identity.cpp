@@ -1,9 +1,9 @@
-#include "query/file_identity.h"
+#include "io/file_identity.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace pgnbase::query {
+namespace pgnbase::io {
 
 namespace {
 
@@ -42,4 +42,4 @@ std::optional<std::string> InputFiles::clash(const std::string& output) const {
   return std::nullopt;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::io
