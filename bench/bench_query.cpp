@@ -102,7 +102,7 @@ int64_t read_games(const SearchOptions& options) {
   GameSearch search(*g_db, options);
   int64_t games = 0, touched = 0;
   while (search.next()) {
-    const GameRow& row = search.row();
+    const store::GameRow& row = search.row();
     touched += row.plies + int64_t(row.white ? row.white->size() : 0) + int64_t(search.plies().size());
     ++games;
   }

@@ -110,4 +110,10 @@ class Board {
   bool chess960_ = false;
 };
 
+// Plays m, or the null move that a stored game may hold (a "--" in the PGN).
+inline void play(Board& board, Move m, UndoInfo& undo) {
+  if (m.is_null()) board.do_null_move(undo);
+  else board.do_move(m, undo);
+}
+
 }  // namespace pgnbase

@@ -26,8 +26,8 @@
 #include "store/database_identity.h"
 #include "store/moves_codec.h"
 #include "store/read_snapshot.h"
-#include "query/game_row.h"
-#include "query/game_sql.h"
+#include "store/game_row.h"
+#include "store/game_query.h"
 
 namespace pgnbase::dataset {
 
@@ -204,7 +204,7 @@ class GamesFiles {
         facts_(facts), columns_(games_columns().size()) {}
 
   // Writes row's game, or skips it when it is longer than the dataset's plies (false).
-  bool add(const query::GameRow& row) {
+  bool add(const store::GameRow& row) {
     Board board;
     const std::string where = "game " + std::to_string(row.id) + ": ";
     if (row.id < 1 || row.id > int64_t(UINT32_MAX)) throw DatasetError(where + "id outside 1..2^32-1");
@@ -242,7 +242,7 @@ class GamesFiles {
       UndoInfo undo;
       if (!decode_stored_move(board, code, m))
         throw DatasetError(where + "stored move " + std::to_string(ply + 1) + " is corrupt");
-      query::play(board, m, undo);
+      play(board, m, undo);
     }
     // A row group ends at game_group_rows games or game_group_bytes of values, whichever
     // comes first: a few games with megabytes of comments each make a group of their own.
@@ -367,24 +367,24 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
     PostingBuckets buckets(temp.path(), meta.bucket_bits);
     GameFactsTable facts(new_games ? summary.first_game_id : 0);
     GamesFiles games(summary.export_number, options, pending, buckets, facts);
-    query::GameRow row;
+    store::GameRow row;
     {  // moved games first: their ids are below the new ones, so a source's file stays sorted by id
-      query::SqlQuery q = query::build_game_by_id_query(query::GameFilter{});
+      store::SqlQuery q = store::build_game_by_id_query();
       store::Statement s = db.prepare(q.sql);
       for (const auto& [source, id] : changes.moved) {
         s.reset();
         s.bind_int64(1, id);
         if (!s.step()) throw DatasetError("game " + std::to_string(id) + ": vanished during the export");
-        query::read_game_row(s, row);
+        store::read_game_row(s, row);
         if (games.add(row)) ++summary.moved_games;
       }
     }
     {
-      query::SqlQuery q = query::build_games_after_id_query();
+      store::SqlQuery q = store::build_games_after_id_query();
       store::Statement s = db.prepare(q.sql);
       s.bind_int64(1, meta.last_game_id);
       while (s.step()) {
-        query::read_game_row(s, row);
+        store::read_game_row(s, row);
         if (games.add(row)) ++summary.games;
       }
     }

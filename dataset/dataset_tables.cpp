@@ -148,7 +148,7 @@ std::vector<ColumnSpec> removed_columns() {
 std::vector<int> positions_sorting_columns() { return {0, 1, 2}; }  // key, game_id, ply
 std::vector<int> explorer_sorting_columns() { return {0, 9, 1}; }   // key, source_id, next_move
 
-bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
+bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
   std::vector<store::TagView> tags;
   std::string annotations;
   if (!store::decode_tags(row.tags, tags)) return false;

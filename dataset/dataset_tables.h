@@ -10,7 +10,7 @@
 #include "core/move_code.h"
 #include "dataset/parquet_writer.h"
 #include "dataset/posting_buckets.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::dataset {
 
@@ -25,7 +25,7 @@ std::vector<int> explorer_sorting_columns();
 
 // Appends row's game to the games columns (one value each); codes are its decoded moves.
 // False when its stored tags or annotations are corrupt (nothing appended then).
-bool add_game_row(const query::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& columns);
+bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& columns);
 
 // What the positions and explorer rows need of a game, by game id.
 struct GameFacts {

@@ -9,7 +9,7 @@
 #include "store/position_segments.h"
 #include "store/schema_version.h"
 #include "query/game_filter.h"
-#include "query/game_sql.h"
+#include "store/game_query.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -55,19 +55,19 @@ struct StorageLine {
 std::vector<StorageLine> storage(store::Database& db, bool& from_dbstat) {
   std::map<std::string, std::string> table_of;
   {
-    store::Statement s = db.prepare(sql::kObjectNames);
+    store::Statement s = db.prepare(store::sql::kObjectNames);
     while (s.step()) table_of[std::string(s.column_text(0))] = std::string(s.column_text(2));
   }
   std::map<std::string, int64_t> bytes;
   from_dbstat = false;
   try {
-    store::Statement s = db.prepare(sql::kObjectSizes);
+    store::Statement s = db.prepare(store::sql::kObjectSizes);
     while (s.step()) bytes[part_of(std::string(s.column_text(0)), table_of)] += s.column_int64(1);
     from_dbstat = true;
   } catch (const store::StoreError&) {
     bytes.clear();  // no dbstat in this SQLite: the file's size only
   }
-  store::Statement pages = db.prepare(sql::kPageInfo);
+  store::Statement pages = db.prepare(store::sql::kPageInfo);
   int64_t total = 0, free_bytes = 0;
   if (pages.step()) total = pages.column_int64(0), free_bytes = pages.column_int64(1);
   if (free_bytes) bytes["free pages"] += free_bytes;
@@ -82,7 +82,7 @@ std::vector<StorageLine> storage(store::Database& db, bool& from_dbstat) {
 
 store::Database open_database(const std::string& path) {
   store::Database db(path, store::Database::Mode::ReadOnly);
-  store::Statement tables = db.prepare(sql::kHasGamesTable);
+  store::Statement tables = db.prepare(store::sql::kHasGamesTable);
   if (!tables.step() || tables.column_int64(0) != 5)
     throw std::runtime_error("'" + path +
                              "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
@@ -97,7 +97,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
   double plies = 0, moves_bytes = 0, tags_bytes = 0, annotation_bytes = 0;
   std::optional<int64_t> first_date, last_date;
   {
-    store::Statement s = db.prepare(sql::kPlyTotals);
+    store::Statement s = db.prepare(store::sql::kPlyTotals);
     if (s.step()) {
       games = s.column_int64(0);
       plies = s.column_double(1);
@@ -111,21 +111,21 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
     }
   }
   {
-    store::Statement s = db.prepare(sql::kPlayerCount);
+    store::Statement s = db.prepare(store::sql::kPlayerCount);
     if (s.step()) players = s.column_int64(0);
   }
   {
-    store::Statement s = db.prepare(sql::kDateRange);
+    store::Statement s = db.prepare(store::sql::kDateRange);
     if (s.step() && !s.column_is_null(0)) first_date = s.column_int64(0), last_date = s.column_int64(1);
   }
   std::vector<std::pair<std::string, int64_t>> languages, reject_kinds;
   {
-    store::Statement s = db.prepare(sql::kLanguageCounts);
+    store::Statement s = db.prepare(store::sql::kLanguageCounts);
     while (s.step()) languages.emplace_back(std::string(s.column_text(0)), s.column_int64(1));
   }
   int64_t rejects = 0;
   {
-    store::Statement s = db.prepare(sql::kRejectKinds);
+    store::Statement s = db.prepare(store::sql::kRejectKinds);
     while (s.step()) {
       reject_kinds.emplace_back(std::string(s.column_text(0)), s.column_int64(1));
       rejects += s.column_int64(1);
@@ -134,7 +134,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
   // Version 5: games that more than one source held (store: game_copies).
   int64_t copies = 0, copied_games = 0;
   if (db.has_table("game_copies")) {
-    store::Statement s = db.prepare(sql::kCopyCounts);
+    store::Statement s = db.prepare(store::sql::kCopyCounts);
     if (s.step()) copies = s.column_int64(0), copied_games = s.column_int64(1);
   }
   struct Source {
@@ -144,7 +144,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
   };
   std::vector<Source> sources;
   {
-    store::Statement s = db.prepare(sql::kSources);
+    store::Statement s = db.prepare(store::sql::kSources);
     while (s.step())
       sources.push_back({s.column_int64(0), s.column_int64(4), s.column_int64(5), s.column_int64(6), s.column_int64(7),
                          std::string(s.column_text(1)), std::string(s.column_text(9)), std::string(s.column_text(3)),
@@ -296,7 +296,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
 }
 
 int64_t print_rejects(store::Database& db, const RejectsOptions& options, io::OutputFile& out) {
-  store::Statement s = db.prepare(sql::kRejects);
+  store::Statement s = db.prepare(store::sql::kRejects);
   s.bind_text(1, options.kind);
   std::string pattern;
   if (!options.reason.empty()) {

@@ -10,8 +10,8 @@
 #include "core/san.h"
 #include "store/game_facets.h"
 #include "store/position_index_reader.h"
-#include "query/game_row.h"
-#include "query/game_sql.h"
+#include "store/game_row.h"
+#include "store/game_query.h"
 #include "query/explorer_summary.h"
 #include "query/position_search.h"
 
@@ -59,12 +59,12 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
   // database, but one from someone else may hold an id of 2^62: then look up by id.
   int64_t max_id = 0;
   if (ids.size() > point_lookup_limit && !filter.has_header_filters()) {
-    store::Statement s = db.prepare(sql::kMaxGameId);
+    store::Statement s = db.prepare(store::sql::kMaxGameId);
     max_id = s.step() ? s.column_int64(0) : 0;
   }
   const bool dense_ids = max_id >= 0 && uint64_t(max_id) <= 4 * uint64_t(ids.size()) + (uint64_t{1} << 24);
   if (ids.size() <= point_lookup_limit || (!filter.has_header_filters() && !dense_ids)) {
-    SqlQuery q = build_game_key_query(filter, true);
+    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), true);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -76,7 +76,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
     // Only ratings are needed: one pass over each rating index, into arrays by game id.
     const int64_t size = max_id + 1;
     std::vector<int16_t> white(size_t(size), kNoRating), black(size_t(size), kNoRating);
-    for (auto [sql, ratings] : {std::pair{sql::kWhiteElos, &white}, std::pair{sql::kBlackElos, &black}}) {
+    for (auto [sql, ratings] : {std::pair{store::sql::kWhiteElos, &white}, std::pair{store::sql::kBlackElos, &black}}) {
       store::Statement s = db.prepare(sql);
       while (s.step()) {
         const int64_t id = s.column_int64(0), elo = s.column_int64(1);
@@ -87,7 +87,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
       if (ids[i] < size) info[i] = {true, white[ids[i]], black[ids[i]]};
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
-    SqlQuery q = build_game_key_query(filter, false);
+    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), false);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
     std::vector<std::pair<uint32_t, GameInfo>> passing;
@@ -157,16 +157,16 @@ std::vector<uint32_t> top_game_ids(const std::vector<uint32_t>& ids, const std::
 
 // Fills in the players, ratings, result and date of each top game (id set) from its row.
 void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
-  store::Statement s = db.prepare(build_game_by_id_query(GameFilter{}).sql);
-  GameRow row;
+  store::Statement s = db.prepare(store::build_game_by_id_query().sql);
+  store::GameRow row;
   std::erase_if(top, [&](TopGame& g) {
     s.reset();
     s.bind_int64(1, g.id);
     if (!s.step()) return true;
-    read_game_row(s, row);
+    store::read_game_row(s, row);
     g.white = row.white.value_or("?");
     g.black = row.black.value_or("?");
-    g.result = result_token(row.result);
+    g.result = store::result_token(row.result);
     g.date = row.date.value_or("????.??.??");
     g.white_elo = int(row.white_elo.value_or(0));
     g.black_elo = int(row.black_elo.value_or(0));
@@ -183,8 +183,8 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
                           MoveIndex& move_index, std::vector<Entry>& entries, const CorruptGameReport& on_corrupt) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  store::Statement moves = db.prepare(game_moves_by_id_sql(db));
-  store::Statement result = db.prepare(sql::kGameResultById);
+  store::Statement moves = db.prepare(store::sql::kGameMovesById);
+  store::Statement result = db.prepare(store::sql::kGameResultById);
   const store::Posting anywhere{.ply = store::kUnknownPly};  // replay the whole game
   std::vector<MoveCode> codes;
   std::vector<uint32_t> plies;

@@ -10,7 +10,7 @@
 #include "core/movegen.h"
 #include "core/san.h"
 #include "store/eco_table.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::query {
 

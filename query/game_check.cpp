@@ -58,7 +58,7 @@ std::string replay_failure(const store::Statement& row) {
   return reason.empty() ? "its stored moves do not replay" : reason;
 }
 
-std::string diagnose_game(const GameRow& row, bool with_annotations) {
+std::string diagnose_game(const store::GameRow& row, bool with_annotations) {
   std::string reason = diagnose_moves(row.variant, row.start_fen, row.moves, row.plies);
   if (!reason.empty()) return reason;
   std::vector<store::TagView> tags;

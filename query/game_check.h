@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::query {
 
@@ -31,6 +31,6 @@ std::string diagnose_moves(store::Variant variant, std::optional<std::string_vie
 std::string replay_failure(const store::Statement& row);
 
 // As diagnose_moves, then the tags payload and (when with_annotations) the annotations.
-std::string diagnose_game(const GameRow& row, bool with_annotations);
+std::string diagnose_game(const store::GameRow& row, bool with_annotations);
 
 }  // namespace pgnbase::query

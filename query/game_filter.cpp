@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "query/name_match.h"
 #include "store/date_key.h"
 
 namespace pgnbase::query {
@@ -34,6 +35,32 @@ std::string successor(std::string prefix) {
 bool GameFilter::has_sql_filters() const {
   return eco || white || black || player || event || site || min_elo || max_elo || date_from_key ||
          date_to_key || result || min_plies || max_plies;
+}
+
+store::GameConditions GameFilter::sql_conditions() const {
+  store::GameConditions c;
+  if (eco) {
+    c.eco_low = eco->low;
+    c.eco_high_exclusive = eco->high_exclusive;
+  }
+  auto globs = [](const std::optional<NamePattern>& name) -> std::optional<std::vector<std::string>> {
+    if (!name) return std::nullopt;
+    return name_pattern_globs(*name);
+  };
+  c.white = globs(white);
+  c.black = globs(black);
+  c.player = globs(player);
+  c.event = globs(event);
+  c.site = globs(site);
+  c.min_elo = min_elo;
+  c.max_elo = max_elo;
+  c.elo_either = elo_either;
+  c.date_from_key = date_from_key;
+  c.date_to_key = date_to_key;
+  c.result = result;
+  c.min_plies = min_plies;
+  c.max_plies = max_plies;
+  return c;
 }
 
 bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/board.h"
+#include "store/game_query.h"
 #include "query/move_sequence.h"
 #include "query/pattern.h"
 #include "query/time_control.h"
@@ -29,7 +30,7 @@ struct NamePattern {
   std::string text;  // as the user wrote it
 };
 
-enum class GameOrder : uint8_t { Id, Date, Elo };
+using store::GameOrder;
 
 struct GameFilter {
   std::optional<Board> position;  // --fen, parsed with core's parse_fen, or the end of --moves
@@ -50,6 +51,8 @@ struct GameFilter {
   bool has_header_filters() const { return has_sql_filters() || time_control.has_value(); }
   // Whether any filter that SQL evaluates (all but position and time control) is set.
   bool has_sql_filters() const;
+  // Those filters as the games query takes them (names as name-word patterns).
+  store::GameConditions sql_conditions() const;
 };
 
 bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error);

@@ -6,7 +6,7 @@
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "core/thread_group.h"
-#include "query/game_sql.h"
+#include "store/game_query.h"
 
 namespace pgnbase::query {
 
@@ -42,7 +42,7 @@ int64_t sort_value(GameOrder order, bool descending, const store::Statement& s) 
 }
 
 // Only what the order and the time-control filter read.
-GameKeyColumns key_columns(const SearchOptions& options) {
+store::GameKeyColumns key_columns(const SearchOptions& options) {
   return {options.order == GameOrder::Elo, options.order == GameOrder::Date, options.filter.time_control.has_value()};
 }
 
@@ -96,23 +96,23 @@ GameSearch::GameSearch(store::Database& db, SearchOptions options) : db_(db), op
 
 void GameSearch::start() {
   started_ = true;
-  statement_ = db_.prepare(build_game_by_id_query(GameFilter{}).sql);
+  statement_ = db_.prepare(store::build_game_by_id_query().sql);
   if (options_.filter.position) {
     prepare_position_candidates();
     keep_pattern_candidates();
-    moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
+    moves_statement_ = db_.prepare(store::sql::kGameMovesById);
   } else if (options_.filter.pattern) {
     select_pattern_games();
 } else if (!options_.filter.has_sql_filters() && options_.order == GameOrder::Id && !options_.descending) {
     streaming_ = true;
-    statement_ = db_.prepare(build_game_query(GameFilter{}, GameOrder::Id).sql);
+    statement_ = db_.prepare(store::build_game_query({}, GameOrder::Id).sql);
   } else {
     select_games();
   }
 }
 
 void GameSearch::select_games() {
-  SqlQuery q = build_game_key_query(options_.filter, false, key_columns(options_));
+  store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), false, key_columns(options_));
   store::Statement s = db_.prepare(q.sql);
   q.bind(s);
   std::vector<SortKey> keys;
@@ -143,7 +143,7 @@ void GameSearch::prepare_position_candidates() {
   std::vector<SortKey> keys;
   keys.reserve(games.size());
   if (games.size() <= options_.point_lookup_limit) {
-    SqlQuery q = build_game_key_query(options_.filter, true, key_columns(options_));
+    store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), true, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     for (uint32_t i = 0; i < games.size(); ++i) {
@@ -153,7 +153,7 @@ void GameSearch::prepare_position_candidates() {
     }
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
-    SqlQuery q = build_game_key_query(options_.filter, false, key_columns(options_));
+    store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), false, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     std::vector<SortKey> passing;
@@ -231,7 +231,7 @@ bool GameSearch::next_position_match() {
       statement_.reset();
       statement_.bind_int64(1, c.game_id);
       if (!statement_.step()) continue;
-      read_game_row(statement_, row_);
+      store::read_game_row(statement_, row_);
     }
     return true;
   }
@@ -243,7 +243,7 @@ bool GameSearch::next_selected() {
     statement_.reset();
     statement_.bind_int64(1, selected_[next_selected_++]);
     if (!statement_.step()) continue;
-    read_game_row(statement_, row_);
+    store::read_game_row(statement_, row_);
     codes_ready_ = false;
     set_pattern_ply(uint32_t(row_.id));
     return true;
@@ -255,7 +255,7 @@ bool GameSearch::next_matching() {
   if (options_.filter.position) return next_position_match();
   if (!streaming_) return next_selected();
   while (statement_.step()) {
-    read_game_row(statement_, row_);
+    store::read_game_row(statement_, row_);
     codes_ready_ = false;
     if (time_control_passes(options_.filter, time_control_verdicts_, row_.time_control)) return true;
   }
@@ -291,7 +291,7 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
       try {
         store::Database db(db_.path(), store::Database::Mode::ReadOnly);
         db.exec("BEGIN");
-        store::Statement moves = db.prepare(game_moves_by_id_sql(db));
+        store::Statement moves = db.prepare(store::sql::kGameMovesById);
         TimeControlVerdicts verdicts;
         std::vector<MoveCode> codes;
         std::vector<uint32_t> plies;
@@ -336,7 +336,7 @@ int64_t GameSearch::count() {
   }
   if (!options_.filter.position) {
     if (!options_.filter.time_control) {
-      SqlQuery q = build_game_count_query(options_.filter);
+      store::SqlQuery q = store::build_game_count_query(options_.filter.sql_conditions());
       store::Statement s = db_.prepare(q.sql);
       q.bind(s);
       return clamp(s.step() ? s.column_int64(0) : 0);
@@ -350,7 +350,7 @@ int64_t GameSearch::count() {
                                             : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
   if (threads > 1 && order_.size() >= options_.parallel_count_candidates && db_.path() != ":memory:" && !db_.path().empty())
     return clamp(count_positions_in_parallel(threads));
-  moves_statement_ = db_.prepare(game_moves_by_id_sql(db_));
+  moves_statement_ = db_.prepare(store::sql::kGameMovesById);
   started_ = true;
   rows_needed_ = false;
   int64_t n = 0;

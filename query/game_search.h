@@ -27,7 +27,7 @@
 #include "store/database.h"
 #include "query/game_check.h"
 #include "query/game_filter.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 #include "query/pattern_search.h"
 #include "query/position_search.h"
 
@@ -57,7 +57,7 @@ class GameSearch {
 
   // Advances to the next matching game; false at the end (or once limit games came).
   bool next();
-  const GameRow& row() const { return row_; }
+  const store::GameRow& row() const { return row_; }
   // The game's move codes, decoded (only after next() returned true for a position
   // search; call codes() to decode otherwise).
   std::span<const MoveCode> codes();
@@ -95,7 +95,7 @@ class GameSearch {
   store::Statement statement_;
   store::Statement moves_statement_;  // position search: the candidates' moves
   bool rows_needed_ = true;           // false while count() runs
-  GameRow row_;
+  store::GameRow row_;
   std::vector<MoveCode> codes_;
   bool codes_ready_ = false;
   std::vector<uint32_t> plies_;

@@ -8,10 +8,10 @@
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "query/display_width.h"
-#include "query/game_sql.h"
+#include "store/game_query.h"
 #include "query/json_writer.h"
 #include "store/read_snapshot.h"
-#include "query/report_sql.h"
+#include "store/report_sql.h"
 #include "query/text_encoding.h"
 
 namespace pgnbase::query {
@@ -19,9 +19,9 @@ namespace pgnbase::query {
 namespace {
 
 // The tags, aligned "Name  value" lines, as export orders them.
-void append_tags(const GameRow& row, const std::vector<store::TagView>& other_tags, std::string& out) {
+void append_tags(const store::GameRow& row, const std::vector<store::TagView>& other_tags, std::string& out) {
   std::vector<std::pair<std::string_view, std::string>> lines;
-  visit_column_tags(row, [&](std::string_view name, std::string_view value) { lines.emplace_back(name, value); });
+  store::visit_column_tags(row, [&](std::string_view name, std::string_view value) { lines.emplace_back(name, value); });
   bool has_eco = false, has_opening = false;
   for (const store::TagView& t : other_tags) {
     has_opening |= t.name == "Opening";
@@ -42,7 +42,7 @@ void append_tags(const GameRow& row, const std::vector<store::TagView>& other_ta
 }
 
 // Annotations sorted by ply (stable: file order within a ply), empty when turned off.
-bool read_annotations(const GameRow& row, bool wanted, std::string& payload,
+bool read_annotations(const store::GameRow& row, bool wanted, std::string& payload,
                       std::vector<store::AnnotationView>& annotations) {
   annotations.clear();
   if (!wanted || row.annotations.empty()) return true;
@@ -57,7 +57,7 @@ constexpr size_t kMoveColumn = 10;  // White's move and its padding: "Nbxd7+" fi
 
 // The moves, one full move per line ("12. Nf3       Nc6"), each move's annotations
 // right after it on the same line.
-bool append_moves(const GameRow& row, std::span<const MoveCode> codes, const Board& start,
+bool append_moves(const store::GameRow& row, std::span<const MoveCode> codes, const Board& start,
                   const std::vector<store::AnnotationView>& annotations, const ExportNotation& notation,
                   std::string& out) {
   Board board = start;
@@ -108,7 +108,7 @@ bool append_moves(const GameRow& row, std::span<const MoveCode> codes, const Boa
   end_line();
   const std::string after = annotation_after(SIZE_MAX);
   if (!after.empty()) out += after + '\n';
-  out += std::string(result_token(row.result)) + '\n';
+  out += std::string(store::result_token(row.result)) + '\n';
   return true;
 }
 
@@ -152,16 +152,16 @@ bool replay_to(Board& board, std::span<const MoveCode> codes, int64_t plies, con
 ShowResult show_game(store::Database& db, const ShowOptions& options, io::OutputFile& out) {
   ShowResult result;
   store::ReadSnapshot snapshot(db);
-  store::Statement s = db.prepare(build_game_by_id_query(GameFilter{}).sql);
+  store::Statement s = db.prepare(store::build_game_by_id_query().sql);
   s.bind_int64(1, options.id);
   if (!s.step()) {
-    store::Statement max_id = db.prepare(sql::kMaxGameId);
+    store::Statement max_id = db.prepare(store::sql::kMaxGameId);
     if (max_id.step()) result.max_id = max_id.column_int64(0);
     result.status = ShowStatus::NoSuchGame;
     return result;
   }
-  GameRow row;
-  read_game_row(s, row);
+  store::GameRow row;
+  store::read_game_row(s, row);
   result.plies = row.plies;
   std::vector<MoveCode> codes;
   Board start;
@@ -216,7 +216,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, io::Output
     ok = store::decode_tags(row.tags, tags) && read_annotations(row, options.pgn.annotations, payload, annotations);
     if (ok) {
       text += "id " + std::to_string(row.id);
-      store::Statement source = db.prepare(sql::kSourcePathById);
+      store::Statement source = db.prepare(store::sql::kSourcePathById);
       source.bind_int64(1, row.source_id);
       if (source.step())
         text += ": game " + std::to_string(row.game_number) + " of " + printable(source.column_text(0));

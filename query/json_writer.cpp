@@ -74,7 +74,7 @@ void TagNameSet::clear() {
   else names_.clear();
 }
 
-bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
+bool JsonGameWriter::write(const store::GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies,
                            std::string& out, std::optional<uint32_t> pattern_ply) {
   Board board;
   if (!store::stored_start_position(row.variant, row.start_fen, board)) return false;
@@ -93,14 +93,14 @@ bool JsonGameWriter::write(const GameRow& row, std::span<const MoveCode> codes, 
     out += ':';
     append_json_string(value, out);
   };
-  visit_column_tags(row, tag);
+  store::visit_column_tags(row, tag);
   for (const store::TagView& t : tags_) tag(t.name, t.value);
   out += "},";
   append_key("variant", out);
   out += row.variant == store::Variant::Chess960 ? "\"chess960\"," : "\"standard\",";
   append_optional("start_fen", row.start_fen, out);
   append_key("result", out);
-  append_json_string(result_token(row.result), out);
+  append_json_string(store::result_token(row.result), out);
   out += ',';
   append_optional("eco", row.eco, out);
   append_key("eco_source", out);

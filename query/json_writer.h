@@ -10,7 +10,7 @@
 
 #include "core/move_code.h"
 #include "store/tag_codec.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::query {
 
@@ -59,7 +59,7 @@ class TagNameSet {
 class JsonGameWriter {
  public:
   // Appends one line; false (nothing appended) when the row is corrupt.
-  bool write(const GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies, std::string& out,
+  bool write(const store::GameRow& row, std::span<const MoveCode> codes, std::span<const uint32_t> plies, std::string& out,
              std::optional<uint32_t> pattern_ply = std::nullopt);
   // Tag-name comparisons made by every write() so far (the tests bound the work per tag).
   uint64_t tag_name_comparisons() const { return written_.comparisons(); }

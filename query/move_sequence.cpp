@@ -7,8 +7,8 @@
 #include "core/move_code.h"
 #include "core/replay.h"
 #include "store/position_index_reader.h"
-#include "query/game_row.h"
-#include "query/game_sql.h"
+#include "store/game_row.h"
+#include "store/game_query.h"
 #include "query/position_search.h"
 
 namespace pgnbase::query {
@@ -104,7 +104,7 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   }
   std::vector<uint32_t> ids = std::move(qualified);
   // Undecided games: replay their first n plies from their stored start.
-  store::Statement moves = db.prepare(game_moves_by_id_sql(db));
+  store::Statement moves = db.prepare(store::sql::kGameMovesById);
   std::vector<MoveCode> codes;
   Board start;
   for (uint32_t id : replay_ids) {

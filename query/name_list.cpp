@@ -5,7 +5,7 @@
 #include "query/json_object.h"
 #include "query/player_report.h"
 #include "store/read_snapshot.h"
-#include "query/report_sql.h"
+#include "store/report_sql.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {
@@ -30,7 +30,7 @@ std::string date_or_empty(const std::optional<int64_t>& key) { return key ? date
 
 std::vector<NameCount> list_names(store::Database& db, const NameListOptions& options) {
   store::ReadSnapshot snapshot(db);
-  store::Statement s = db.prepare(options.events ? sql::kEventList : sql::kPlayerList);
+  store::Statement s = db.prepare(options.events ? store::sql::kEventList : store::sql::kPlayerList);
   s.bind_text(1, options.like ? like_pattern(*options.like) : "%");
   std::vector<NameCount> names;
   while (s.step()) {

@@ -7,8 +7,8 @@
 #include "core/move_code.h"
 #include "core/thread_group.h"
 #include "store/material_runs.h"
-#include "query/game_row.h"
-#include "query/game_sql.h"
+#include "store/game_row.h"
+#include "store/game_query.h"
 #include "query/pattern_match.h"
 #include "query/position_search.h"
 
@@ -28,9 +28,9 @@ class RangeScan {
 
   // A few chosen games are looked up by id; otherwise the range is scanned.
   void run(uint32_t first_id, uint32_t last_id, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
-    if (pattern_.needs_board()) moves_ = db_.prepare(sql::kGameMovesById);
+    if (pattern_.needs_board()) moves_ = db_.prepare(store::sql::kGameMovesById);
     if (only_ && only_->size() * kScanPerLookup < size_t(last_id - first_id) + 1) {
-      store::Statement s = db_.prepare(sql::kMaterialRunsById);
+      store::Statement s = db_.prepare(store::sql::kMaterialRunsById);
       auto it = std::lower_bound(only_->begin(), only_->end(), first_id);
       for (; it != only_->end() && *it <= last_id; ++it) {
         s.reset();
@@ -39,7 +39,7 @@ class RangeScan {
       }
       return;
     }
-    store::Statement s = db_.prepare(sql::kMaterialRunsInRange);
+    store::Statement s = db_.prepare(store::sql::kMaterialRunsInRange);
     s.bind_int64(1, first_id);
     s.bind_int64(2, last_id);
     while (s.step())
@@ -124,7 +124,7 @@ class RangeScan {
 std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& pattern,
                                            const std::vector<uint32_t>* only, unsigned threads,
                                            PatternSearchStats* stats) {
-  store::Statement max_id = db.prepare(sql::kMaxGameId);
+  store::Statement max_id = db.prepare(store::sql::kMaxGameId);
   const uint32_t last = max_id.step() ? uint32_t(max_id.column_int64(0)) : 0;
   if (threads == 0) threads = std::min(kMaxThreads, std::max(1u, std::thread::hardware_concurrency()));
   if (db.path().empty() || db.path() == ":memory:" || last < 1000) threads = 1;

@@ -58,8 +58,8 @@ void PgnWriter::write_tag(std::string_view name, std::string_view value) {
   out += "\"]\n";
 }
 
-void PgnWriter::write_tags(const GameRow& row, const Board& start) {
-  visit_column_tags(row, [&](std::string_view name, std::string_view value) { write_tag(name, value); });
+void PgnWriter::write_tags(const store::GameRow& row, const Board& start) {
+  store::visit_column_tags(row, [&](std::string_view name, std::string_view value) { write_tag(name, value); });
 
   const bool chess960 = row.variant == store::Variant::Chess960;
   bool has_variant = false, has_setup = false, has_fen = false;
@@ -122,7 +122,7 @@ void PgnWriter::words_of(std::string_view annotation) {
   }
 }
 
-bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> codes, const Board& start) {
+bool PgnWriter::write_movetext(const store::GameRow& row, std::span<const MoveCode> codes, const Board& start) {
   Board board = start;
   size_t next_annotation = 0;
   auto annotate_after = [&](size_t ply) {
@@ -156,12 +156,12 @@ bool PgnWriter::write_movetext(const GameRow& row, std::span<const MoveCode> cod
     need_number = annotate_after(ply + 1);
   }
   annotate_after(SIZE_MAX);  // entries past the last ply (never written by the importer)
-  word(result_token(row.result));
+  word(store::result_token(row.result));
   *out_ += '\n';
   return true;
 }
 
-bool PgnWriter::write(const GameRow& row, std::span<const MoveCode> codes, std::string& out,
+bool PgnWriter::write(const store::GameRow& row, std::span<const MoveCode> codes, std::string& out,
                       std::optional<uint32_t> pattern_ply) {
   const size_t rollback = out.size();
   out_ = &out;

@@ -24,7 +24,7 @@
 #include "core/san.h"
 #include "store/annotations.h"
 #include "store/tag_codec.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::query {
 
@@ -53,13 +53,13 @@ class PgnWriter {
   // Appends one game (tags, blank line, movetext, blank line) to out. Returns false,
   // appending nothing, when the row's blobs are corrupt or its codes do not replay.
   // pattern_ply: where a pattern search matched, marked by the comment kPatternComment.
-  bool write(const GameRow& row, std::span<const MoveCode> codes, std::string& out,
+  bool write(const store::GameRow& row, std::span<const MoveCode> codes, std::string& out,
              std::optional<uint32_t> pattern_ply = std::nullopt);
 
  private:
   void write_tag(std::string_view name, std::string_view value);
-  void write_tags(const GameRow& row, const Board& start);
-  bool write_movetext(const GameRow& row, std::span<const MoveCode> codes, const Board& start);
+  void write_tags(const store::GameRow& row, const Board& start);
+  bool write_movetext(const store::GameRow& row, std::span<const MoveCode> codes, const Board& start);
   // Movetext word with the wrapping rules above.
   void word(std::string_view text);
   void words_of(std::string_view annotation);

@@ -5,9 +5,9 @@
 #include <map>
 #include <unordered_map>
 
-#include "query/game_sql.h"
+#include "store/game_query.h"
 #include "store/read_snapshot.h"
-#include "query/report_sql.h"
+#include "store/report_sql.h"
 
 namespace pgnbase::query {
 
@@ -46,7 +46,7 @@ std::string text_or_empty(const store::Statement& s, int column) {
 std::vector<int64_t> game_ids(store::Database& db, const NamePattern& name, bool as_white) {
   GameFilter filter;
   (as_white ? filter.white : filter.black) = name;
-  SqlQuery q = build_game_key_query(filter, false, GameKeyColumns{false, false, false});
+  store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), false, store::GameKeyColumns{false, false, false});
   store::Statement s = db.prepare(q.sql);
   q.bind(s);
   std::vector<int64_t> ids;
@@ -58,7 +58,7 @@ std::vector<int64_t> game_ids(store::Database& db, const NamePattern& name, bool
 std::vector<PlayerGame> read_games(store::Database& db, const NamePattern& name,
                                    std::unordered_map<std::string, int64_t>& names) {
   std::vector<PlayerGame> games;
-  store::Statement s = db.prepare(sql::kReportGameById);
+  store::Statement s = db.prepare(store::sql::kReportGameById);
   for (bool as_white : {true, false}) {
     for (int64_t id : game_ids(db, name, as_white)) {
       s.reset();

@@ -5,7 +5,7 @@
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "store/position_index_reader.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 
 namespace pgnbase::query {
 

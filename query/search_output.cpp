@@ -44,7 +44,7 @@ std::string plies_text(std::span<const uint32_t> plies) {
 // A game copied out of the statement, so that another thread can format it. Its row
 // views point into its own strings: never move an OwnedGame after fill().
 struct OwnedGame {
-  GameRow row;
+  store::GameRow row;
   std::string text[11];
   std::string moves, tags, annotations;
   std::vector<MoveCode> codes;
@@ -56,7 +56,7 @@ struct OwnedGame {
   OwnedGame(const OwnedGame&) = delete;
   OwnedGame& operator=(const OwnedGame&) = delete;
 
-  void fill(const GameRow& source, std::span<const MoveCode> source_codes, bool decoded,
+  void fill(const store::GameRow& source, std::span<const MoveCode> source_codes, bool decoded,
             std::span<const uint32_t> source_plies, std::optional<uint32_t> source_pattern_ply) {
     row = source;
     pattern_ply = source_pattern_ply;
@@ -102,7 +102,7 @@ struct GameFormatter {
   GameFormatter(SearchFormat f, const PgnWriteOptions& options)
       : format(f), pgn(options), pgn_annotations(options.annotations) {}
 
-  bool write(const GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
+  bool write(const store::GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
              std::optional<uint32_t> pattern_ply, std::string& out) {
     if (!codes_ok || codes.size() != size_t(row.plies)) return false;
     return format == SearchFormat::Pgn ? pgn.write(row, codes, out, pattern_ply)
@@ -110,7 +110,7 @@ struct GameFormatter {
   }
 
   // Why write() refused the row (run only then).
-  std::string why_corrupt(const GameRow& row) const {
+  std::string why_corrupt(const store::GameRow& row) const {
     std::string reason = diagnose_game(row, format == SearchFormat::Pgn && pgn_annotations);
     return reason.empty() ? "its stored data does not decode" : reason;
   }
@@ -143,13 +143,13 @@ std::vector<TextTable::Column> list_columns(bool with_position, bool with_patter
 const std::vector<std::string> kCsvHeader = {"id",  "white", "white_elo", "black", "black_elo", "result",
                                              "date", "eco",  "event",     "site",  "round",     "plies"};
 
-std::vector<std::string> list_cells(const GameRow& row, bool csv) {
+std::vector<std::string> list_cells(const store::GameRow& row, bool csv) {
   std::vector<std::string> cells = {std::to_string(row.id),
                                     std::string(row.white.value_or(csv ? "" : "?")),
                                     optional_number(row.white_elo),
                                     std::string(row.black.value_or(csv ? "" : "?")),
                                     optional_number(row.black_elo),
-                                    std::string(result_token(row.result)),
+                                    std::string(store::result_token(row.result)),
                                     std::string(row.date.value_or("")),
                                     std::string(row.eco.value_or("")),
                                     std::string(row.event.value_or(""))};
@@ -243,7 +243,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
       while (batch->size < kBatchGames && bytes < kBatchBytes && (more = search.next())) {
         std::span<const MoveCode> codes;
         const bool ok = current_codes(search, codes);
-        const GameRow& row = search.row();
+        const store::GameRow& row = search.row();
         bytes += row.tags.size() + 8 * size_t(std::max<int64_t>(row.plies, 0)) +
                  (output.pgn.annotations ? store::decoded_blob_size(row.annotations) : 0);
         batch->games[batch->size++].fill(row, codes, ok, search.plies(), search.pattern_ply());

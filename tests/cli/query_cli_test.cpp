@@ -23,7 +23,7 @@
 #include "indexer/position_index.h"
 #include "store/tag_codec.h"
 #include "store/database.h"
-#include "query/game_row.h"
+#include "store/game_row.h"
 #include "tests/query/json_check.h"
 
 namespace pgnbase {

@@ -7,7 +7,7 @@
 
 #include "store/name_words.h"
 #include "query/game_search.h"
-#include "query/game_sql.h"
+#include "store/game_query.h"
 #include "query/name_match.h"
 #include "query_test_support.h"
 
@@ -131,7 +131,7 @@ TEST_F(NameSearchRealFiles, KramnikIsFoundInLatin1AndInUtf8) {
 TEST_F(NameSearchRealFiles, APlayerQueryLooksUpNameWordsAndTheGameIndexes) {
   GameFilter filter;
   filter.player = NamePattern{"Fischer R"};
-  SqlQuery q = build_game_query(filter, GameOrder::Id);
+  store::SqlQuery q = store::build_game_query(filter.sql_conditions(), GameOrder::Id);
   store::Database db(db_path_, store::Database::Mode::ReadOnly);
   store::Statement plan = db.prepare("EXPLAIN QUERY PLAN " + q.sql);
   q.bind(plan);

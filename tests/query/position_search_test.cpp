@@ -8,7 +8,7 @@
 #include "core/pgn_reader.h"
 #include "core/replay.h"
 #include "query/game_search.h"
-#include "query/game_sql.h"
+#include "store/game_query.h"
 #include "query/position_search.h"
 #include "query_test_support.h"
 

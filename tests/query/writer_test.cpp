@@ -32,7 +32,7 @@ std::string export_sample(int64_t id, PgnWriteOptions options = {}) {
 
 // A row whose blobs the test owns.
 struct OwnedRow {
-  GameRow row;
+  store::GameRow row;
   std::string moves, tags, annotations;
   std::vector<MoveCode> codes;
 };

@@ -1,8 +1,6 @@
-#include "query/game_sql.h"
+#include "store/game_query.h"
 
-#include "query/name_match.h"
-
-namespace pgnbase::query {
+namespace pgnbase::store {
 
 namespace {
 
@@ -18,10 +16,9 @@ constexpr std::string_view kGameColumns =
 constexpr std::string_view kLastPossibleDay =
     "(g.date_key + CASE WHEN g.date_key % 10000 = 0 THEN 9999 WHEN g.date_key % 100 = 0 THEN 99 ELSE 0 END)";
 
-// The ids of the names matching a pattern (query/name_match.h), from the name_words
-// index: one look-up per pattern word, intersected; never a scan of the games.
-std::string matching_name_ids(const NamePattern& pattern, SqlQuery& q) {
-  const std::vector<std::string> globs = name_pattern_globs(pattern);
+// The ids of the names holding every word pattern, from the name_words index: one
+// look-up per pattern word, intersected; never a scan of the games.
+std::string matching_name_ids(const std::vector<std::string>& globs, SqlQuery& q) {
   if (globs.empty()) return "SELECT NULL WHERE 0";
   std::string sql;
   for (const std::string& glob : globs) {
@@ -37,12 +34,10 @@ std::string name_condition(std::string_view column, const std::string& name_ids)
 }
 
 // Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.
-void append_conditions(const GameFilter& f, SqlQuery& q, bool where_started) {
+void append_conditions(const GameConditions& f, SqlQuery& q, bool where_started) {
   std::vector<std::string> terms;
-  if (f.eco) {
-    terms.push_back("g.eco >= " + q.add(f.eco->low));
-    terms.push_back("g.eco < " + q.add(f.eco->high_exclusive));
-  }
+  if (f.eco_low) terms.push_back("g.eco >= " + q.add(*f.eco_low));
+  if (f.eco_high_exclusive) terms.push_back("g.eco < " + q.add(*f.eco_high_exclusive));
   if (f.white) terms.push_back(name_condition("g.white_id", matching_name_ids(*f.white, q)));
   if (f.black) terms.push_back(name_condition("g.black_id", matching_name_ids(*f.black, q)));
   if (f.player) {
@@ -91,7 +86,7 @@ std::string SqlQuery::add(std::string value) {
   return "?" + std::to_string(first_placeholder_ + int(parameters_.size()) - 1);
 }
 
-void SqlQuery::bind(store::Statement& statement) const {
+void SqlQuery::bind(Statement& statement) const {
   int index = first_placeholder_;
   for (const auto& p : parameters_) {
     if (const int64_t* n = std::get_if<int64_t>(&p)) statement.bind_int64(index, *n);
@@ -100,7 +95,7 @@ void SqlQuery::bind(store::Statement& statement) const {
   }
 }
 
-SqlQuery build_game_query(const GameFilter& filter, GameOrder order) {
+SqlQuery build_game_query(const GameConditions& filter, GameOrder order) {
   SqlQuery q;
   q.sql = kGameColumns;
   append_conditions(filter, q, false);
@@ -120,7 +115,7 @@ SqlQuery build_games_after_id_query() {
   return q;
 }
 
-SqlQuery build_game_by_id_query(const GameFilter& filter) {
+SqlQuery build_game_by_id_query(const GameConditions& filter) {
   SqlQuery q(2);
   q.sql = kGameColumns;
   q.sql += " WHERE g.id = ?1";
@@ -128,14 +123,14 @@ SqlQuery build_game_by_id_query(const GameFilter& filter) {
   return q;
 }
 
-SqlQuery build_game_count_query(const GameFilter& filter) {
+SqlQuery build_game_count_query(const GameConditions& filter) {
   SqlQuery q;
   q.sql = "SELECT count(*) FROM games g";
   append_conditions(filter, q, false);
   return q;
 }
 
-SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColumns columns) {
+SqlQuery build_game_key_query(const GameConditions& filter, bool by_id, GameKeyColumns columns) {
   SqlQuery q(by_id ? 2 : 1);
   q.sql = "SELECT g.id, ";
   q.sql += columns.elo ? "g.white_elo, g.black_elo, " : "NULL, NULL, ";
@@ -146,6 +141,4 @@ SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColum
   return q;
 }
 
-std::string_view game_moves_by_id_sql(store::Database&) { return sql::kGameMovesById; }
-
-}  // namespace pgnbase::query
+}  // namespace pgnbase::store

@@ -1,10 +1,10 @@
 // The fixed SQL statements of `show`, `player`, `players` and `events` (the games
-// query itself is assembled in game_sql.h). docs/schema.md describes the tables.
+// query itself is assembled in game_query.h). docs/schema.md describes the tables.
 #pragma once
 
 #include <string_view>
 
-namespace pgnbase::query::sql {
+namespace pgnbase::store::sql {
 
 inline constexpr std::string_view kSourcePathById = "SELECT path FROM sources WHERE id = ?1";
 
@@ -30,4 +30,4 @@ inline constexpr std::string_view kEventList =
     "SELECT n.name, count(*), 0, min(g.date_key), max(g.date_key), NULL, NULL "
     "FROM names n JOIN games g ON g.event_id = n.id WHERE n.name LIKE ?1 ESCAPE '\\' GROUP BY n.id";
 
-}  // namespace pgnbase::query::sql
+}  // namespace pgnbase::store::sql

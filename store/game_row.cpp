@@ -1,31 +1,27 @@
-#include "query/game_row.h"
+#include "store/game_row.h"
 
-#include "core/fen.h"
-#include "store/moves_codec.h"
-#include "query/game_sql.h"
-
-namespace pgnbase::query {
+namespace pgnbase::store {
 
 namespace {
 
-std::optional<std::string_view> text_or_null(const store::Statement& s, int column) {
+std::optional<std::string_view> text_or_null(const Statement& s, int column) {
   if (s.column_is_null(column)) return std::nullopt;
   return s.column_text(column);
 }
 
-std::optional<int64_t> int_or_null(const store::Statement& s, int column) {
+std::optional<int64_t> int_or_null(const Statement& s, int column) {
   if (s.column_is_null(column)) return std::nullopt;
   return s.column_int64(column);
 }
 
-std::string_view blob_of(const store::Statement& s, int column) {
+std::string_view blob_of(const Statement& s, int column) {
   std::span<const std::byte> b = s.column_blob(column);
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
 }  // namespace
 
-void read_game_row(const store::Statement& s, GameRow& row) {
+void read_game_row(const Statement& s, GameRow& row) {
   row.id = s.column_int64(COL_ID);
   row.event = text_or_null(s, COL_EVENT);
   row.site = text_or_null(s, COL_SITE);
@@ -39,11 +35,11 @@ void read_game_row(const store::Statement& s, GameRow& row) {
   row.white_elo = int_or_null(s, COL_WHITE_ELO);
   row.black_elo = int_or_null(s, COL_BLACK_ELO);
   row.eco = text_or_null(s, COL_ECO);
-  row.eco_source = store::EcoSource(s.column_int64(COL_ECO_SOURCE));
+  row.eco_source = EcoSource(s.column_int64(COL_ECO_SOURCE));
   row.opening = text_or_null(s, COL_OPENING);
   row.time_control = text_or_null(s, COL_TIME_CONTROL);
   row.plies = s.column_int64(COL_PLIES);
-  row.variant = store::Variant(s.column_int64(COL_VARIANT));
+  row.variant = Variant(s.column_int64(COL_VARIANT));
   row.start_fen = text_or_null(s, COL_START_FEN);
   row.language = s.column_text(COL_LANGUAGE);
   row.moves = blob_of(s, COL_MOVES);
@@ -62,6 +58,4 @@ std::string_view result_token(int result) {
   }
 }
 
-
-
-}  // namespace pgnbase::query
+}  // namespace pgnbase::store

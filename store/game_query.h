@@ -1,7 +1,7 @@
-// Every SQL statement of the query library, in one place: the games query assembled
-// from a GameFilter with bound parameters (never user text pasted into SQL), and the
-// fixed statements of stats, rejects and game look-ups. docs/schema.md describes the
-// tables.
+// Reading the games table: the games query assembled from GameConditions (the header
+// filters as the SQL needs them; query/game_filter.h makes them from the user's text)
+// with bound parameters, never user text pasted into SQL, and the fixed statements of
+// stats, rejects and game look-ups. docs/schema.md describes the tables.
 #pragma once
 
 #include <cstdint>
@@ -10,19 +10,26 @@
 #include <variant>
 #include <vector>
 
+#include <optional>
+
 #include "store/database.h"
-#include "query/game_filter.h"
 
-namespace pgnbase::query {
+namespace pgnbase::store {
 
-// Columns of every games query, in this order (see read_game_row in game_row.h).
-enum GameColumn : int {
-  COL_ID, COL_EVENT, COL_SITE, COL_DATE, COL_DATE_KEY, COL_ROUND, COL_WHITE, COL_BLACK,
-  COL_RESULT_TAG, COL_RESULT, COL_WHITE_ELO, COL_BLACK_ELO, COL_ECO, COL_ECO_SOURCE, COL_OPENING,
-  COL_TIME_CONTROL, COL_PLIES, COL_VARIANT, COL_START_FEN, COL_LANGUAGE, COL_MOVES, COL_TAGS,
-  COL_ANNOTATIONS, COL_SOURCE_ID, COL_GAME_NUMBER,
-  GAME_COLUMN_COUNT
+// The header filters as SQL conditions. A name is a list of name-word GLOB patterns
+// (store/name_words.h), every one of which the name must hold; an empty list matches no
+// name.
+struct GameConditions {
+  std::optional<std::string> eco_low, eco_high_exclusive;  // games.eco in [low, high)
+  std::optional<std::vector<std::string>> white, black, player, event, site;
+  std::optional<int64_t> min_elo, max_elo;  // both players (either, with elo_either)
+  bool elo_either = false;
+  std::optional<int64_t> date_from_key, date_to_key;  // inclusive; see kLastPossibleDay
+  std::optional<int> result;                          // games.result
+  std::optional<int64_t> min_plies, max_plies;
 };
+
+enum class GameOrder : uint8_t { Id, Date, Elo };
 
 // A statement's text and its parameters, bound in order as ?1, ?2, ...
 class SqlQuery {
@@ -36,7 +43,7 @@ class SqlQuery {
   std::string add(int64_t value);
   std::string add(std::string value);
   // Binds the parameters added with add() to a statement prepared from sql.
-  void bind(store::Statement& statement) const;
+  void bind(Statement& statement) const;
   size_t parameter_count() const { return parameters_.size(); }
 
  private:
@@ -46,18 +53,18 @@ class SqlQuery {
 
 // SELECT <all game columns> FROM games ... WHERE <header filters> ORDER BY <order>.
 // The position (fen) and time-control filters are not SQL: the caller applies them.
-SqlQuery build_game_query(const GameFilter& filter, GameOrder order);
+SqlQuery build_game_query(const GameConditions& conditions, GameOrder order);
 
 // The same columns for one game: ?1 is the game id; the header filters follow from ?2.
 // No row when the game fails a filter.
-SqlQuery build_game_by_id_query(const GameFilter& filter);
+SqlQuery build_game_by_id_query(const GameConditions& conditions = {});
 
 // Every game with an id above ?1, in id order, with the columns of build_game_query
 // (the dataset export's appends: dataset/dataset_export.h).
 SqlQuery build_games_after_id_query();
 
 // SELECT count(*) over the header filters.
-SqlQuery build_game_count_query(const GameFilter& filter);
+SqlQuery build_game_count_query(const GameConditions& conditions);
 
 // id, white_elo, black_elo, date_key, time_control of the games that pass the header filters: what
 // sorting and the explorer need, without the blobs. by_id: ?1 is one game's id (filters
@@ -68,10 +75,7 @@ SqlQuery build_game_count_query(const GameFilter& filter);
 struct GameKeyColumns {
   bool elo = true, date = true, time_control = true;
 };
-SqlQuery build_game_key_query(const GameFilter& filter, bool by_id, GameKeyColumns columns = {});
-
-// The statement that reads what replaying a game needs (sql::kGameMovesById).
-std::string_view game_moves_by_id_sql(store::Database& db);
+SqlQuery build_game_key_query(const GameConditions& conditions, bool by_id, GameKeyColumns columns = {});
 
 namespace sql {
 
@@ -128,4 +132,4 @@ inline constexpr std::string_view kRejects =
 
 }  // namespace sql
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::store
