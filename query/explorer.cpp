@@ -227,7 +227,7 @@ void finish_result(store::Database& db, const Board& position, std::vector<uint6
     next.do_move(m.move, undo);
     m.fen = write_fen(next);
     path.push_back(next.key());
-    m.opening = name_opening(db, path);
+    m.opening = store::name_opening(db, path);
     path.pop_back();
   }
   read_top_game_rows(db, result.top_games);
@@ -244,7 +244,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     if (std::optional<ExplorerResult> summary = read_explorer_summary(db, position)) {
       ExplorerResult& result = *summary;
       result.ratings = options.ratings;
-      result.opening = name_opening(db, path);
+      result.opening = store::name_opening(db, path);
       if (result.top_games.size() > options.top_games) result.top_games.resize(options.top_games);
       if (!options.ratings)
         for (ExplorerMove& m : result.moves) m.rated_games = 0, m.rating_sum = 0;
@@ -255,7 +255,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   ExplorerResult result;
   result.fen = write_fen(position);
   result.ratings = options.ratings;
-  result.opening = name_opening(db, path);
+  result.opening = store::name_opening(db, path);
 
   MoveList legal;
   generate_legal_moves(position, legal);

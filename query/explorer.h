@@ -19,6 +19,7 @@
 
 #include "core/board.h"
 #include "store/database.h"
+#include "store/explorer_summaries.h"
 #include "store/game_facets.h"
 #include "query/game_check.h"
 #include "query/game_filter.h"
@@ -26,11 +27,7 @@
 
 namespace pgnbase::query {
 
-// The opening a position belongs to: the deepest position of the ECO table on the way
-// to it (lichess's rule), or empty when none is known.
-struct OpeningName {
-  std::string eco, name;
-};
+using store::OpeningName;
 
 struct ExplorerMove {
   Move move;

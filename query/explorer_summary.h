@@ -2,12 +2,8 @@
 // once after an import, so that exploring the start position of a million games reads one
 // row instead of a million postings (lichess precomputes its explorer the same way).
 //
-// Table explorer_summaries (schema 3, docs/schema.md): one row per position reached by at
-// least min_games games, found by walking the opening tree from the start position
-// through moves played that often. A row is valid while the database's content version
-// and posting count are what they were when it was written (`stamp`); after any import,
-// removal or replacement (even one interrupted before the rebuild) it is ignored until
-// rebuilt, and the explorer answers from the postings as for any other position.
+// A stored row is ignored once stale (store/explorer_summaries.h) until rebuilt, and the
+// explorer answers from the postings as for any other position.
 #pragma once
 
 #include <cstdint>
@@ -27,18 +23,12 @@ struct SummaryBuildStats {
   uint64_t bytes = 0;      // their data
 };
 
-// The ECO table's positions (store/eco_table.h) are stored beside them, in table
-// eco_positions, so that naming a position costs a look-up, not the replay of the whole
-// table (milliseconds, most of exploring a rare position).
-//
+// Walks the opening tree from the start position through moves played at least
+// min_games times and stores the explorer's unfiltered answer of each position reached
+// that often (store/explorer_summaries.h), with the ECO table's positions beside them.
 // Replaces every summary, inside the caller's transaction. Positions are explored with
 // the game facets; a database without them gets no summaries.
 SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames);
-
-// The opening of the deepest position of keys (the way to a position, the position last)
-// that the ECO table names: from eco_positions when the database has it, else from the
-// builtin table.
-OpeningName name_opening(store::Database& db, std::span<const uint64_t> keys);
 
 // The stored unfiltered answer for position (moves, counts, ratings, top game ids in
 // top_games[i].id only), or nullopt when there is none or it is stale.

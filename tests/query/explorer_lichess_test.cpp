@@ -258,7 +258,7 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
       // Names come from the stored eco_positions here; they are the builtin table's.
       const uint64_t child = query_test::board_of(a.moves[i].fen).key();
       const store::EcoEntry* entry = store::EcoTable::builtin().find(child);
-      EXPECT_EQ(name_opening(db, std::span(&child, 1)).name, entry ? std::string(entry->name) : "");
+      EXPECT_EQ(store::name_opening(db, std::span(&child, 1)).name, entry ? std::string(entry->name) : "");
     }
     ASSERT_EQ(a.top_games.size(), b.top_games.size());
     for (size_t i = 0; i < a.top_games.size(); ++i) {
