@@ -10,6 +10,7 @@
 #include "store/schema_version.h"
 #include "query/game_filter.h"
 #include "store/game_query.h"
+#include "store/read_snapshot.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -92,7 +93,8 @@ store::Database open_database(const std::string& path) {
 }
 
 void print_stats(store::Database& db, const StatsOptions& options, io::OutputFile& out) {
-  db.exec("BEGIN");  // one snapshot for every number, even while an import writes
+  std::optional<store::ReadSnapshot> snapshot;
+  snapshot.emplace(db);  // one snapshot for every number, even while an import writes
   int64_t games = 0, players = 0, chess960 = 0, setups = 0, eco_tag = 0, eco_computed = 0;
   double plies = 0, moves_bytes = 0, tags_bytes = 0, annotation_bytes = 0;
   std::optional<int64_t> first_date, last_date;
@@ -155,7 +157,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
   for (const auto& seg : segments) postings += seg.postings, index_bytes += seg.block_bytes;
   bool from_dbstat = false;
   std::vector<StorageLine> sizes = storage(db, from_dbstat);
-  db.exec("COMMIT");
+  snapshot.reset();
 
   std::string& o = out.buffer();
   if (options.format == ReportFormat::Csv) {

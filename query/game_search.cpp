@@ -7,6 +7,7 @@
 #include "store/moves_codec.h"
 #include "core/thread_group.h"
 #include "store/game_query.h"
+#include "store/read_snapshot.h"
 
 namespace pgnbase::query {
 
@@ -290,7 +291,7 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
     workers.start([&, t] {
       try {
         store::Database db(db_.path(), store::Database::Mode::ReadOnly);
-        db.exec("BEGIN");
+        store::ReadSnapshot snapshot(db);
         store::Statement moves = db.prepare(store::sql::kGameMovesById);
         TimeControlVerdicts verdicts;
         std::vector<MoveCode> codes;
@@ -307,7 +308,6 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
           refuted[t] += v == Verdict::Refuted;
           if (v == Verdict::Corrupt) corrupt[t].emplace_back(c.game_id, reason);
         }
-        db.exec("COMMIT");
       } catch (...) {
         errors[t] = std::current_exception();
       }

@@ -9,6 +9,7 @@
 #include "store/material_runs.h"
 #include "store/game_row.h"
 #include "store/game_query.h"
+#include "store/read_snapshot.h"
 #include "query/pattern_match.h"
 #include "query/position_search.h"
 
@@ -144,9 +145,8 @@ std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& p
       workers.start([&, t] {
         try {
           store::Database connection(db.path(), store::Database::Mode::ReadOnly);
-          connection.exec("BEGIN");
+          store::ReadSnapshot snapshot(connection);
           work(t, connection);
-          connection.exec("COMMIT");
         } catch (...) {
           errors[t] = std::current_exception();
         }

@@ -10,6 +10,7 @@
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
 #include "store/blob_codec.h"
+#include "store/read_snapshot.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
 #include "query/text_encoding.h"
@@ -276,7 +277,7 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
   };
   SearchOptions options = search_options;
   options.on_corrupt = output.on_corrupt;
-  db.exec("BEGIN");  // one snapshot for the whole search, even while an import writes
+  store::ReadSnapshot snapshot(db);  // one snapshot for the whole search, even while an import writes
   GameSearch search(db, options);
   if (output.count_only) {
     summary.games = search.count();
@@ -292,7 +293,6 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
     if (threads <= 1 || (options.limit && *options.limit <= int64_t(kBatchGames))) write_serial(search, output, out, summary);
     else write_parallel(search, output, threads, out, summary);
   }
-  db.exec("COMMIT");
   summary.pattern = search.pattern_stats();
   return summary;
 }
