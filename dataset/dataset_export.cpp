@@ -28,6 +28,9 @@
 #include "store/read_snapshot.h"
 #include "store/game_row.h"
 #include "store/game_query.h"
+#include "store/games_sql.h"
+#include "store/sources_sql.h"
+#include "store/schema_version.h"
 
 namespace pgnbase::dataset {
 
@@ -108,20 +111,9 @@ std::string part_name(int export_number, int piece) {
 // kb=N without leading zeros, so that engines infer the partition column as an integer.
 std::string bucket_folder(uint32_t bucket) { return "kb=" + std::to_string(bucket); }
 
-std::string text_of(store::Database& db, std::string_view sql) {
-  store::Statement s = db.prepare(sql);
-  return s.step() && !s.column_is_null(0) ? std::string(s.column_text(0)) : std::string();
-}
-
 int64_t int_of(store::Database& db, std::string_view sql) {
   store::Statement s = db.prepare(sql);
   return s.step() ? s.column_int64(0) : 0;
-}
-
-bool has_table(store::Database& db, std::string_view name) {
-  store::Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
-  s.bind_text(1, name);
-  return s.step();
 }
 
 // What the database holds now against what the dataset holds: read in the export's snapshot.
@@ -134,8 +126,8 @@ struct DatabaseState {
 DatabaseState read_state(store::Database& db) {
   DatabaseState state;
   state.last_game_id = store::next_game_id(db) - 1;
-  if (has_table(db, "game_changes")) state.last_change = int_of(db, "SELECT coalesce(max(seq), 0) FROM game_changes");
-  store::Statement s = db.prepare("SELECT id FROM sources ORDER BY id");
+  if (db.has_table("game_changes")) state.last_change = int_of(db, store::sql::kLastGameChange);
+  store::Statement s = db.prepare(store::sql::kSourceIds);
   while (s.step()) state.sources.push_back(s.column_int64(0));
   return state;
 }
@@ -146,7 +138,7 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
                          const DatabaseState& state) {
   DatasetMeta meta;
   meta.database_id = store::database_identity(db);
-  meta.schema_version = std::atoi(text_of(db, "SELECT value FROM meta WHERE key = 'schema_version'").c_str());
+  meta.schema_version = store::check_schema_version(db, db.path()).value_or(0);
   meta.bucket_bits = options.bucket_bits.value_or(ExportOptions::kDefaultBucketBits);
   const std::optional<DatasetMeta> existing = read_dataset_meta(dir);
   if (!existing) {
@@ -294,9 +286,7 @@ struct Changes {
 Changes read_changes(store::Database& db, const DatasetMeta& meta, const DatabaseState& state) {
   Changes changes;
   if (state.last_change <= meta.last_change) return changes;
-  store::Statement s = db.prepare(
-      "SELECT DISTINCT c.game_id, g.source_id FROM game_changes c LEFT JOIN games g ON g.id = c.game_id "
-      "WHERE c.seq > ?1 AND c.game_id <= ?2");
+  store::Statement s = db.prepare(store::sql::kGamesChangedSince);
   s.bind_int64(1, meta.last_change);
   s.bind_int64(2, meta.last_game_id);
   while (s.step()) {
@@ -348,7 +338,7 @@ ExportSummary export_dataset(store::Database& db, const fs::path& dir, const Exp
   std::set_difference(meta.live_sources.begin(), meta.live_sources.end(), state.sources.begin(), state.sources.end(),
                       std::back_inserter(summary.removed_sources));
   const Changes changes = read_changes(db, meta, state);
-  store::Statement first = db.prepare("SELECT min(id) FROM games WHERE id > ?1");
+  store::Statement first = db.prepare(store::sql::kFirstGameAbove);
   first.bind_int64(1, meta.last_game_id);
   const bool new_games = first.step() && !first.column_is_null(0);
   if (!new_games && changes.moved.empty() && summary.removed_sources.empty()) return summary;  // nothing new

@@ -7,7 +7,7 @@
 #include "dataset/dataset_key.h"
 #include "store/blob_codec.h"
 #include "store/tag_codec.h"
-#include "query/text_encoding.h"
+#include "store/utf8.h"
 
 namespace pgnbase::dataset {
 
@@ -22,21 +22,10 @@ enum GamesColumn : int {
   G_PLIES, G_VARIANT, G_START_FEN, G_LANGUAGE, G_MOVES, G_TAGS, G_ANNOTATIONS, G_COUNT
 };
 
-// Text columns are UTF-8: valid UTF-8 passes, any other byte is read as Latin-1 (as
-// every output does: query/text_encoding.h), since old PGN files are often Latin-1.
-std::string utf8_text(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const query::Character c = query::read_character(s, i);
-    query::append_utf8(c.code_point, out);
-    i += c.bytes;
-  }
-  return out;
-}
-
+// Text columns are UTF-8: valid UTF-8 passes, any other byte is read as Latin-1 (the
+// store's reading rule, store/utf8.h), since old PGN files are often Latin-1.
 void add_text(ColumnValues& c, std::optional<std::string_view> v) {
-  if (v) c.add(std::string_view(utf8_text(*v)));
+  if (v) c.add(std::string_view(store::as_utf8(*v)));
   else c.add_null();
 }
 
@@ -59,7 +48,7 @@ std::string tag_lines(const std::vector<store::TagView>& tags) {
     }
     out += "\"]";
   }
-  return utf8_text(out);
+  return store::as_utf8(out);
 }
 
 // Runs of sorted postings with one key: calls f(begin, end) for each.

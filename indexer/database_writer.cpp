@@ -13,6 +13,10 @@
 #include "store/schema.h"
 #include "store/schema_version.h"
 #include "store/tag_codec.h"
+#include "store/games_sql.h"
+#include "store/names_sql.h"
+#include "store/sources_sql.h"
+#include "store/database_sql.h"
 
 namespace pgnbase::indexer {
 
@@ -22,6 +26,9 @@ std::span<const uint8_t> bytes_of(std::string_view s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
+// Each source's savepoint inside the open transaction (database_writer.h).
+constexpr std::string_view kSourceSavepoint = "source";
+
 std::string now_utc() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char buffer[32];
@@ -29,20 +36,6 @@ std::string now_utc() {
   gmtime_r(&t, &tm);
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
-}
-
-// A new database gets its version row; an existing one must be one this build reads, and
-// an older one that it reads becomes this version (its new tables were just created).
-void check_or_write_schema_version(store::Database& db) {
-  if (std::optional<int> version = store::check_schema_version(db, db.path())) {
-    if (*version < store::kSchemaVersion)
-      db.exec("UPDATE meta SET value = '" + std::to_string(store::kSchemaVersion) + "' WHERE key = 'schema_version'");
-    return;
-  }
-  store::Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
-  insert.bind_text(1, std::to_string(store::kSchemaVersion));
-  insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
-  insert.run();
 }
 
 }  // namespace
@@ -56,7 +49,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     store::Transaction t(db_);
     db_.exec(store::kSchemaSql);
     store::create_position_index_schema(db_);
-    check_or_write_schema_version(db_);
+    store::check_or_write_schema_version(db_);
     t.commit();
   }
 }
@@ -64,7 +57,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
 DatabaseWriter::~DatabaseWriter() = default;
 
 std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_hash) {
-  store::Statement& s = db_.cached("SELECT id FROM sources WHERE content_hash = ?1");
+  store::Statement& s = db_.cached(store::sql::kSourceByContentHash);
   s.bind_text(1, content_hash);
   std::optional<int64_t> id;
   if (s.step()) id = s.column_int64(0);
@@ -73,7 +66,7 @@ std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_ha
 }
 
 int64_t DatabaseWriter::data_version() {
-  store::Statement& s = db_.cached("PRAGMA data_version");
+  store::Statement& s = db_.cached(store::sql::kDataVersion);
   const int64_t version = s.step() ? s.column_int64(0) : 0;
   s.reset();
   return version;
@@ -83,13 +76,13 @@ void DatabaseWriter::refresh_cached_state() {
   const int64_t version = data_version();
   if (cached_version_ == version) return;
   name_ids_.clear();
-  store::Statement names = db_.prepare("SELECT id, name FROM names");
+  store::Statement names = db_.prepare(store::sql::kNames);
   while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
   next_game_id_ = store::next_game_id(db_);  // never an id given before, even to a removed game
-  store::Statement max_name_id = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM names");
+  store::Statement max_name_id = db_.prepare(store::sql::kMaxNameId);
   if (max_name_id.step()) next_name_id_ = max_name_id.column_int64(0) + 1;
   opening_ids_.clear();
-  store::Statement openings = db_.prepare("SELECT id, name FROM openings");
+  store::Statement openings = db_.prepare(store::sql::kOpenings);
   next_opening_id_ = 1;
   while (openings.step()) {
     opening_ids_.emplace(std::string(openings.column_text(1)), openings.column_int64(0));
@@ -106,7 +99,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
     transaction_ = std::make_unique<store::Transaction>(db_);
     transaction_started_ = std::chrono::steady_clock::now();
   }
-  db_.exec("SAVEPOINT source");
+  db_.savepoint(kSourceSavepoint);
   in_source_ = true;
   refresh_cached_state();
   source_path_ = path;
@@ -117,9 +110,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_id_ = store::allocate_source_id(db_);
   first_game_id_ = next_game_id_;
   replaced_in_source_ = false;
-  store::Statement& s = db_.cached(
-      "INSERT INTO sources(id, path, size, content_hash, games_found, imported, rejected, imported_at, seconds) "
-      "VALUES (?4, ?1, ?2, 'pending:' || hex(randomblob(8)), 0, 0, 0, ?3, 0)");
+  store::Statement& s = db_.cached(store::sql::kInsertPendingSource);
   s.bind_text(1, path);
   if (size) s.bind_int64(2, int64_t(*size));
   else s.bind_null(2);
@@ -131,7 +122,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   // cheaper than updating eight B-trees per row; finish_source recreates them.
   bool empty;
   {
-    store::Statement& any = db_.cached("SELECT EXISTS (SELECT 1 FROM games)");
+    store::Statement& any = db_.cached(store::sql::kAnyGame);
     empty = any.step() && any.column_int64(0) == 0;
     any.reset();
   }
@@ -144,18 +135,11 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
       .lean = true,
       .threads = std::max(1u, options_.threads)});
   if (insert_game_) return;  // prepared by the first source, kept for the next
-  insert_game_ = db_.prepare(
-      "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
-      "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening_id, time_control, plies, "
-      "variant, start_fen, language, moves, tags, dedupe_key) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-      "?24, ?25, ?26, ?27)");
-  insert_annotations_ = db_.prepare("INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)");
-  insert_material_ = db_.prepare("INSERT INTO game_material(id, runs) VALUES (?1, ?2)");
-  insert_reject_ = db_.prepare(
-      "INSERT INTO rejects(source_id, game_number, byte_offset, line, kind, reason, text) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  insert_copy_ = db_.prepare("INSERT OR IGNORE INTO game_copies(game_id, source_id) VALUES (?1, ?2)");
+  insert_game_ = db_.prepare(store::sql::kInsertGame);
+  insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
+  insert_material_ = db_.prepare(store::sql::kInsertMaterial);
+  insert_reject_ = db_.prepare(store::sql::kInsertReject);
+  insert_copy_ = db_.prepare(store::sql::kInsertCopy);
 }
 
 int64_t DatabaseWriter::intern(const std::string& name) {
@@ -171,7 +155,7 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 }
 
 void DatabaseWriter::write_new_names() {
-  store::Statement& insert_name = db_.cached("INSERT INTO names(id, name) VALUES (?1, ?2)");
+  store::Statement& insert_name = db_.cached(store::sql::kInsertName);
   std::vector<std::pair<std::string, int64_t>> words;
   for (const auto& [id, name] : new_names_) {
     insert_name.bind_int64(1, id);
@@ -183,13 +167,13 @@ void DatabaseWriter::write_new_names() {
   // name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
-  store::Statement& insert_word = db_.cached("INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)");
+  store::Statement& insert_word = db_.cached(store::sql::kInsertNameWord);
   for (const auto& [word, id] : words) {
     insert_word.bind_text(1, word);
     insert_word.bind_int64(2, id);
     insert_word.run();
   }
-  store::Statement& insert_opening = db_.cached("INSERT INTO openings(id, name) VALUES (?1, ?2)");
+  store::Statement& insert_opening = db_.cached(store::sql::kInsertOpening);
   for (const auto& [id, name] : new_openings_) {
     insert_opening.bind_int64(1, id);
     insert_opening.bind_text(2, name);
@@ -283,7 +267,7 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
-    store::Statement keys = db_.prepare("SELECT dedupe_key, id FROM games");
+    store::Statement keys = db_.prepare(store::sql::kDedupeKeys);
     while (keys.step()) dedupe_keys_.try_emplace(keys.column_int64(0), keys.column_int64(1));
     dedupe_keys_loaded_ = true;
   }
@@ -316,7 +300,7 @@ std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<s
                                                            const std::string& content_hash) {
   std::vector<int64_t> ids;
   {
-    store::Statement s = db_.prepare("SELECT id FROM sources WHERE (path = ?1 OR content_hash = ?2) AND id != ?3 ORDER BY id");
+    store::Statement s = db_.prepare(store::sql::kSourcesToReplace);
     if (path) s.bind_text(1, *path);
     else s.bind_null(1);
     s.bind_text(2, content_hash);
@@ -359,9 +343,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
     languages += (languages.empty() ? "" : " ") + code + "=" + std::to_string(count);
-  store::Statement& s = db_.cached(
-      "UPDATE sources SET content_hash = ?2, games_found = ?3, imported = ?4, rejected = ?5, seconds = ?6, "
-      "language_counts = ?7, duplicates = ?8 WHERE id = ?1");
+  store::Statement& s = db_.cached(store::sql::kFinishSource);
   s.bind_int64(1, source_id_);
   s.bind_text(2, content_hash);
   s.bind_int64(3, int64_t(summary_.games_found));
@@ -371,7 +353,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   s.bind_text(7, languages);
   s.bind_int64(8, int64_t(summary_.duplicates));
   s.run();
-  db_.exec("RELEASE source");
+  db_.release_savepoint(kSourceSavepoint);
   in_source_ = false;
   const std::chrono::duration<double> open_for = std::chrono::steady_clock::now() - transaction_started_;
   if (open_for.count() >= options_.commit_after_seconds) commit_sources();
@@ -402,8 +384,8 @@ void DatabaseWriter::abandon_source() {
   bool whole_transaction = !in_source_ || !transaction_ || !db_.in_transaction();
   if (!whole_transaction) {
     try {
-      db_.exec("ROLLBACK TO source");
-      db_.exec("RELEASE source");
+      db_.rollback_to_savepoint(kSourceSavepoint);
+      db_.release_savepoint(kSourceSavepoint);
     } catch (const store::StoreError&) {
       whole_transaction = true;
     }

@@ -10,6 +10,8 @@
 #include "store/game_facets.h"
 #include "store/moves_codec.h"
 #include "store/position_segments.h"
+#include "store/games_sql.h"
+#include "store/sources_sql.h"
 
 namespace pgnbase::indexer {
 
@@ -36,9 +38,7 @@ struct Segment {
 // for games that moved to it. Each covers an id range holding all of its games.
 std::vector<Segment> segments_of(store::Database& db, int64_t source_id) {
   std::vector<Segment> segments;
-  store::Statement s = db.prepare(
-      "SELECT segment_id, first_game_id, last_game_id, postings FROM position_segments "
-      "WHERE segment_id = ?1 OR segment_id IN (SELECT segment_id FROM moved_segments WHERE source_id = ?1)");
+  store::Statement s = db.prepare(store::sql::kSegmentsOfSource);
   s.bind_int64(1, source_id);
   while (s.step())
     segments.push_back({s.column_int64(0), s.column_int64(1), s.column_int64(2), uint64_t(s.column_int64(3))});
@@ -49,7 +49,7 @@ std::vector<Segment> segments_of(store::Database& db, int64_t source_id) {
 // segments' id ranges cover them; a source without segments stored no game.
 std::vector<int64_t> games_of(store::Database& db, int64_t source_id, const std::vector<Segment>& segments) {
   std::vector<int64_t> ids;
-  store::Statement s = db.prepare("SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1 ORDER BY id");
+  store::Statement s = db.prepare(store::sql::kGamesOfSourceInRange);
   for (const Segment& segment : segments) {
     s.reset();
     s.bind_int64(1, source_id);
@@ -66,9 +66,7 @@ std::vector<int64_t> games_of(store::Database& db, int64_t source_id, const std:
 // moves to: the oldest of them.
 std::map<int64_t, int64_t> new_owners(store::Database& db, int64_t source_id) {
   std::map<int64_t, int64_t> owner_by_game;
-  store::Statement s = db.prepare(
-      "SELECT c.game_id, min(c.source_id) FROM game_copies c JOIN games g ON g.id = c.game_id "
-      "WHERE g.source_id = ?1 AND c.source_id != ?1 GROUP BY c.game_id");
+  store::Statement s = db.prepare(store::sql::kNewOwners);
   s.bind_int64(1, source_id);
   while (s.step()) owner_by_game.emplace(s.column_int64(0), s.column_int64(1));
   return owner_by_game;
@@ -79,7 +77,7 @@ std::map<int64_t, int64_t> new_owners(store::Database& db, int64_t source_id) {
 // Returns how many postings it wrote.
 uint64_t index_moved_games(store::Database& db, int64_t owner, const std::vector<int64_t>& games) {
   PositionIndexBuilder builder(PositionIndexOptions{.memory_budget_bytes = size_t{64} << 20, .key_bits = 0, .lean = true});
-  store::Statement s = db.prepare("SELECT variant, start_fen, moves, result FROM games WHERE id = ?1");
+  store::Statement s = db.prepare(store::sql::kGameForReindex);
   std::vector<MoveCode> codes;
   std::vector<uint64_t> keys;
   for (int64_t id : games) {
@@ -104,7 +102,7 @@ uint64_t index_moved_games(store::Database& db, int64_t owner, const std::vector
   }
   const int64_t segment_id = store::allocate_source_id(db);
   const store::SegmentStats stats = builder.write_segment(db, segment_id);
-  store::Statement insert = db.prepare("INSERT INTO moved_segments(segment_id, source_id) VALUES (?1, ?2)");
+  store::Statement insert = db.prepare(store::sql::kInsertMovedSegment);
   insert.bind_int64(1, segment_id);
   insert.bind_int64(2, owner);
   insert.run();
@@ -118,7 +116,7 @@ std::vector<int64_t> find_sources_named(store::Database& db, std::string_view id
   int64_t id = 0;
   const char* end = id_or_path.data() + id_or_path.size();
   auto [at, error] = std::from_chars(id_or_path.data(), end, id);
-  store::Statement s = db.prepare("SELECT id FROM sources WHERE path = ?1 OR id = ?2 ORDER BY id");
+  store::Statement s = db.prepare(store::sql::kSourcesNamed);
   s.bind_text(1, std::string(id_or_path));
   s.bind_int64(2, error == std::errc() && at == end ? id : -1);
   while (s.step()) ids.push_back(s.column_int64(0));
@@ -131,7 +129,7 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   // The identity is the first source's hash: keep it before that source can go.
   store::pin_database_identity(db);
   {
-    store::Statement s = db.prepare("SELECT path FROM sources WHERE id = ?1");
+    store::Statement s = db.prepare(store::sql::kSourcePathById);
     s.bind_int64(1, source_id);
     if (s.step()) removed.path = std::string(s.column_text(0));
   }
@@ -142,9 +140,9 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   // Games another source holds move to it: their row stays (same id), their positions go
   // into a segment of the new owner, and that source no longer counts as a copy.
   std::map<int64_t, std::vector<int64_t>> moving;  // new owner -> games
-  store::Statement move = db.prepare("UPDATE games SET source_id = ?2 WHERE id = ?1");
-  store::Statement uncopy = db.prepare("DELETE FROM game_copies WHERE game_id = ?1 AND source_id = ?2");
-  store::Statement log = db.prepare("INSERT INTO game_changes(game_id, source_id) VALUES (?1, ?2)");
+  store::Statement move = db.prepare(store::sql::kMoveGameToSource);
+  store::Statement uncopy = db.prepare(store::sql::kDeleteCopy);
+  store::Statement log = db.prepare(store::sql::kLogGameMoved);
   for (const auto& [game, owner] : owners) {
     moving[owner].push_back(game);
     for (store::Statement* s : {&move, &uncopy, &log}) {
@@ -161,11 +159,9 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   std::vector<int64_t> gone;
   for (int64_t id : games)
     if (!owners.count(id)) gone.push_back(id);
-  store::Statement delete_game[] = {db.prepare("DELETE FROM game_annotations WHERE id = ?1"),
-                                    db.prepare("DELETE FROM game_material WHERE id = ?1"),
-                                    db.prepare("DELETE FROM game_copies WHERE game_id = ?1"),
-                                    db.prepare("DELETE FROM games WHERE id = ?1"),
-                                    db.prepare("INSERT INTO game_changes(game_id, source_id) VALUES (?1, NULL)")};
+  std::vector<store::Statement> delete_game;
+  for (std::string_view sql : store::sql::kDeleteGameRows) delete_game.push_back(db.prepare(sql));
+  delete_game.push_back(db.prepare(store::sql::kLogGameRemoved));
   for (int64_t id : gone) {
     for (store::Statement& s : delete_game) {
       s.reset();
@@ -176,11 +172,11 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
   store::clear_game_facets(db, gone);
   removed.games = gone.size();
 
-  removed.rejects = count(db, "SELECT count(*) FROM rejects WHERE source_id = ?1", source_id);
-  removed.copies = count(db, "SELECT count(*) FROM game_copies WHERE source_id = ?1", source_id);
-  run_for_source(db, "DELETE FROM rejects WHERE source_id = ?1", source_id);
-  run_for_source(db, "DELETE FROM game_copies WHERE source_id = ?1", source_id);
-  run_for_source(db, "DELETE FROM sources WHERE id = ?1", source_id);
+  removed.rejects = count(db, store::sql::kRejectCountOfSource, source_id);
+  removed.copies = count(db, store::sql::kCopyCountOfSource, source_id);
+  run_for_source(db, store::sql::kDeleteRejectsOfSource, source_id);
+  run_for_source(db, store::sql::kDeleteCopiesOfSource, source_id);
+  run_for_source(db, store::sql::kDeleteSource, source_id);
   // A segment holds only its owner's games: dropping them removes every posting of the
   // removed games (the moved ones were indexed again above), so no search or explorer
   // count can meet a removed game.
@@ -189,7 +185,7 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
     store::delete_position_segment(db, segment.id);
   }
   removed.postings -= std::min(removed.postings, postings_kept);
-  run_for_source(db, "DELETE FROM moved_segments WHERE source_id = ?1", source_id);
+  run_for_source(db, store::sql::kDeleteMovedSegmentsOfSource, source_id);
   store::bump_content_version(db);
   return removed;
 }

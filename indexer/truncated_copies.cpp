@@ -3,6 +3,8 @@
 #include <functional>
 #include <string>
 
+#include "store/games_sql.h"
+
 namespace pgnbase::indexer {
 
 namespace {
@@ -71,10 +73,7 @@ uint64_t truncated_copy_header_hash(const GameRecord& game) {
 }
 
 void TruncatedCopyFinder::load() {
-  store::Statement s = db_.prepare(
-      "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen FROM games g "
-      "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-      "LEFT JOIN names ev ON ev.id = g.event_id");
+  store::Statement s = db_.prepare(store::sql::kCopyCheckHeaders);
   auto column = [&](int c) { return s.column_is_null(c) ? std::nullopt : std::optional<std::string_view>(s.column_text(c)); };
   while (s.step())
     ids_by_header_.emplace(header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or("")),
@@ -86,9 +85,7 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
   auto [begin, end] = ids_by_header_.equal_range(game.copy_header_hash);
   if (begin == end) return std::nullopt;
-  store::Statement s = db_.prepare(
-      "SELECT g.moves, g.result, g.plies, si.name, g.tags FROM games g LEFT JOIN names si ON si.id = g.site_id "
-      "WHERE g.id = ?1");
+  store::Statement s = db_.prepare(store::sql::kCopyCheckGame);
   for (auto it = begin; it != end; ++it) {
     s.reset();
     s.bind_int64(1, it->second);

@@ -12,6 +12,7 @@
 #include "store/position_index_reader.h"
 #include "store/game_row.h"
 #include "store/game_query.h"
+#include "store/games_sql.h"
 #include "query/explorer_summary.h"
 #include "query/position_search.h"
 

@@ -8,6 +8,7 @@
 #include "core/thread_group.h"
 #include "store/game_query.h"
 #include "store/read_snapshot.h"
+#include "store/games_sql.h"
 
 namespace pgnbase::query {
 

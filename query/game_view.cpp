@@ -11,7 +11,8 @@
 #include "store/game_query.h"
 #include "query/json_writer.h"
 #include "store/read_snapshot.h"
-#include "store/report_sql.h"
+#include "store/games_sql.h"
+#include "store/sources_sql.h"
 #include "query/text_encoding.h"
 
 namespace pgnbase::query {

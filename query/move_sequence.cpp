@@ -9,6 +9,7 @@
 #include "store/position_index_reader.h"
 #include "store/game_row.h"
 #include "store/game_query.h"
+#include "store/games_sql.h"
 #include "query/position_search.h"
 
 namespace pgnbase::query {

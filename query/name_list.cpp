@@ -5,7 +5,7 @@
 #include "query/json_object.h"
 #include "query/player_report.h"
 #include "store/read_snapshot.h"
-#include "store/report_sql.h"
+#include "store/names_sql.h"
 #include "query/text_table.h"
 
 namespace pgnbase::query {

@@ -10,6 +10,7 @@
 #include "store/game_row.h"
 #include "store/game_query.h"
 #include "store/read_snapshot.h"
+#include "store/games_sql.h"
 #include "query/pattern_match.h"
 #include "query/position_search.h"
 

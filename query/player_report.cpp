@@ -7,7 +7,7 @@
 
 #include "store/game_query.h"
 #include "store/read_snapshot.h"
-#include "store/report_sql.h"
+#include "store/games_sql.h"
 
 namespace pgnbase::query {
 

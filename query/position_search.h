@@ -40,7 +40,7 @@ struct PositionCandidates {
 // Reads the postings of position's key from the index (one read transaction).
 void find_candidates(store::Database& db, const Board& position, PositionCandidates& out);
 
-// Reads the current row of sql::kGameMovesById (moves, variant, start_fen, ...): the
+// Reads the current row of store::sql::kGameMovesById (moves, variant, start_fen, ...): the
 // game's move codes and start position. False when the row is corrupt.
 bool read_replay_row(const store::Statement& row, std::vector<MoveCode>& codes, Board& start);
 // The same, visiting each position as the moves are read (store::decode_moves), which

@@ -13,16 +13,11 @@
 
 namespace pgnbase::query {
 
-struct Character {
-  char32_t code_point;
-  size_t bytes;  // how many bytes of the text it took (1 for a Latin-1 byte)
-};
-
-// Reads the character at text[i] (i < text.size()) by the rule above.
-Character read_character(std::string_view text, size_t i);
-
-// Appends c encoded as UTF-8 (the store's, shared with the name folding).
+// The reading rule above and UTF-8 encoding are the store's (stored text is read the
+// same way by every reader: store/utf8.h).
 using store::append_utf8;
+using store::Character;
+using store::read_character;
 
 // Whether c is a control character a terminal may act on: C0 (below 0x20), DEL, C1.
 constexpr bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }

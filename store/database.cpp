@@ -216,6 +216,12 @@ Statement Database::prepare(std::string_view sql) {
   return Statement(stmt, path_);
 }
 
+void Database::savepoint(std::string_view name) { exec("SAVEPOINT " + std::string(name)); }
+
+void Database::release_savepoint(std::string_view name) { exec("RELEASE " + std::string(name)); }
+
+void Database::rollback_to_savepoint(std::string_view name) { exec("ROLLBACK TO " + std::string(name)); }
+
 Statement& Database::cached(std::string_view sql) {
   auto it = cached_.find(std::string(sql));
   if (it == cached_.end()) return cached_.emplace(std::string(sql), prepare(sql)).first->second;

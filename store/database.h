@@ -146,6 +146,12 @@ class Database {
   // SQL; do not use it for a statement whose rows are still being read.
   Statement& cached(std::string_view sql);
 
+  // A savepoint inside the open transaction (SQLite's SAVEPOINT, RELEASE, ROLLBACK TO):
+  // the name must be a plain identifier.
+  void savepoint(std::string_view name);
+  void release_savepoint(std::string_view name);
+  void rollback_to_savepoint(std::string_view name);
+
   int64_t last_insert_rowid() const;
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
   int64_t changes() const;

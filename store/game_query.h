@@ -1,7 +1,7 @@
-// Reading the games table: the games query assembled from GameConditions (the header
-// filters as the SQL needs them; query/game_filter.h makes them from the user's text)
-// with bound parameters, never user text pasted into SQL, and the fixed statements of
-// stats, rejects and game look-ups. docs/schema.md describes the tables.
+// The games query assembled from GameConditions (the header filters as the SQL needs
+// them; query/game_filter.h makes them from the user's text) with bound parameters,
+// never user text pasted into SQL. The fixed statements are in store/*_sql.h;
+// docs/schema.md describes the tables.
 #pragma once
 
 #include <cstdint>
@@ -76,60 +76,5 @@ struct GameKeyColumns {
   bool elo = true, date = true, time_control = true;
 };
 SqlQuery build_game_key_query(const GameConditions& conditions, bool by_id, GameKeyColumns columns = {});
-
-namespace sql {
-
-// Ordinary tables only: a virtual table of that name would run a module's code.
-inline constexpr std::string_view kHasGamesTable =
-    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'names', 'sources', 'rejects', "
-    "'meta') AND sql LIKE 'CREATE TABLE%'";
-
-inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
-// What confirming a position candidate needs of game ?1, and nothing more (the row is
-// small: annotations live in game_annotations).
-inline constexpr std::string_view kGameMovesById =
-    "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
-// Pattern search (pattern_search.h): the material runs of a range of games.
-inline constexpr std::string_view kMaterialRunsInRange =
-    "SELECT id, runs FROM game_material WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
-inline constexpr std::string_view kMaterialRunsById = "SELECT id, runs FROM game_material WHERE id = ?1";
-inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
-inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
-// Every rating with its game id, read from the rating indexes alone (no table pages).
-inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";
-inline constexpr std::string_view kBlackElos = "SELECT id, black_elo FROM games WHERE black_elo IS NOT NULL";
-inline constexpr std::string_view kPlayerCount =
-    "SELECT count(*) FROM (SELECT white_id AS id FROM games WHERE white_id IS NOT NULL "
-    "UNION SELECT black_id FROM games WHERE black_id IS NOT NULL)";
-inline constexpr std::string_view kDateRange =
-    "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), (SELECT max(date_key) FROM games)";
-// variant = 1: Variant::Chess960; eco_source 1 and 2: EcoSource::Tag and ::Computed.
-inline constexpr std::string_view kPlyTotals =
-    "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), "
-    "(SELECT total(length(annotations)) FROM game_annotations), "
-    "sum(variant = 1), sum(start_fen IS NOT NULL), sum(eco_source = 1), sum(eco_source = 2) FROM games";
-inline constexpr std::string_view kLanguageCounts = "SELECT language, count(*) FROM games GROUP BY language ORDER BY 2 DESC";
-inline constexpr std::string_view kSources =
-    "SELECT id, path, size, content_hash, games_found, imported, rejected, duplicates, language_counts, "
-    "imported_at, seconds FROM sources ORDER BY id";
-// Copies of stored games that other sources held (skipped there as duplicates), and the
-// games they are copies of.
-inline constexpr std::string_view kCopyCounts = "SELECT count(*), count(DISTINCT game_id) FROM game_copies";
-inline constexpr std::string_view kRejectKinds = "SELECT kind, count(*) FROM rejects GROUP BY kind ORDER BY 2 DESC, 1";
-inline constexpr std::string_view kPageInfo = "SELECT page_count * page_size, freelist_count * page_size "
-                                              "FROM pragma_page_count(), pragma_page_size(), pragma_freelist_count()";
-// Fails (no such table) when SQLite was built without SQLITE_ENABLE_DBSTAT_VTAB.
-inline constexpr std::string_view kObjectSizes =
-    "SELECT name, sum(pgsize), count(*) FROM dbstat GROUP BY name ORDER BY 2 DESC";
-inline constexpr std::string_view kObjectNames =
-    "SELECT name, type, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name";
-
-// Rejects: ?1 kind ('' = any), ?2 LIKE pattern on reason ('' = any).
-inline constexpr std::string_view kRejects =
-    "SELECT r.id, s.path, r.game_number, r.byte_offset, r.line, r.kind, r.reason, r.text "
-    "FROM rejects r LEFT JOIN sources s ON s.id = r.source_id "
-    "WHERE (?1 = '' OR r.kind = ?1) AND (?2 = '' OR r.reason LIKE ?2 ESCAPE '\\') ORDER BY r.id";
-
-}  // namespace sql
 
 }  // namespace pgnbase::store

@@ -23,4 +23,19 @@ std::optional<int> check_schema_version(Database& db, const std::string& shown_p
   return version;
 }
 
+void check_or_write_schema_version(Database& db) {
+  if (std::optional<int> version = check_schema_version(db, db.path())) {
+    if (*version < kSchemaVersion) {
+      Statement update = db.prepare("UPDATE meta SET value = ?1 WHERE key = 'schema_version'");
+      update.bind_text(1, std::to_string(kSchemaVersion));
+      update.run();
+    }
+    return;
+  }
+  Statement insert = db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('created_by', ?2)");
+  insert.bind_text(1, std::to_string(kSchemaVersion));
+  insert.bind_text(2, "pgnbase " PGNBASE_VERSION);
+  insert.run();
+}
+
 }  // namespace pgnbase::store

@@ -21,4 +21,9 @@ class SchemaError : public std::runtime_error {
 // oldest it reads (store::older_schema_message says how to rebuild).
 std::optional<int> check_schema_version(Database& db, const std::string& shown_path);
 
+// For the writer, after it created the tables: a new database gets its version row
+// (and the pgnbase version that made it); an existing one must be one this build reads,
+// and an older one that it reads becomes this version (its new tables were just created).
+void check_or_write_schema_version(Database& db);
+
 }  // namespace pgnbase::store

@@ -1,19 +1,19 @@
-// The fixed SQL statements of `show`, `player`, `players` and `events` (the games
-// query itself is assembled in game_query.h). docs/schema.md describes the tables.
+// The statements of tables names, name_words and openings: every player, event and site
+// name once, its folded words (store/name_words.h), and the computed opening names.
+// docs/schema.md describes the tables.
 #pragma once
 
 #include <string_view>
 
 namespace pgnbase::store::sql {
 
-inline constexpr std::string_view kSourcePathById = "SELECT path FROM sources WHERE id = ?1";
-
-// What a player report needs of game ?1: no blobs, one primary-key look-up.
-inline constexpr std::string_view kReportGameById =
-    "SELECT g.id, g.white_id, wh.name, g.black_id, bl.name, g.result, g.date_key, g.date, g.white_elo, "
-    "g.black_elo, g.eco, op.name, g.plies, ev.name FROM games g LEFT JOIN openings op ON op.id = g.opening_id "
-    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-    "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.id = ?1";
+inline constexpr std::string_view kNames = "SELECT id, name FROM names";
+inline constexpr std::string_view kMaxNameId = "SELECT COALESCE(MAX(id), 0) FROM names";
+inline constexpr std::string_view kOpenings = "SELECT id, name FROM openings";
+inline constexpr std::string_view kInsertName = "INSERT INTO names(id, name) VALUES (?1, ?2)";
+// name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
+inline constexpr std::string_view kInsertNameWord = "INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)";
+inline constexpr std::string_view kInsertOpening = "INSERT INTO openings(id, name) VALUES (?1, ?2)";
 
 // Names matching a LIKE pattern (?1), each with its games as White and as Black and the
 // first and last date_key of each colour, from the games_white and games_black indexes

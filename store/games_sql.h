@@ -1,0 +1,76 @@
+// The fixed statements of tables games, game_annotations and game_material (the
+// assembled games query is store/game_query.h; the schema, store/schema.h).
+// docs/schema.md describes the tables.
+#pragma once
+
+#include <string_view>
+
+namespace pgnbase::store::sql {
+
+// The import (indexer/database_writer.cpp): one row per game, in id order.
+inline constexpr std::string_view kInsertGame =
+    "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
+    "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening_id, time_control, plies, "
+    "variant, start_fen, language, moves, tags, dedupe_key) VALUES "
+    "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+    "?24, ?25, ?26, ?27)";
+inline constexpr std::string_view kInsertAnnotations = "INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)";
+inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(id, runs) VALUES (?1, ?2)";
+inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
+inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id FROM games";
+// The truncated-copy check (indexer/truncated_copies.h): the headers of every stored
+// game, then one candidate's moves.
+inline constexpr std::string_view kCopyCheckHeaders =
+    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen FROM games g "
+    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
+    "LEFT JOIN names ev ON ev.id = g.event_id";
+inline constexpr std::string_view kCopyCheckGame =
+    "SELECT g.moves, g.result, g.plies, si.name, g.tags FROM games g LEFT JOIN names si ON si.id = g.site_id "
+    "WHERE g.id = ?1";
+
+// A source's removal (indexer/source_removal.cpp).
+inline constexpr std::string_view kGamesOfSourceInRange =
+    "SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1 ORDER BY id";
+inline constexpr std::string_view kGameForReindex = "SELECT variant, start_fen, moves, result FROM games WHERE id = ?1";
+inline constexpr std::string_view kMoveGameToSource = "UPDATE games SET source_id = ?2 WHERE id = ?1";
+// Every row of game ?1, in this order.
+inline constexpr std::string_view kDeleteGameRows[] = {"DELETE FROM game_annotations WHERE id = ?1",
+                                                       "DELETE FROM game_material WHERE id = ?1",
+                                                       "DELETE FROM game_copies WHERE game_id = ?1",
+                                                       "DELETE FROM games WHERE id = ?1"};
+
+// Reading.
+inline constexpr std::string_view kGameCount = "SELECT count(*) FROM games";
+inline constexpr std::string_view kFirstGameAbove = "SELECT min(id) FROM games WHERE id > ?1";
+// What confirming a position candidate needs of game ?1, and nothing more (the row is
+// small: annotations live in game_annotations).
+inline constexpr std::string_view kGameMovesById =
+    "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
+// Pattern search (query/pattern_search.h): the material runs of a range of games.
+inline constexpr std::string_view kMaterialRunsInRange =
+    "SELECT id, runs FROM game_material WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
+inline constexpr std::string_view kMaterialRunsById = "SELECT id, runs FROM game_material WHERE id = ?1";
+inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
+inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
+// Every rating with its game id, read from the rating indexes alone (no table pages).
+inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";
+inline constexpr std::string_view kBlackElos = "SELECT id, black_elo FROM games WHERE black_elo IS NOT NULL";
+inline constexpr std::string_view kPlayerCount =
+    "SELECT count(*) FROM (SELECT white_id AS id FROM games WHERE white_id IS NOT NULL "
+    "UNION SELECT black_id FROM games WHERE black_id IS NOT NULL)";
+inline constexpr std::string_view kDateRange =
+    "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), (SELECT max(date_key) FROM games)";
+// variant = 1: Variant::Chess960; eco_source 1 and 2: EcoSource::Tag and ::Computed.
+inline constexpr std::string_view kPlyTotals =
+    "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), "
+    "(SELECT total(length(annotations)) FROM game_annotations), "
+    "sum(variant = 1), sum(start_fen IS NOT NULL), sum(eco_source = 1), sum(eco_source = 2) FROM games";
+inline constexpr std::string_view kLanguageCounts = "SELECT language, count(*) FROM games GROUP BY language ORDER BY 2 DESC";
+// What a player report needs of game ?1: no blobs, one primary-key look-up.
+inline constexpr std::string_view kReportGameById =
+    "SELECT g.id, g.white_id, wh.name, g.black_id, bl.name, g.result, g.date_key, g.date, g.white_elo, "
+    "g.black_elo, g.eco, op.name, g.plies, ev.name FROM games g LEFT JOIN openings op ON op.id = g.opening_id "
+    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
+    "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.id = ?1";
+
+}  // namespace pgnbase::store::sql
