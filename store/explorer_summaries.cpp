@@ -19,9 +19,6 @@ static_assert(std::endian::native == std::endian::little, "summaries are stored 
 // |        | u32 rated_games, u64 sum of the mover's ratings                             |
 // | top    | u32 game id, u16 MoveCode of the move it played here (0xFFFF: it ended)     |
 
-constexpr std::string_view kCreate =
-    "CREATE TABLE IF NOT EXISTS explorer_summaries (key INTEGER PRIMARY KEY, stamp INTEGER NOT NULL, "
-    "data BLOB NOT NULL)";
 // What the stored answers were computed from: the content version (store/counters.h,
 // bumped by every import, removal and replacement, in its own transaction) and the
 // posting count (all a version 4 database has).
@@ -30,8 +27,6 @@ constexpr std::string_view kStamp =
     "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'content_version'), 0) FROM position_segments";
 constexpr std::string_view kSelect = "SELECT stamp, data FROM explorer_summaries WHERE key = ?1";
 constexpr std::string_view kInsert = "INSERT OR REPLACE INTO explorer_summaries(key, stamp, data) VALUES (?1, ?2, ?3)";
-constexpr std::string_view kCreateEco =
-    "CREATE TABLE IF NOT EXISTS eco_positions (key INTEGER PRIMARY KEY, eco TEXT NOT NULL, name TEXT NOT NULL)";
 constexpr std::string_view kAnyEcoPosition = "SELECT EXISTS (SELECT 1 FROM eco_positions)";
 constexpr std::string_view kSelectEco = "SELECT eco, name FROM eco_positions WHERE key = ?1";
 constexpr std::string_view kInsertEco = "INSERT OR REPLACE INTO eco_positions(key, eco, name) VALUES (?1, ?2, ?3)";
@@ -97,7 +92,6 @@ std::optional<ExplorerSummary> decode(std::span<const std::byte> data) {
 }  // namespace
 
 ExplorerSummaryWriter::ExplorerSummaryWriter(Database& db) {
-  db.exec(kCreate);
   db.exec("DELETE FROM explorer_summaries");
   stamp_ = stamp_of(db);
   insert_ = db.prepare(kInsert);
@@ -122,7 +116,6 @@ std::optional<ExplorerSummary> read_explorer_summary(Database& db, uint64_t key)
 }
 
 void write_eco_positions(Database& db) {
-  db.exec(kCreateEco);
   db.exec("DELETE FROM eco_positions");
   Statement insert = db.prepare(kInsertEco);
   EcoTable::builtin().for_each_position([&](uint64_t key, const EcoEntry& e) {

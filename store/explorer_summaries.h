@@ -35,8 +35,8 @@ struct ExplorerSummary {
 };
 
 // Replaces every summary, inside the caller's transaction: the constructor empties the
-// table (creating it in an older database) and reads the stamp that every row written
-// through it carries.
+// table (store/schema.h creates it, as every writer opens a database) and reads the
+// stamp that every row written through it carries.
 class ExplorerSummaryWriter {
  public:
   explicit ExplorerSummaryWriter(Database& db);
