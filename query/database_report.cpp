@@ -136,7 +136,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
       rejects += s.column_int64(1);
     }
   }
-  // Version 5: games that more than one source held (store: game_copies).
+  // Games that more than one source held (game_copies; a schema 4 database has none).
   int64_t copies = 0, copied_games = 0;
   if (db.has_table("game_copies")) {
     store::Statement s = db.prepare(store::sql::kCopyCounts);

@@ -41,11 +41,11 @@ CREATE TABLE IF NOT EXISTS names (
   id   INTEGER PRIMARY KEY,
   name TEXT NOT NULL
 );
--- Version 4: a named index instead of a UNIQUE constraint, so that a bulk load drops it
--- and builds it once at the end (the writer keeps names unique: one id per name).
+-- A named index rather than a UNIQUE constraint, so that a bulk load drops it and builds
+-- it once at the end (the writer keeps names unique: one id per name).
 CREATE UNIQUE INDEX IF NOT EXISTS names_by_name ON names(name);
--- Version 4: the opening names the import computes (games.opening_id), each stored once
--- instead of as text in every game's row.
+-- The opening names the import computes (games.opening_id), each stored once rather than
+-- as text in every game's row.
 CREATE TABLE IF NOT EXISTS openings (
   id   INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE
@@ -104,57 +104,58 @@ CREATE TABLE IF NOT EXISTS rejects (
   text        BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rejects_kind ON rejects(kind);
--- Version 3, names as people type them (issue 14 part 7): the folded words of every
--- name (store/name_words.h), so that a name filter looks words up instead of scanning.
+-- Names as people type them: the folded words of every name (store/name_words.h), so
+-- that a name filter looks words up instead of scanning.
 CREATE TABLE IF NOT EXISTS name_words (
   word    TEXT NOT NULL,
   name_id INTEGER NOT NULL REFERENCES names(id),
   PRIMARY KEY (word, name_id)
 ) WITHOUT ROWID;
--- Schema 3, the explorer's game facets (store/game_facets.h): per-game ratings,
+-- The explorer's game facets (store/game_facets.h): per-game ratings,
 -- date and time control as arrays indexed by game id, one blob per column, so that the
 -- explorer filters and ranks a million games without reading a million rows.
 CREATE TABLE IF NOT EXISTS game_facets (
   name TEXT PRIMARY KEY,
   data BLOB NOT NULL
 );
--- Schema 3, the explorer's stored answers for common positions (query/explorer_summary.h),
--- valid while the position index holds `stamp` postings.
+-- The explorer's stored answers for common positions (store/explorer_summaries.h),
+-- valid while the content version and the posting count are what `stamp` says.
 CREATE TABLE IF NOT EXISTS explorer_summaries (
   key   INTEGER PRIMARY KEY,
   stamp INTEGER NOT NULL,
   data  BLOB NOT NULL
 );
--- Schema 3, the ECO table's positions by Polyglot key, for naming explored positions.
+-- The ECO table's positions by Polyglot key, for naming explored positions.
 CREATE TABLE IF NOT EXISTS eco_positions (
   key  INTEGER PRIMARY KEY,
   eco  TEXT NOT NULL,
   name TEXT NOT NULL
 );
--- Schema 3, material and pattern search (issue 15): the material of every ply, as the
+-- Material and pattern search: the material of every ply, as the
 -- plies where it changes (store/material_runs.h), one small row per game, so a
 -- material search scans this table and reads no moves.
 CREATE TABLE IF NOT EXISTS game_material (
   id   INTEGER PRIMARY KEY REFERENCES games(id),
   runs BLOB NOT NULL
 );
--- Version 5, nothing lost on removal (issue 21): every other source that held a stored
--- game and was not stored for it (a duplicate or a truncated copy). Removing the game's
--- source moves the game to one of them instead of deleting it.
+-- Every other source that held a stored game and was not stored for it (a duplicate or
+-- a truncated copy). Removing the game's source moves the game to one of them instead of
+-- deleting it. This and the next two tables are new in schema 5: readers of a schema 4
+-- database find them missing.
 CREATE TABLE IF NOT EXISTS game_copies (
   game_id   INTEGER NOT NULL,
   source_id INTEGER NOT NULL,
   PRIMARY KEY (game_id, source_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS game_copies_by_source ON game_copies(source_id);
--- Version 5: the position-index segments of games that moved to another source when
+-- The position-index segments of games that moved to another source when
 -- their own was removed (a source's first segment has the source's id; these are extra).
 CREATE TABLE IF NOT EXISTS moved_segments (
   segment_id INTEGER PRIMARY KEY,
   source_id  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS moved_segments_by_source ON moved_segments(source_id);
--- Version 5: what removals did to stored games, in order, for readers that keep a copy
+-- What removals did to stored games, in order, for readers that keep a copy
 -- (the Parquet dataset): source_id NULL when the game was removed, else the source the
 -- game moved to.
 CREATE TABLE IF NOT EXISTS game_changes (

@@ -1,1 +1,0 @@
-// Lets a library whose folder has no sources yet still build.
