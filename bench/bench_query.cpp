@@ -24,6 +24,7 @@
 #include "io/output_file.h"
 #include "query/position_search.h"
 #include "query/search_output.h"
+#include "store/schema_version.h"
 
 namespace {
 
@@ -230,7 +231,7 @@ int main(int argc, char** argv) {
   if (!path || !*path) fail("set PGNBASE_BENCH_DB to a database built by pgn-index");
   if (!std::filesystem::exists(path)) fail(std::string("PGNBASE_BENCH_DB: no such file: ") + path);
   try {
-    store::Database db = open_database(path);
+    store::Database db = store::open_for_reading(path);
     g_db = &db;
     benchmark::RunSpecifiedBenchmarks();
     g_db = nullptr;

@@ -84,17 +84,6 @@ std::vector<StorageLine> storage(store::Database& db, bool& from_dbstat) {
 
 }  // namespace
 
-store::Database open_database(const std::string& path) {
-  store::Database db(path, store::Database::Mode::ReadOnly);
-  store::Statement tables = db.prepare(store::sql::kHasGamesTable);
-  if (!tables.step() || tables.column_int64(0) != 5)
-    throw std::runtime_error("'" + path +
-                             "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
-  if (!store::check_schema_version(db, "'" + path + "'"))
-    throw store::SchemaError("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");
-  return db;
-}
-
 void print_stats(store::Database& db, const StatsOptions& options, io::OutputFile& out) {
   std::optional<store::ReadSnapshot> snapshot;
   snapshot.emplace(db);  // one snapshot for every number, even while an import writes

@@ -11,10 +11,6 @@
 
 namespace pgnbase::query {
 
-// Opens a pgnbase database read-only (queries may run while an import writes, WAL).
-// Throws store::StoreError when it cannot be opened, std::runtime_error when it is
-// SQLite but not a pgnbase database or was written by a newer pgnbase.
-store::Database open_database(const std::string& path);
 
 // Games, players, date range, sources, rejects by kind, the position index segments,
 // and the bytes each table and index takes (dbstat when SQLite has it, else the file's

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "store/database_sql.h"
 #include "store/schema.h"
 
 namespace pgnbase::store {
@@ -21,6 +22,16 @@ std::optional<int> check_schema_version(Database& db, const std::string& shown_p
   if (version < store::kOldestReadableSchemaVersion)
     throw SchemaError(store::older_schema_message(shown_path, std::to_string(version)));
   return version;
+}
+
+Database open_for_reading(const std::string& path) {
+  Database db(path, Database::Mode::ReadOnly);
+  Statement tables = db.prepare(sql::kHasGamesTable);
+  if (!tables.step() || tables.column_int64(0) != 5)
+    throw SchemaError("'" + path + "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
+  if (!check_schema_version(db, "'" + path + "'"))
+    throw SchemaError("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");
+  return db;
 }
 
 void check_or_write_schema_version(Database& db) {

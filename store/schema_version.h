@@ -21,6 +21,11 @@ class SchemaError : public std::runtime_error {
 // oldest it reads (store::older_schema_message says how to rebuild).
 std::optional<int> check_schema_version(Database& db, const std::string& shown_path);
 
+// Opens a pgnbase database read-only (queries may run while an import writes, WAL), for
+// every reader. Throws StoreError when it cannot be opened, SchemaError when it is SQLite
+// but not a pgnbase database or was written by a version this build does not read.
+Database open_for_reading(const std::string& path);
+
 // For the writer, after it created the tables: a new database gets its version row
 // (and the pgnbase version that made it); an existing one must be one this build reads,
 // and an older one that it reads becomes this version (its new tables were just created).

@@ -26,6 +26,7 @@
 #include "query/plural.h"
 #include "query/search_output.h"
 #include "query/text_encoding.h"
+#include "store/schema_version.h"
 
 namespace po = boost::program_options;
 using namespace pgnbase;
@@ -298,7 +299,7 @@ int search_command(int argc, char** argv, bool export_mode) {
   out_options.on_corrupt = report_corrupt_game(argv[1]);
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out(output);
   SearchSummary summary = run_search(db, search, out_options, out);
   out.close();
@@ -366,7 +367,7 @@ int explore_command(int argc, char** argv) {
   };
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out(output);
   db.exec("BEGIN");
   ExplorerResult result = explore(db, options);
@@ -392,7 +393,7 @@ int stats_command(int argc, char** argv) {
   StatsOptions options{report_format(vm, format), vm.count("wide") > 0};
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out(output);
   print_stats(db, options, out);
   out.close();
@@ -423,7 +424,7 @@ int rejects_command(int argc, char** argv) {
   std::vector<std::string> outputs = {"-"};
   if (!options.text_path.empty()) outputs.push_back(options.text_path);
   refuse_writing_into_database(db_path, outputs);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out("-");
   options.list = !text_to_file;
   db.exec("BEGIN");
@@ -466,7 +467,7 @@ int show_command(int argc, char** argv) {
   if (options.ply && *options.ply < 0) throw UsageError{"--ply must not be negative"};
   options.pgn.annotations = !vm.count("no-annotations");
   refuse_writing_into_database(db_path, {output, "-"});
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out(output);
   const ShowResult shown = show_game(db, options, out);
   switch (shown.status) {
@@ -507,7 +508,7 @@ int player_command(int argc, char** argv) {
   const ReportFormat f = report_format(vm, format);
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   const PlayerReport report = build_player_report(db, options);
   if (report.total.games == 0) {
     std::fprintf(stderr, "pgn-query player: no games of '%s' (pgn-query players DB --like '*NAME*' lists names)\n",
@@ -546,7 +547,7 @@ int names_command(int argc, char** argv, bool events) {
   const ReportFormat f = report_format(vm, format);
   refuse_writing_into_database(db_path, {output, "-"});
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   io::OutputFile out(output);
   print_name_list(list_names(db, options), events, f, vm.count("wide") > 0, out);
   out.close();
@@ -579,7 +580,7 @@ int export_dataset_command(int argc, char** argv) {
                  printable(dir).c_str(), pids.c_str());
   };
   Stopwatch stopwatch(vm.count("timing") > 0);
-  store::Database db = open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   const auto started = std::chrono::steady_clock::now();
   const dataset::ExportSummary s = dataset::export_dataset(db, dir, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -18,6 +18,7 @@
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "tests/temp_dir_test.h"
+#include "store/schema_version.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -40,7 +41,7 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
 }
 
 ExportSummary export_to(const std::string& db_path, const fs::path& dir) {
-  store::Database db = query::open_database(db_path);
+  store::Database db = store::open_for_reading(db_path);
   return export_dataset(db, dir);
 }
 
@@ -120,7 +121,7 @@ TEST_F(DatasetAppendTest, SecondExportAddsNewFilesOnlyWithUniqueIds) {
   EXPECT_EQ(meta->exports.size(), 2u);
 
   // The start position over both exports, as the explorer and the FEN search answer it.
-  store::Database db = query::open_database(db_path());
+  store::Database db = store::open_for_reading(db_path());
   query::ExplorerOptions options;
   options.filter.position = Board();
   db.exec("BEGIN");
@@ -174,13 +175,13 @@ TEST_F(DatasetAppendTest, RefusesOtherBucketBitsAndKeepsItsOwn) {
   ExportOptions four;
   four.bucket_bits = 4;
   {
-    store::Database db = query::open_database(db_path());
+    store::Database db = store::open_for_reading(db_path());
     export_dataset(db, dataset(), four);
   }
   EXPECT_EQ(read_dataset_meta(dataset())->bucket_bits, 4);
   EXPECT_LT(largest_bucket(dataset()), 16);
   query_test::import_files(db_path(), {one_game_file()});
-  store::Database db = query::open_database(db_path());
+  store::Database db = store::open_for_reading(db_path());
   ExportOptions six;
   six.bucket_bits = 6;
   EXPECT_THROW(export_dataset(db, dataset(), six), DatasetError);

@@ -24,6 +24,7 @@
 #include "query/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
+#include "store/schema_version.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -111,7 +112,7 @@ class DatasetExportTest : public ::testing::Test {
         files.push_back((query_test::shared_data() / name).string());
     query_test::import_files(db_path_, files);
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_, true));
-    store::Database db = query::open_database(db_path_);
+    store::Database db = store::open_for_reading(db_path_);
     ExportOptions options;
     options.position_group_rows = 4096;  // several row groups per file
     options.page_rows = 1000;
@@ -166,7 +167,7 @@ void DatasetExportTest::positions_answer_like_the_fen_search() {
   for (const std::string& fen : expected_fens()) positions.push_back(query_test::board_of(fen));
   ASSERT_GT(positions.size(), 100u);
   const auto from_dataset = dataset_postings(dataset(), positions);
-  store::Database db = query::open_database(db_path_);
+  store::Database db = store::open_for_reading(db_path_);
   size_t found = 0;
   for (const Board& b : positions) {
     const std::vector<std::string> searched = searched_postings(db, b);
@@ -198,7 +199,7 @@ void DatasetExportTest::explorer_sums_equal_explore() {
     const size_t tab = row.find('\t');
     position_games[std::stoll(row.substr(0, tab))] = row.substr(tab + 1);
   }
-  store::Database db = query::open_database(db_path_);
+  store::Database db = store::open_for_reading(db_path_);
   for (const Board& b : positions) {
     query::ExplorerOptions options;
     options.filter.position = b;
@@ -225,7 +226,7 @@ void DatasetExportTest::explorer_sums_equal_explore() {
 }
 
 void DatasetExportTest::eco_and_player_counts_equal_search_count() {
-  store::Database db = query::open_database(db_path_);
+  store::Database db = store::open_for_reading(db_path_);
   auto search_count = [&](query::GameFilter filter) {
     query::SearchOptions options;
     options.filter = std::move(filter);
@@ -258,7 +259,7 @@ void DatasetExportTest::eco_and_player_counts_equal_search_count() {
 void DatasetExportTest::hyparquet_reads_every_file_as_the_replay_has_it() {
   std::map<int64_t, std::string> results;  // id -> "result\tsource_id", the last two columns
   {
-    store::Database db = query::open_database(db_path_);
+    store::Database db = store::open_for_reading(db_path_);
     store::Statement s = db.prepare("SELECT id, result, source_id FROM games");
     while (s.step())
       results[s.column_int64(0)] = std::to_string(s.column_int64(1)) + "\t" + std::to_string(s.column_int64(2));

@@ -26,6 +26,7 @@
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "tests/temp_dir_test.h"
+#include "store/schema_version.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -135,7 +136,7 @@ class DatasetRemovalTest : public TempDirTest {
   // the number of positions rows, and for each of `positions` its postings (game, ply)
   // and explorer rows. The DuckDB statements run in one batch (one node start).
   void expect_dataset_answers_like_database(const std::vector<Board>& positions) {
-    store::Database database = query::open_database(db());
+    store::Database database = store::open_for_reading(db());
     std::vector<std::string> sql;
     std::vector<std::vector<std::string>> expected;
     auto expect = [&](std::string statement, std::vector<std::string> rows) {
@@ -256,7 +257,7 @@ TEST_F(DatasetRemovalTest, GamesAnotherSourceHeldMoveToItInTheDataset) {
 
   run(kIndexBinary, {"--remove", "a.pgn", "-o", db()});
   {
-    store::Database database = query::open_database(db());
+    store::Database database = store::open_for_reading(db());
     ASSERT_EQ(lines_of(database, "SELECT source_id, count(*), min(id), max(id) FROM games WHERE id <= 200 GROUP BY 1"),
               std::vector<std::string>{"2\t100\t101\t200"});  // a's games 101..200 moved to b
   }

@@ -29,6 +29,7 @@
 #include "io/output_file.h"
 #include "query/search_output.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "store/schema_version.h"
 
 namespace {
 
@@ -200,7 +201,7 @@ struct CorruptReports {
 // position (header filters checked game by game).
 void run_queries(const std::string& path, uint8_t mask) {
   if (mask == 0) mask = 0xFF;
-  store::Database db = open_database(path);
+  store::Database db = store::open_for_reading(path);
   CorruptReports reports;
   Board after_e4;
   parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", after_e4);
