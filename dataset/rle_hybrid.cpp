@@ -2,17 +2,11 @@
 
 #include <bit>
 
+#include "store/varint.h"
+
 namespace pgnbase::dataset {
 
 namespace {
-
-void put_uleb(std::vector<uint8_t>& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(uint8_t(v | 0x80));
-    v >>= 7;
-  }
-  out.push_back(uint8_t(v));
-}
 
 size_t run_length(std::span<const uint32_t> values, size_t i) {
   size_t j = i + 1;
@@ -21,14 +15,14 @@ size_t run_length(std::span<const uint32_t> values, size_t i) {
 }
 
 void put_repeated(std::vector<uint8_t>& out, uint32_t value, size_t count, int bit_width) {
-  put_uleb(out, uint64_t(count) << 1);
+  store::put_varint(out, uint64_t(count) << 1);
   for (int byte = 0; byte < (bit_width + 7) / 8; ++byte) out.push_back(uint8_t(value >> (8 * byte)));
 }
 
 // Packs values[begin, begin + 8 * groups) (zeros past the end) LSB first.
 void put_bit_packed(std::vector<uint8_t>& out, std::span<const uint32_t> values, size_t begin, size_t groups,
                     int bit_width) {
-  put_uleb(out, uint64_t(groups) << 1 | 1);
+  store::put_varint(out, uint64_t(groups) << 1 | 1);
   uint64_t buffer = 0;
   int bits = 0;
   for (size_t i = begin; i < begin + 8 * groups; ++i) {

@@ -1,14 +1,10 @@
 #include "dataset/thrift_compact.h"
 
+#include "store/varint.h"
+
 namespace pgnbase::dataset {
 
-void ThriftWriter::varint(uint64_t v) {
-  while (v >= 0x80) {
-    out_.push_back(uint8_t(v | 0x80));
-    v >>= 7;
-  }
-  out_.push_back(uint8_t(v));
-}
+void ThriftWriter::varint(uint64_t v) { store::put_varint(out_, v); }
 
 // A delta of 1..15 from the previous field id fits in the header byte's high nibble;
 // otherwise the id follows as a zigzag varint.
