@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <ostream>
 #include <random>
@@ -22,6 +21,8 @@
 
 #include "core/movegen.h"
 #include "core/san.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::cli_test {
 
@@ -29,15 +30,6 @@ namespace fs = std::filesystem;
 
 inline const std::string kIndexBinary = PGNBASE_BINARY_DIR "/tools/pgn-index";
 inline const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
-
-inline std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-inline void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
 
 struct Redirects {
   std::string stdin_path;   // empty: /dev/null
@@ -109,8 +101,8 @@ inline Ran finish(const fs::path& dir, pid_t pid, const Redirects& redirects = {
   Ran r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  if (redirects.stdout_path.empty() && redirects.stdout_fd < 0) r.out = slurp(dir / "stdout.txt");
-  if (redirects.stderr_fd < 0) r.err = slurp(dir / "stderr.txt");
+  if (redirects.stdout_path.empty() && redirects.stdout_fd < 0) r.out = test::read_file(dir / "stdout.txt");
+  if (redirects.stderr_fd < 0) r.err = test::read_file(dir / "stderr.txt");
   return r;
 }
 
@@ -145,28 +137,19 @@ inline std::string random_games(int games, uint32_t seed) {
 }
 
 // A fresh folder per test (removed afterwards) holding the programs' captured output.
-class CliTest : public ::testing::Test {
+class CliTest : public test::TempDirTest {
  protected:
   void SetUp() override {
+    test::TempDirTest::SetUp();
     ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
     ASSERT_TRUE(fs::exists(kQueryBinary)) << kQueryBinary << " is not built";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    // One folder, also for parameterized tests, whose names hold a '/' (Prefix/Suite.Test/0).
-    std::string name = "pgnbase-cli-" + std::to_string(getpid()) + "-" + info->test_suite_name() + "-" + info->name();
-    std::replace(name.begin(), name.end(), '/', '-');
-    dir_ = fs::temp_directory_path() / name;
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "work");
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
   }
 
   // Paths of the test's files live in work/, apart from the captured output.
   std::string path(const std::string& name) const { return (dir_ / "work" / name).string(); }
   std::string file(const std::string& name, const std::string& bytes) const {
-    write_file(path(name), bytes);
+    test::write_file(path(name), bytes);
     return path(name);
   }
   // The names in work/, sorted, but for the -wal and -shm files that a read-only
@@ -186,8 +169,6 @@ class CliTest : public ::testing::Test {
   Ran query(const std::vector<std::string>& args, const Redirects& redirects = {}) {
     return run(dir_, kQueryBinary, args, redirects);
   }
-
-  fs::path dir_;
 };
 
 }  // namespace pgnbase::cli_test

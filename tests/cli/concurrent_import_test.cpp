@@ -9,7 +9,9 @@
 #include <thread>
 
 #include "store/database.h"
-#include "tests/cli/sample_games.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -148,14 +150,14 @@ class ConcurrentImport : public CliTest {
 };
 
 TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
-  const std::string second = file("second.pgn", games_text(1500, 2000));
+  const std::string second = file("second.pgn", test::games_text(1500, 2000));
   Pipe input;
   const pid_t first = start(output_dir("first"), kIndexBinary, {"-o", db(), "-j", "2", "-"}, stdin_from(input.read_end));
   input.close_read();
   // Its database made, the first import reads standard input ahead; given more than the
   // 64 KiB it reads ahead, it begins the file (takes the write lock) and waits for the rest.
   ASSERT_TRUE(eventually([&] { return count(db(), "SELECT COUNT(*) FROM sources") == 0; }));
-  input.write_all(games_text(0, 200));
+  input.write_all(test::games_text(0, 200));
   ASSERT_TRUE(eventually([&] { return write_locked(db()); })) << "the first import never took the write lock";
 
   TerminalReader terminal;
@@ -163,7 +165,7 @@ TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
   terminal.close_slave();
   EXPECT_TRUE(eventually([&] { return terminal.text().find("waiting for another import") != std::string::npos; }))
       << "no waiting line on the second import's terminal:\n" << terminal.text();
-  input.write_all(games_text(200, 1500));
+  input.write_all(test::games_text(200, 1500));
   input.close_write();
 
   const Ran a = finish(output_dir("first"), first);
@@ -175,8 +177,8 @@ TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
 }
 
 TEST_F(ConcurrentImport, ImportThatStartedFirstSeesWhatAnotherStoredMeanwhile) {
-  const std::string own = file("own.pgn", games_text(0, 1000));
-  const std::string other = file("other.pgn", games_text(1000, 1500));
+  const std::string own = file("own.pgn", test::games_text(0, 1000));
+  const std::string other = file("other.pgn", test::games_text(1000, 1500));
   Pipe input;
   // Imports own.pgn, then waits for standard input, holding no lock.
   const pid_t first = start(output_dir("first"), kIndexBinary, {"--dedupe", "-o", db(), "-j", "2", own, "-"},
@@ -186,7 +188,7 @@ TEST_F(ConcurrentImport, ImportThatStartedFirstSeesWhatAnotherStoredMeanwhile) {
   const Ran b = run(output_dir("second"), kIndexBinary, {"-o", db(), other});
   ASSERT_EQ(b.code, 0) << b;
   // New games, then the other import's games again: --dedupe must know them.
-  input.write_all(games_text(1500, 2000) + games_text(1000, 1500));
+  input.write_all(test::games_text(1500, 2000) + test::games_text(1000, 1500));
   input.close_write();
   const Ran a = finish(output_dir("first"), first);
   EXPECT_EQ(a.code, 0) << a;  // was: UNIQUE constraint failed: games.id
@@ -223,7 +225,7 @@ class InterruptedImport : public ConcurrentImport {
               {"-o", db(), "-j", "2", "--memory", "1M", "--temp-dir", temp().string(), "-"},
               with_default_sigint(stdin_from(input.read_end)));
     input.close_read();
-    input.write_all(games_text(0, 1400));  // about 5.3 MB
+    input.write_all(test::games_text(0, 1400));  // about 5.3 MB
     EXPECT_TRUE(eventually([&] { return !run_files(temp()).empty(); })) << "no run file appeared";
     return pid;
   }
@@ -249,7 +251,7 @@ TEST_F(InterruptedImport, KillNineLeavesRunFilesThatTheNextImportRemoves) {
   const std::string live = "pgnbase-postings-" + std::to_string(getpid()) + "-AbCdEf.run";
   Pipe input;
   const pid_t pid = start_spilling_import(input);
-  write_file(temp() / live, "live");
+  test::write_file(temp() / live, "live");
   kill(pid, SIGKILL);
   finish(output_dir("import"), pid);
   const size_t left = run_files(temp()).size() - 1;
@@ -257,11 +259,11 @@ TEST_F(InterruptedImport, KillNineLeavesRunFilesThatTheNextImportRemoves) {
   const bool root = geteuid() == 0;
   const std::string foreign = "pgnbase-postings-" + std::to_string(pid) + "-GhIjKl.run";
   if (root) {
-    write_file(temp() / foreign, "nobody's");
+    test::write_file(temp() / foreign, "nobody's");
     ASSERT_EQ(chown((temp() / foreign).c_str(), 65534, 65534), 0);
   }
 
-  const Ran r = index({"-o", db(), "--temp-dir", temp().string(), file("more.pgn", games_text(0, 10))});
+  const Ran r = index({"-o", db(), "--temp-dir", temp().string(), file("more.pgn", test::games_text(0, 10))});
   EXPECT_EQ(r.code, 0) << r;
   ASSERT_EQ(r.err_lines().size(), 1u) << r;
   const std::string removed = "pgn-index: removed " + std::to_string(left) + (left == 1 ? " run file (" : " run files (");
@@ -307,7 +309,7 @@ Redirects with_thread_limit(unsigned threads) {
 
 TEST_F(ConcurrentImport, ThreadThatCannotStartEndsTheImportWithOneLine) {
   fs::permissions(dir_ / "work", fs::perms::all);
-  const std::string games = file("games.pgn", games_text(0, 2000));
+  const std::string games = file("games.pgn", test::games_text(0, 2000));
   fs::permissions(games, fs::perms::all);
   const Ran r = index({"-o", db(), "-j", "64", games}, with_thread_limit(2));
   EXPECT_EQ(r.signal, 0) << r;  // was: SIGABRT from std::terminate
@@ -318,7 +320,7 @@ TEST_F(ConcurrentImport, ThreadThatCannotStartEndsTheImportWithOneLine) {
 }
 
 TEST_F(ConcurrentImport, QueryThreadThatCannotStartEndsTheSearchWithOneLine) {
-  ASSERT_EQ(index({"-q", "-o", db(), kSample.string()}).code, 0);
+  ASSERT_EQ(index({"-q", "-o", db(), test::kSample.string()}).code, 0);
   fs::permissions(dir_ / "work", fs::perms::all);
   for (const auto& entry : fs::directory_iterator(dir_ / "work")) fs::permissions(entry.path(), fs::perms::all);
   const Ran r = query({"search", db(), "--format", "jsonl", "-j", "16"}, with_thread_limit(2));

@@ -17,6 +17,7 @@
 
 #include "store/database.h"
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -64,8 +65,8 @@ class CorruptDatabase : public CliTest {
     Measured m;
     m.ran.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     m.ran.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    m.ran.out = slurp(dir_ / "stdout.txt");
-    m.ran.err = slurp(dir_ / "stderr.txt");
+    m.ran.out = test::read_file(dir_ / "stdout.txt");
+    m.ran.err = test::read_file(dir_ / "stderr.txt");
     m.max_rss_kib = usage.ru_maxrss;
     return m;
   }
@@ -238,10 +239,10 @@ TEST_F(CorruptDatabase, RandomDamageNeverCrashesAnyCommand) {
       }
     }
     if (round >= 4) {  // the file's own bytes: cells and pages past the schema, then anywhere
-      std::string bytes = slurp(db);
+      std::string bytes = test::read_file(db);
       const size_t first = round == 6 ? 0 : 4096;
       for (int flips = 0; flips < 12; ++flips) bytes[first + rng() % (bytes.size() - first)] ^= char(1 + rng() % 255);
-      write_file(db, bytes);
+      test::write_file(db, bytes);
     }
     run_every_command(db, "random round " + std::to_string(round));
   }
@@ -251,7 +252,7 @@ TEST_F(CorruptDatabase, RandomDamageNeverCrashesAnyCommand) {
 std::map<std::string, std::string> files_under(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = slurp(e.path());
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = test::read_file(e.path());
   return out;
 }
 
@@ -267,7 +268,7 @@ TEST_F(CorruptDatabase, DamagedMetaIsRefusedInOneLine) {
   // One more game in the database, so that an accepted _meta would let an export write.
   const std::string db = damaged_copy("more.db");
   ASSERT_EQ(index({"-q", "-o", db, file("more.pgn", "[Event \"More\"]\n[Result \"*\"]\n\n1. d4 d5 *\n")}).code, 0);
-  const std::string meta = slurp(pristine + "/_meta");
+  const std::string meta = test::read_file(pristine + "/_meta");
   fs::copy(pristine, dataset, fs::copy_options::recursive);
   const auto replaced = [&](const std::string& name, const std::string& value) {
     const size_t at = meta.find("\n" + name + ": ") + 1, end = meta.find('\n', at);
@@ -294,7 +295,7 @@ TEST_F(CorruptDatabase, DamagedMetaIsRefusedInOneLine) {
       {meta + "\x1b[2J\n", "unexpected line '?[2J'"},
   };
   for (const auto& [text, expected] : cases) {
-    write_file(dataset + "/_meta", text);
+    test::write_file(dataset + "/_meta", text);
     const auto before = files_under(dataset);
     const Measured m = query_measured({"export-dataset", db, dataset});
     ASSERT_EQ(m.ran.signal, 0) << expected << "\n" << m.ran;
@@ -309,7 +310,7 @@ TEST_F(CorruptDatabase, DamagedMetaIsRefusedInOneLine) {
     std::string text = meta;
     if (round % 4 == 3) text.resize(rng() % text.size());
     for (int flips = 1 + int(rng() % 3); flips > 0; --flips) text[rng() % text.size()] ^= char(1 + rng() % 255);
-    write_file(dataset + "/_meta", text);
+    test::write_file(dataset + "/_meta", text);
     const Measured m = query_measured({"export-dataset", db, dataset});
     const std::string context = "round " + std::to_string(round) + ": " + testing::PrintToString(text);
     ASSERT_EQ(m.ran.signal, 0) << context << "\n" << m.ran;

@@ -21,6 +21,8 @@
 
 #include "store/database.h"
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -66,8 +68,7 @@ Ended finish(pid_t pid, const fs::path& log) {
   e.exited = WIFEXITED(status);
   e.code = e.exited ? WEXITSTATUS(status) : -1;
   e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  std::ifstream in(log, std::ios::binary);
-  e.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  e.output = test::read_file(log);
   return e;
 }
 
@@ -135,16 +136,12 @@ void expect_consistent(const std::string& path) {
   EXPECT_EQ(whole.column_int64(0), whole.column_int64(1)) << "games of an unfinished file survived";
 }
 
-class CrashRecovery : public ::testing::Test {
+class CrashRecovery : public test::TempDirTest {
  protected:
   void SetUp() override {
+    test::TempDirTest::SetUp();
     ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("pgnbase-crash-" + std::to_string(getpid()) + "-" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // Four inputs of seeded random games.
   std::vector<std::string> write_inputs(int games_per_file) {
@@ -161,8 +158,6 @@ class CrashRecovery : public ::testing::Test {
     args.insert(args.end(), inputs.begin(), inputs.end());
     return args;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(CrashRecovery, KillNineThenRerunEqualsUninterruptedImport) {

@@ -5,7 +5,8 @@
 #include <random>
 
 #include "store/database.h"
-#include "tests/cli/sample_games.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -25,7 +26,7 @@ int64_t count(const std::string& db, const std::string& sql) {
 
 // The sample's first game, 64 KiB of junk ending a line, then its next 49 games.
 std::string damaged_near_the_start() {
-  return games_text(0, 1) + random_bytes(size_t{64} << 10, 21) + "\n" + games_text(1, 50);
+  return test::games_text(0, 1) + random_bytes(size_t{64} << 10, 21) + "\n" + test::games_text(1, 50);
 }
 
 class DamagedInput : public CliTest {
@@ -38,7 +39,7 @@ class DamagedInput : public CliTest {
     EXPECT_EQ(count(db, "SELECT COUNT(*) FROM games"), 50);
     EXPECT_GE(count(db, "SELECT COUNT(*) FROM rejects"), 1);
     EXPECT_EQ(count(db, "SELECT SUM(games_found - imported - rejected) FROM sources"), 0);
-    Ran clean = index({"-o", db, file("clean.pgn", games_text(0, 50))});
+    Ran clean = index({"-o", db, file("clean.pgn", test::games_text(0, 50))});
     EXPECT_EQ(clean.code, 0) << clean;
     EXPECT_NE(clean.out.find("50 games found, 0 imported, 0 rejected, 50 duplicates skipped"), std::string::npos)
         << clean;
@@ -59,7 +60,8 @@ TEST_F(DamagedInput, JunkAfterTheFirstGameOnStdinBecomesRejects) {
 }
 
 TEST_F(DamagedInput, JunkFromTheFirstByteIsStillRefused) {
-  const std::string junk_first = file("junk-first.pgn", random_bytes(size_t{64} << 10, 21) + "\n" + games_text(0, 50));
+  const std::string junk_first =
+      file("junk-first.pgn", random_bytes(size_t{64} << 10, 21) + "\n" + test::games_text(0, 50));
   Ran r = index({"-o", path("games.db"), junk_first});
   EXPECT_EQ(r.code, 1) << r;
   EXPECT_EQ(r.err, "pgn-index: " + junk_first + ": not a PGN file (looks like binary data)\n") << r;

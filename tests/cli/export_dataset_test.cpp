@@ -1,7 +1,7 @@
 // pgn-query export-dataset as careful as export: a signal, kill -9, a full disk, a low
 // open-file limit, a game too long for the dataset and a database with hostile ids each
 // leave the dataset folder usable, with one line saying what happened. Real processes on
-// real games of the bundled sample (tests/cli/sample_games.h).
+// real games of the bundled sample (tests/support/bundled_sample.h).
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "store/database.h"
-#include "tests/cli/sample_games.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -51,7 +53,7 @@ class ExportDatasetCli : public CliTest {
   // A database of the sample's first n games.
   std::string database(size_t n, const std::string& name = "games.db") {
     const std::string db = path(name);
-    const Ran r = index({"-q", "-o", db, file(name + ".pgn", games_text(0, n))});
+    const Ran r = index({"-q", "-o", db, file(name + ".pgn", test::games_text(0, n))});
     EXPECT_EQ(r.code, 0) << r;
     return db;
   }
@@ -133,13 +135,13 @@ TEST_F(ExportDatasetCli, KillNineLeftoversAreRemovedByTheNextExport) {
   // What an export of an earlier version, killed, left: a part file and _meta's temporary.
   const pid_t old = ended_pid();
   fs::create_directories(dir / "games" / "source=1");
-  write_file(dir / "games" / "source=1" / (".part-000001.parquet.tmp-" + std::to_string(old)), "half a file");
-  write_file(dir / (".meta.tmp-" + std::to_string(old)), "pgnbase_dataset: 2\n");
+  test::write_file(dir / "games" / "source=1" / (".part-000001.parquet.tmp-" + std::to_string(old)), "half a file");
+  test::write_file(dir / (".meta.tmp-" + std::to_string(old)), "pgnbase_dataset: 2\n");
   // A live process's temporary folder (this test's: as if another export were at work)
   // is not the next export's to remove.
   const fs::path live = dir / (".export-tmp-" + std::to_string(getpid())) / "games+source=1+part-000001.parquet";
   fs::create_directories(live.parent_path());
-  write_file(live, "mine");
+  test::write_file(live, "mine");
 
   const Ran r = export_dataset(db, dir.string());
   EXPECT_EQ(r.code, 0) << r;
@@ -151,7 +153,7 @@ TEST_F(ExportDatasetCli, KillNineLeftoversAreRemovedByTheNextExport) {
   EXPECT_NE(r.err.find(std::to_string(old)), std::string::npos) << r;
   EXPECT_NE(r.out.find("export 1: games 1..300, 300 games"), std::string::npos) << r;
   EXPECT_EQ(dot_names(dir), std::vector<std::string>{fs::relative(live.parent_path(), dir).string()});
-  EXPECT_EQ(slurp(live), "mine");
+  EXPECT_EQ(test::read_file(live), "mine");
 }
 
 // "File too large" (ulimit -f) or a full disk in a first export left games/source=1/,
@@ -182,22 +184,22 @@ TEST_F(ExportDatasetCli, FailedFirstExportLeavesTheFolderAsItFoundIt) {
 // left the files renamed before it in place without their _meta line, and the next
 // export stopped at them. The commit now takes back what it renamed.
 TEST_F(ExportDatasetCli, CommitThatFailsHalfwayTakesBackWhatItRenamed) {
-  const std::string db = path("games.db"), b = file("b.pgn", games_text(10, 20));
-  ASSERT_EQ(index({"-q", "-o", db, file("a.pgn", games_text(0, 10)), b}).code, 0);
+  const std::string db = path("games.db"), b = file("b.pgn", test::games_text(10, 20));
+  ASSERT_EQ(index({"-q", "-o", db, file("a.pgn", test::games_text(0, 10)), b}).code, 0);
   const fs::path dir = path("dataset");
   ASSERT_EQ(export_dataset(db, dir.string()).code, 0);
-  write_file(b, games_text(10, 21));  // b.pgn replaced: a removed source and new games
+  test::write_file(b, test::games_text(10, 21));  // b.pgn replaced: a removed source and new games
   ASSERT_EQ(index({"-q", "-o", db, "--replace", b}).code, 0);
   fs::rename(dir / "removed", path("removed-aside"));
-  write_file(dir / "removed", "in the way of removed/part-000002.parquet");
+  test::write_file(dir / "removed", "in the way of removed/part-000002.parquet");
   const std::vector<std::string> before = tree(dir);
-  const std::string meta = slurp(dir / "_meta");
+  const std::string meta = test::read_file(dir / "_meta");
   const Ran r = export_dataset(db, dir.string());
   EXPECT_EQ(r.code, 1) << r;
   ASSERT_EQ(r.err_lines().size(), 1u) << r;
   EXPECT_NE(r.err.find("removed/part-000002.parquet: cannot rename into place"), std::string::npos) << r;
   EXPECT_EQ(tree(dir), before) << "games/, positions/ and explorer/ files of export 2 stayed";
-  EXPECT_EQ(slurp(dir / "_meta"), meta);
+  EXPECT_EQ(test::read_file(dir / "_meta"), meta);
   fs::remove(dir / "removed");
   fs::rename(path("removed-aside"), dir / "removed");
   const Ran again = export_dataset(db, dir.string());
@@ -215,7 +217,7 @@ TEST_F(ExportDatasetCli, EmptyFoldersAreNoReasonToRefuse) {
   const Ran r = export_dataset(db, path("dataset"));
   EXPECT_EQ(r.code, 0) << r;
   fs::create_directories(path("other/notes"));
-  write_file(path("other/notes/today.txt"), "mine");
+  test::write_file(path("other/notes/today.txt"), "mine");
   const Ran refused = export_dataset(db, path("other"));
   EXPECT_EQ(refused.code, 1) << refused;
   EXPECT_NE(refused.err.find("holds files but no _meta"), std::string::npos) << refused;
@@ -259,14 +261,15 @@ TEST_F(ExportDatasetCli, GameLongerThanTheDatasetTakesIsSkippedAndNamed) {
   }
   const std::string long_game = "[Event \"Knights\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n" + moves + "*\n\n";
   const std::string db = path("games.db");
-  const Ran imported = index({"-q", "-o", db, file("games.pgn", games_text(0, 10) + long_game + games_text(10, 20))});
+  const Ran imported =
+      index({"-q", "-o", db, file("games.pgn", test::games_text(0, 10) + long_game + test::games_text(10, 20))});
   ASSERT_EQ(imported.code, 0) << imported;
   const Ran r = export_dataset(db, path("dataset"));
   EXPECT_EQ(r.code, 1) << r;
   ASSERT_EQ(r.err_lines().size(), 1u) << r;
   EXPECT_EQ(r.err_lines()[0], "pgn-query export-dataset: game 11 skipped: 68000 plies, more than the dataset's 65535");
   EXPECT_NE(r.out.find("export 1: games 1..21, 20 games, 1 game skipped"), std::string::npos) << r;
-  EXPECT_NE(slurp(path("dataset/_meta")).find("1 skipped (more than 65535 plies): 11"), std::string::npos);
+  EXPECT_NE(test::read_file(path("dataset/_meta")).find("1 skipped (more than 65535 plies): 11"), std::string::npos);
   const Ran again = export_dataset(db, path("dataset"));
   EXPECT_EQ(again.code, 0) << again;
   EXPECT_NE(again.out.find("nothing new to export"), std::string::npos) << again;
@@ -300,8 +303,8 @@ TEST_F(ExportDatasetCli, HostileGameIdsCostMemoryByTheGamesNotTheIds) {
   Ran r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  r.out = slurp(dir_ / "stdout.txt");
-  r.err = slurp(dir_ / "stderr.txt");
+  r.out = test::read_file(dir_ / "stdout.txt");
+  r.err = test::read_file(dir_ / "stderr.txt");
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_NE(r.out.find("export 1: games 1..4294967295, 20 games"), std::string::npos) << r;
   EXPECT_LT(usage.ru_maxrss, 400 * 1024) << "KiB";

@@ -25,7 +25,9 @@
 #include "store/position_index_reader.h"
 #include "store/database.h"
 #include "query/game_search.h"
-#include "tests/archive_test_support.h"
+#include "tests/support/archives.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -92,31 +94,28 @@ Outcome run_index(const fs::path& dir, const std::vector<std::string>& args) {
   o.code = o.exited ? WEXITSTATUS(status) : -1;
   o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   o.max_rss_kb = usage.ru_maxrss;
-  std::ifstream in(log, std::ios::binary);
-  o.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  o.output = test::read_file(log);
   return o;
 }
 
 // A fresh folder per test, removed afterwards.
-class HostileInput : public ::testing::Test {
+class HostileInput : public test::TempDirTest {
  protected:
   void SetUp() override {
+    test::TempDirTest::SetUp();
     ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("pgnbase-hostile-" + std::to_string(getpid()) + "-" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     db_ = (dir_ / "games.db").string();
   }
   void TearDown() override {
     std::error_code ignored;
     fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::remove_all(dir_, ignored);
+    test::TempDirTest::TearDown();
   }
 
+  // Writes name in the test's folder; returns its path.
   std::string write_file(const std::string& name, const std::string& bytes) {
     const fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << bytes;
+    test::write_file(path, bytes);
     return path.string();
   }
   Outcome index(const std::vector<std::string>& inputs, std::vector<std::string> extra = {}) {
@@ -132,7 +131,6 @@ class HostileInput : public ::testing::Test {
     return s.step() ? s.column_int64(0) : -1;
   }
 
-  fs::path dir_;
   std::string db_;
 };
 
@@ -259,8 +257,7 @@ TEST_F(HostileInput, BinaryOnStdinIsRefused) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1);
-  std::ifstream in(dir_ / "output.txt");
-  std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string output = test::read_file(dir_ / "output.txt");
   EXPECT_EQ(output, "pgn-index: <stdin>: not a PGN file (looks like binary data)\n");
   EXPECT_FALSE(fs::exists(db_)) << "a run that imported nothing leaves no new database";
 }
@@ -463,8 +460,7 @@ TEST_F(HostileInput, DatabaseThatIsNotSqlite) {
   write_file("games.db", text);
   Outcome o = index({write_file("a.pgn", kGoodGame)});
   expect_one_line_error(o, "games.db");
-  std::ifstream in(db_, std::ios::binary);
-  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string after = test::read_file(db_);
   EXPECT_EQ(after, text) << "the file was changed";
 }
 

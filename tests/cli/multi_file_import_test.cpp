@@ -8,6 +8,7 @@
 
 #include "store/database.h"
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -76,7 +77,7 @@ TEST_F(MultiFileImport, AFileThatFailsMidwayLeavesNoneOfItsGamesOrRejects) {
   EXPECT_NE(r.err.find("cut.pgn.zst"), std::string::npos) << r;
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM games"), 2);
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM rejects"), 2);
-  EXPECT_EQ(slurp(rejects), bad_game("first") + bad_game("last"));
+  EXPECT_EQ(test::read_file(rejects), bad_game("first") + bad_game("last"));
   EXPECT_EQ(work_files(), (std::vector<std::string>{"cut.pgn.zst", "first.pgn", "last.pgn", "rejects.pgn", "y.db"}));
 }
 
@@ -92,7 +93,7 @@ TEST_F(MultiFileImport, ARunThatImportsNothingLeavesNoNewDatabase) {
   Ran again = index({"-o", db, "--rejects", rejects, path("missing.pgn")});
   EXPECT_EQ(again.code, 1) << again;
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM games"), 1);
-  EXPECT_EQ(slurp(rejects), "earlier rejects\n");
+  EXPECT_EQ(test::read_file(rejects), "earlier rejects\n");
 }
 
 }  // namespace

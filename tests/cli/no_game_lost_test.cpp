@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "store/database.h"
-#include "tests/cli/sample_games.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -72,7 +73,7 @@ class NoGameLost : public CliTest {
 };
 
 TEST_F(NoGameLost, AFinishedShortGameIsNoTruncatedCopy) {
-  const std::string& game = sample_games()[0];  // 1-0 after 99 plies
+  const std::string& game = test::sample_games()[0];  // 1-0 after 99 plies
   ASSERT_EQ(index({"-q", "-o", db(), file("full.pgn", game)}).code, 0);
   // The same players and day, lost on time after 4 plies: a game of its own.
   Ran r = index({"-o", db(), file("forfeit.pgn", cut_game(game, 4, "0-1"))});
@@ -94,8 +95,8 @@ TEST_F(NoGameLost, AFinishedShortGameIsNoTruncatedCopy) {
 }
 
 TEST_F(NoGameLost, RemovingASourceKeepsTheGamesAnotherSourceHolds) {
-  const std::string part = file("part.pgn", games_text(0, 20));
-  const std::string all = file("all.pgn", games_text(0, 200));
+  const std::string part = file("part.pgn", test::games_text(0, 20));
+  const std::string all = file("all.pgn", test::games_text(0, 200));
   ASSERT_EQ(index({"-q", "-o", db(), part, all}).code, 0);
   EXPECT_EQ(count("SELECT duplicates FROM sources WHERE path = '" + all + "'"), 20);
   const int64_t e4 = query_count({"search", "--moves", "1.e4"});
@@ -120,11 +121,11 @@ TEST_F(NoGameLost, RemovingASourceKeepsTheGamesAnotherSourceHolds) {
 }
 
 TEST_F(NoGameLost, ReplacingASourceKeepsTheGamesAnotherSourceHolds) {
-  const std::string part = file("part.pgn", games_text(0, 20));
-  const std::string all = file("all.pgn", games_text(0, 100));
+  const std::string part = file("part.pgn", test::games_text(0, 20));
+  const std::string all = file("all.pgn", test::games_text(0, 100));
   ASSERT_EQ(index({"-q", "-o", db(), part, all}).code, 0);
   // The file changed: it now holds 10 other games.
-  file("part.pgn", games_text(200, 210));
+  file("part.pgn", test::games_text(200, 210));
   ASSERT_EQ(index({"-q", "-o", db(), "--replace", part}).code, 0);
   EXPECT_EQ(count("SELECT count(*) FROM games"), 110);
   EXPECT_EQ(query_count({"search", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}), 110);
@@ -132,11 +133,12 @@ TEST_F(NoGameLost, ReplacingASourceKeepsTheGamesAnotherSourceHolds) {
 }
 
 TEST_F(NoGameLost, IdsAreNeverGivenTwiceAndTheExplorerAgreesWithSearch) {
-  ASSERT_EQ(index({"-q", "-o", db(), file("a.pgn", games_text(0, 1000)), file("b.pgn", games_text(1000, 2000))}).code, 0);
+  const std::string a = file("a.pgn", test::games_text(0, 1000)), b = file("b.pgn", test::games_text(1000, 2000));
+  ASSERT_EQ(index({"-q", "-o", db(), a, b}).code, 0);
   ASSERT_EQ(index({"-q", "-o", db(), "--remove", path("b.pgn")}).code, 0);
   // a's games once more: with the explorer's per-game facets in use (2,000 games reach
   // the start position), a reused id would carry a removed game's rating and date.
-  ASSERT_EQ(index({"-q", "-o", db(), "--keep-duplicates", file("c.pgn", games_text(0, 1000) + "\n")}).code, 0);
+  ASSERT_EQ(index({"-q", "-o", db(), "--keep-duplicates", file("c.pgn", test::games_text(0, 1000) + "\n")}).code, 0);
   for (const char* elo : {"2900", "3000", "3100", "3200"}) {
     SCOPED_TRACE(elo);
     EXPECT_EQ(explorer_games({"--min-elo", elo}), query_count({"search", "--min-elo", elo}));
@@ -147,8 +149,8 @@ TEST_F(NoGameLost, IdsAreNeverGivenTwiceAndTheExplorerAgreesWithSearch) {
 }
 
 TEST_F(NoGameLost, ReplacingStandardInputReplacesOnlyTheSameContent) {
-  const std::string first = file("first.pgn", games_text(0, 50));
-  const std::string second = file("second.pgn", games_text(50, 120));
+  const std::string first = file("first.pgn", test::games_text(0, 50));
+  const std::string second = file("second.pgn", test::games_text(50, 120));
   ASSERT_EQ(index({"-q", "-o", db(), "-"}, stdin_from(first)).code, 0);
   ASSERT_EQ(index({"-q", "-o", db(), "-"}, stdin_from(second)).code, 0);
   fs::create_directories(path("tmp"));

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -38,7 +39,7 @@ class NoOverwrite : public CliTest {
 
 TEST_F(NoOverwrite, QueryRefusesEveryOutputThatIsItsDatabase) {
   const std::string db = small_database();
-  const std::string before = slurp(db);
+  const std::string before = test::read_file(db);
   fs::create_symlink(db, path("link.db"));
   fs::create_hard_link(db, path("hard.db"));
   for (const std::string& output : {db, path("link.db"), path("hard.db"), path("./games.db")}) {
@@ -50,7 +51,7 @@ TEST_F(NoOverwrite, QueryRefusesEveryOutputThatIsItsDatabase) {
              {"rejects", db, "-o", output}}) {
       Ran r = query(command);
       expect_refused(r, "is the same file as the database");
-      ASSERT_EQ(slurp(db), before) << command[0] << " -o " << output << " changed the database";
+      ASSERT_EQ(test::read_file(db), before) << command[0] << " -o " << output << " changed the database";
     }
   }
   EXPECT_EQ(query({"stats", db}).code, 0);
@@ -58,14 +59,14 @@ TEST_F(NoOverwrite, QueryRefusesEveryOutputThatIsItsDatabase) {
 
 TEST_F(NoOverwrite, QueryRefusesStdoutAppendedToItsDatabase) {
   const std::string db = small_database();
-  const std::string before = slurp(db);
+  const std::string before = test::read_file(db);
   Redirects appended;
   appended.stdout_path = db;
   appended.append_stdout = true;  // pgn-query stats games.db >> games.db
   Ran r = query({"stats", db}, appended);
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_NE(r.err.find("<stdout>"), std::string::npos) << r;
-  EXPECT_EQ(slurp(db), before);
+  EXPECT_EQ(test::read_file(db), before);
 }
 
 TEST_F(NoOverwrite, IndexRefusesARejectsFileThatIsAnInput) {
@@ -74,7 +75,7 @@ TEST_F(NoOverwrite, IndexRefusesARejectsFileThatIsAnInput) {
   for (const std::string& rejects : {pgn, path("link.pgn")}) {
     Ran r = index({"-o", path("r.db"), pgn, "--rejects", rejects});
     expect_refused(r, "--rejects '" + rejects + "' is the same file as the input '" + pgn + "'");
-    EXPECT_EQ(slurp(pgn), kGoodGame + kBadGame);
+    EXPECT_EQ(test::read_file(pgn), kGoodGame + kBadGame);
     EXPECT_FALSE(fs::exists(path("r.db"))) << "refused before the database was created";
   }
   // Standard input read from the same file (pgn-index -o r.db - --rejects g.pgn < g.pgn).
@@ -82,7 +83,7 @@ TEST_F(NoOverwrite, IndexRefusesARejectsFileThatIsAnInput) {
   from_file.stdin_path = pgn;
   Ran r = index({"-o", path("r.db"), "-", "--rejects", pgn}, from_file);
   expect_refused(r, "same file as the input '<stdin>'");
-  EXPECT_EQ(slurp(pgn), kGoodGame + kBadGame);
+  EXPECT_EQ(test::read_file(pgn), kGoodGame + kBadGame);
 }
 
 TEST_F(NoOverwrite, IndexRefusesADatabaseThatIsAnInput) {
@@ -91,20 +92,20 @@ TEST_F(NoOverwrite, IndexRefusesADatabaseThatIsAnInput) {
   fs::create_symlink(pgn, path("link.db"));
   for (const auto& [db, input] : std::vector<std::pair<std::string, std::string>>{
            {pgn, pgn}, {empty, empty}, {path("link.db"), pgn}, {path("x.db"), path("x.db-wal")}}) {
-    if (!fs::exists(input)) write_file(input, kGoodGame);
+    if (!fs::exists(input)) test::write_file(input, kGoodGame);
     Ran r = index({"-o", db, path("other.pgn"), input});
     expect_refused(r, "-o '");
     EXPECT_NE(r.err.find("is the same file as the input"), std::string::npos) << r;
   }
-  EXPECT_EQ(slurp(pgn), kGoodGame);
-  EXPECT_EQ(slurp(empty), "");
+  EXPECT_EQ(test::read_file(pgn), kGoodGame);
+  EXPECT_EQ(test::read_file(empty), "");
   // --rejects naming the database being written.
   const std::string db = path("r.db");
   ASSERT_EQ(index({"-q", "-o", db, pgn}).code, 0);
-  const std::string before = slurp(db);
+  const std::string before = test::read_file(db);
   Ran r = index({"-o", db, "--rejects", db, file("bad.pgn", kBadGame)});
   expect_refused(r, "same file as the database");
-  EXPECT_EQ(slurp(db), before);
+  EXPECT_EQ(test::read_file(db), before);
 }
 
 TEST_F(NoOverwrite, FailedExportLeavesTheOldFile) {
@@ -117,12 +118,12 @@ TEST_F(NoOverwrite, FailedExportLeavesTheOldFile) {
   EXPECT_EQ(r.signal, 0) << "killed (SIGXFSZ?) instead of failing cleanly";
   EXPECT_EQ(r.code, 1) << r;
   EXPECT_EQ(r.err_lines().size(), 1u) << r;
-  EXPECT_EQ(slurp(out), "the previous export\n");
+  EXPECT_EQ(test::read_file(out), "the previous export\n");
   EXPECT_EQ(work_files(), (std::vector<std::string>{"export.pgn", "games.db", "many.pgn"})) << "a temporary file stayed";
   // With room, the same command replaces it.
   Ran again = query({"export", db, "-o", out});
   ASSERT_EQ(again.code, 0) << again;
-  EXPECT_EQ(slurp(out).find("[Event \"Random 7\"]"), 0u);
+  EXPECT_EQ(test::read_file(out).find("[Event \"Random 7\"]"), 0u);
 }
 
 TEST_F(NoOverwrite, InterruptedExportLeavesTheOldFileAndNoTemporary) {
@@ -141,7 +142,7 @@ TEST_F(NoOverwrite, InterruptedExportLeavesTheOldFileAndNoTemporary) {
   Ran r = finish(dir_, pid);
   ASSERT_TRUE(seen) << "no temporary file appeared: the export writes the asked name directly\n" << r;
   EXPECT_EQ(r.signal, SIGTERM) << "the export finished before the signal; make the database bigger\n" << r;
-  EXPECT_EQ(slurp(out), "the previous export\n");
+  EXPECT_EQ(test::read_file(out), "the previous export\n");
   EXPECT_EQ(work_files(), (std::vector<std::string>{"export.pgn", "games.db", "many.pgn"}));
 }
 
@@ -152,7 +153,7 @@ TEST_F(NoOverwrite, DashIsStillStandardOutput) {
   EXPECT_EQ(to_stdout.out.find("[Event \"Good\"]"), 0u) << to_stdout;
   const std::string out = path("export.pgn");
   ASSERT_EQ(query({"export", db, "-o", out}).code, 0);
-  EXPECT_EQ(slurp(out), to_stdout.out);
+  EXPECT_EQ(test::read_file(out), to_stdout.out);
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 
 #include "indexer/content_hash.h"
 #include "store/database.h"
-#include "tests/cli/sample_games.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -72,7 +74,7 @@ class PipeInput : public CliTest {
     ::close(ends[0]);
     Ran r;
     {
-      PipeFeeder feeder(ends[1], sample_text());
+      PipeFeeder feeder(ends[1], test::sample_text());
       r = finish(dir_, pid, redirects);
     }
     return r;
@@ -87,7 +89,7 @@ class PipeInput : public CliTest {
     EXPECT_EQ(count(db_, "SELECT COUNT(*) FROM rejects"), 0);
     // Byte for byte: the source's content hash is that of the whole sample.
     indexer::ContentHasher hasher;
-    hasher.update(sample_text());
+    hasher.update(test::sample_text());
     EXPECT_EQ(text(db_, "SELECT content_hash FROM sources"), hasher.finish());
   }
 
@@ -115,7 +117,7 @@ TEST_F(PipeInput, NamedFifoReadsEveryGame) {
   // opens the path twice loses the first bytes (as `zstdcat > fifo` would) but never hangs.
   std::atomic<bool> stop{false};
   std::thread writer([&] {
-    const std::string& bytes = sample_text();
+    const std::string& bytes = test::sample_text();
     for (size_t at = 0; at < bytes.size() && !stop;) {
       const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);  // waits for a reader
       if (fd < 0) break;
@@ -144,9 +146,9 @@ TEST_F(PipeInput, CharacterDevicesHaveAClearOutcome) {
 }
 
 TEST_F(PipeInput, DatabaseReadThroughDevStdinOrDevFdIsStillRefused) {
-  const std::string pgn = file("three.pgn", games_text(0, 3));
+  const std::string pgn = file("three.pgn", test::games_text(0, 3));
   ASSERT_EQ(index({"-q", "-o", db_, pgn}).code, 0);
-  const std::string before = slurp(db_);
+  const std::string before = test::read_file(db_);
   // pgn-index -o games.db /dev/stdin < games.db
   Redirects from_db;
   from_db.stdin_path = db_;
@@ -159,7 +161,7 @@ TEST_F(PipeInput, DatabaseReadThroughDevStdinOrDevFdIsStillRefused) {
   r = index({"-o", db_, "/dev/fd/7"}, fd_of_db);
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_NE(r.err.find("is the same file as the input '/dev/fd/7'"), std::string::npos) << r;
-  EXPECT_EQ(slurp(db_), before);
+  EXPECT_EQ(test::read_file(db_), before);
 }
 
 }  // namespace

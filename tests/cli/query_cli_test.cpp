@@ -25,6 +25,9 @@
 #include "store/database.h"
 #include "store/game_row.h"
 #include "tests/query/json_check.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -33,17 +36,11 @@ namespace fs = std::filesystem;
 
 const std::string kIndexBinary = PGNBASE_BINARY_DIR "/tools/pgn-index";
 const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
-const fs::path kSharedData = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
 
 struct Ran {
   int code = -1;  // exit status, or -1 after a signal
   std::string out, err;
 };
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Runs binary with args (no shell); stdout and stderr captured separately.
 Ran run(const fs::path& dir, const std::string& binary, const std::vector<std::string>& args) {
@@ -64,8 +61,8 @@ Ran run(const fs::path& dir, const std::string& binary, const std::vector<std::s
   waitpid(pid, &status, 0);
   Ran r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
+  r.out = test::read_file(out);
+  r.err = test::read_file(err);
   return r;
 }
 
@@ -76,7 +73,7 @@ std::ostream& operator<<(std::ostream& os, const Ran& r) {
 // The real files of the shared data folder, except the two big bench files.
 std::vector<std::string> real_files() {
   std::vector<std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(kSharedData)) {
+  for (const auto& entry : fs::recursive_directory_iterator(test::shared_data())) {
     const std::string path = entry.path().string();
     if (path.find("/bench/") != std::string::npos) continue;
     if (path.ends_with(".pgn") || path.ends_with(".pgn.zst")) files.push_back(path);
@@ -149,10 +146,9 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
 class QueryCli : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("pgnbase-query-cli-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    if (!fs::is_directory(kSharedData)) return;
+    temp_ = new test::TempDir("query-cli");
+    dir_ = &temp_->path();
+    if (!test::have_shared_data()) return;
     db_ = new std::string((*dir_ / "real.db").string());
     std::vector<std::string> args = {"-q", "-j", "2", "-o", *db_};
     for (const std::string& f : real_files()) args.push_back(f);
@@ -160,18 +156,14 @@ class QueryCli : public ::testing::Test {
     ASSERT_EQ(r.code, 0) << r;
   }
   static void TearDownTestSuite() {
-    std::error_code ignored;
-    fs::remove_all(*dir_, ignored);
-    delete dir_;
+    delete temp_;
+    dir_ = nullptr;
     delete db_;
     db_ = nullptr;
   }
   void SetUp() override {
     ASSERT_TRUE(fs::exists(kIndexBinary)) << kIndexBinary << " is not built";
     ASSERT_TRUE(fs::exists(kQueryBinary)) << kQueryBinary << " is not built";
-  }
-  void need_real_database() {
-    if (!db_) GTEST_SKIP() << "../shared/data is absent";
   }
   Ran query(const std::vector<std::string>& args) { return run(*dir_, kQueryBinary, args); }
   // A database with no games (one empty source).
@@ -231,31 +223,33 @@ class QueryCli : public ::testing::Test {
     fs::remove(db2);
   }
 
-  static fs::path* dir_;
-  static std::string* db_;
+  static test::TempDir* temp_;
+  static const fs::path* dir_;  // temp_'s folder
+  static std::string* db_;  // the real files imported; null without the shared data
 };
 
-fs::path* QueryCli::dir_ = nullptr;
+test::TempDir* QueryCli::temp_ = nullptr;
+const fs::path* QueryCli::dir_ = nullptr;
 std::string* QueryCli::db_ = nullptr;
 
 TEST_F(QueryCli, RoundTripSan) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("san", {});
 }
 TEST_F(QueryCli, RoundTripLongAlgebraic) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("long", {"--notation", "long"});
 }
 TEST_F(QueryCli, RoundTripUci) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("uci", {"--notation", "uci"});
 }
 TEST_F(QueryCli, RoundTripGerman) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("de", {"--notation", "de"});
 }
 TEST_F(QueryCli, RoundTripDutch) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("nl", {"--notation", "nl"});
 }
 // French letters are ambiguous under auto detection: German is tried before French and
@@ -263,12 +257,12 @@ TEST_F(QueryCli, RoundTripDutch) {
 // French text also replays legally as German come back as other games (two puzzles of
 // the pychess studies). Read with the language named, every game comes back.
 TEST_F(QueryCli, RoundTripFrench) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("fr", {"--notation", "fr"}, true, "fr");
 }
 
 TEST_F(QueryCli, FrenchExportUnderAutoDetectionDiffersOnlyWhereGermanAlsoReplays) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   const std::string pgn = (*dir_ / "fr-auto.pgn").string(), db2 = (*dir_ / "fr-auto.db").string();
   ASSERT_EQ(query({"export", *db_, "-o", pgn, "--notation", "fr"}).code, 0);
   ASSERT_EQ(run(*dir_, kIndexBinary, {"-q", "-o", db2, pgn}).code, 0);
@@ -281,27 +275,27 @@ TEST_F(QueryCli, FrenchExportUnderAutoDetectionDiffersOnlyWhereGermanAlsoReplays
   EXPECT_LT(differing.column_int64(0), 10);
 }
 TEST_F(QueryCli, RoundTripFigurine) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("figurine", {"--notation", "figurine"});
 }
 TEST_F(QueryCli, RoundTripWithoutAnnotations) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   round_trip("bare", {"--no-annotations"}, false);
 }
 
 TEST_F(QueryCli, ExportToStdoutMatchesExportToFile) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   const std::string file = (*dir_ / "eco.pgn").string();
   Ran to_file = query({"export", *db_, "--eco", "C", "-o", file});
   ASSERT_EQ(to_file.code, 0) << to_file;
   Ran to_stdout = query({"export", *db_, "--eco", "C", "-o", "-"});
   ASSERT_EQ(to_stdout.code, 0) << to_stdout;
-  EXPECT_EQ(slurp(file), to_stdout.out);
+  EXPECT_EQ(test::read_file(file), to_stdout.out);
   EXPECT_NE(to_stdout.out.find("[Event "), std::string::npos);
 }
 
 TEST_F(QueryCli, JsonLinesParseAndCarryEveryGame) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   Ran r = query({"search", *db_, "--format", "jsonl"});
   ASSERT_EQ(r.code, 0) << r.err;
   std::istringstream lines(r.out);
@@ -324,7 +318,7 @@ TEST_F(QueryCli, JsonLinesParseAndCarryEveryGame) {
 }
 
 TEST_F(QueryCli, TableShowsThePliesWhereThePositionOccurs) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   // After 1. e4 e5 2. Nf3 Nc6 3. Bb5: ply 5 in the games that play the Ruy Lopez directly.
   Ran r = query({"search", *db_, "--fen", "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
                  "--limit", "5"});
@@ -343,7 +337,7 @@ TEST_F(QueryCli, TableShowsThePliesWhereThePositionOccurs) {
 }
 
 TEST_F(QueryCli, ExploreAndStatsPrintJson) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   Ran e = query({"explore", *db_, "--json", "--min-elo", "2000"});
   ASSERT_EQ(e.code, 0) << e;
   std::string error;
@@ -364,7 +358,7 @@ TEST_F(QueryCli, ExploreAndStatsPrintJson) {
 // --moves names the same position as its FEN; --from-start-only keeps the games that
 // start with those moves, a subset.
 TEST_F(QueryCli, MovesAreAnAlternativeToFen) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   const std::string moves = "1.d4 Nf6 2.c4 e6", fen = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3";
   Ran by_moves = query({"search", *db_, "--moves", moves, "--count"});
   Ran by_fen = query({"search", *db_, "--fen", fen, "--count"});
@@ -391,11 +385,11 @@ TEST_F(QueryCli, MovesAreAnAlternativeToFen) {
 }
 
 TEST_F(QueryCli, RejectsListsAndWritesTheOriginalText) {
-  need_real_database();
+  PGNBASE_REQUIRE_SHARED();
   const std::string file = (*dir_ / "rejects.pgn").string();
   Ran r = query({"rejects", *db_, "--kind", "unsupported variant", "-o", file});
   ASSERT_EQ(r.code, 0) << r;
-  const std::string text = slurp(file);
+  const std::string text = test::read_file(file);
   size_t games = 0;
   for (size_t at = text.find("[Variant \""); at != std::string::npos; at = text.find("[Variant \"", at + 1)) ++games;
   EXPECT_GT(games, 100u);

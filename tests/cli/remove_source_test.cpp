@@ -4,6 +4,7 @@
 
 #include "store/database.h"
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -85,7 +86,7 @@ TEST_F(RemoveSource, AFileThatIsNoDatabaseIsLeftAsItWas) {
   EXPECT_EQ(fs::file_size(notes), 0u);
   const std::string text = file("text.txt", "some notes\n");
   EXPECT_EQ(index({"-o", text, "--remove", "1"}).code, 1);
-  EXPECT_EQ(slurp(text), "some notes\n");
+  EXPECT_EQ(test::read_file(text), "some notes\n");
 }
 
 // Issue 22 item 9: a summary that cannot be written (/dev/full) is a failure, in one line.

@@ -12,11 +12,11 @@
 #include "tests/cli/cli_support.h"
 #include "tests/query/csv_reader.h"
 #include "tests/query/json_check.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
-
-const std::string kSample = PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -30,7 +30,7 @@ class ReportsCliTest : public CliTest {
  protected:
   std::string sample_db() {
     const std::string db = path("s.db");
-    Ran r = index({"-q", "-o", db, kSample});
+    Ran r = index({"-q", "-o", db, test::kSample.string()});
     EXPECT_EQ(r.code, 0) << r;
     return db;
   }
@@ -224,8 +224,8 @@ TEST_F(ReportsCliTest, RejectsTableShowsFileNamesAndOutputPrintsOnlyACount) {
   auto bad = [](const std::string& event) {
     return "[Event \"" + event + "\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
   };
-  write_file(dir + "/first-broadcast.pgn", bad("round 1"));
-  write_file(dir + "/second-broadcast.pgn", bad("round 2"));
+  test::write_file(dir + "/first-broadcast.pgn", bad("round 1"));
+  test::write_file(dir + "/second-broadcast.pgn", bad("round 2"));
   const std::string db = path("r.db");
   index({"-q", "-o", db, file("random.pgn", random_games(5, 8)), dir + "/first-broadcast.pgn",
          dir + "/second-broadcast.pgn"});
@@ -241,7 +241,7 @@ TEST_F(ReportsCliTest, RejectsTableShowsFileNamesAndOutputPrintsOnlyACount) {
   Ran to_file = query({"rejects", db, "-o", path("rejected.pgn")});
   ASSERT_EQ(to_file.code, 0) << to_file;
   EXPECT_EQ(to_file.out, "2 rejected games written to " + path("rejected.pgn") + "\n");
-  EXPECT_EQ(slurp(path("rejected.pgn")), bad("round 1") + bad("round 2"));
+  EXPECT_EQ(test::read_file(path("rejected.pgn")), bad("round 1") + bad("round 2"));
 }
 
 TEST_F(ReportsCliTest, CountsInMessagesAreSingularForOne) {

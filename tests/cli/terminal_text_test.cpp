@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -109,7 +110,7 @@ TEST_F(TerminalText, RejectedTextIsExactInAFileAndEscapedOnATerminal) {
   const std::string text_file = path("rejects.pgn");
   Ran to_file = query({"rejects", db, "-o", text_file});
   ASSERT_EQ(to_file.code, 0) << to_file;
-  EXPECT_NE(slurp(text_file).find("[Variant \"" + kRetitleAndClear + "\"]"), std::string::npos)
+  EXPECT_NE(test::read_file(text_file).find("[Variant \"" + kRetitleAndClear + "\"]"), std::string::npos)
       << "a file gets the original bytes, so that it re-imports";
 
   Terminal terminal;
@@ -127,7 +128,7 @@ TEST_F(TerminalText, PgnExportIsExactInAFileAndEscapedOnATerminal) {
   const std::string db = hostile_database();
   const std::string pgn = path("export.pgn");
   ASSERT_EQ(query({"export", db, "-o", pgn}).code, 0);
-  EXPECT_NE(slurp(pgn).find("[White \"" + kRetitleAndClear + "\"]"), std::string::npos);
+  EXPECT_NE(test::read_file(pgn).find("[White \"" + kRetitleAndClear + "\"]"), std::string::npos);
 
   Terminal terminal;
   if (!terminal.ok()) GTEST_SKIP() << "no pseudo-terminal here";

@@ -4,8 +4,9 @@
 // games of tools/sample. And a zip of thousands of one-game members, made here with
 // libarchive, imported member by member.
 #include "store/database.h"
-#include "tests/archive_test_support.h"
+#include "tests/support/archives.h"
 #include "tests/cli/cli_support.h"
+#include "tests/support/files.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -97,7 +98,7 @@ TEST_F(ZipMembers, ManyMembersAreManySources) {
   for (int i = 0; i < kMembers; ++i)
     members.push_back({"club/game-" + std::to_string(i) + ".pgn", random_games(1, uint32_t(1000 + i))});
   const std::string zip = path("club.zip");
-  write_file(zip, test::make_zip(members));
+  test::write_file(zip, test::make_zip(members));
   const std::string db = path("games.db");
   Ran first = index({"-j", "2", "-o", db, zip});
   ASSERT_EQ(first.code, 0) << first;

@@ -27,20 +27,6 @@ constexpr MoveCode code_of(Square from, Square to, unsigned promotion = 0) {
 inline std::string test_data_path(std::string_view relative) {
   return std::string(PGNBASE_SOURCE_DIR) + "/tests/data/" + std::string(relative);
 }
-// The project's shared data folder, present on development machines only.
-inline std::string shared_data_path(std::string_view relative) {
-  return std::string(PGNBASE_SOURCE_DIR) + "/../shared/data/" + std::string(relative);
-}
-
-// Returns the whole file, or nullopt when it cannot be opened.
-inline std::optional<std::string> read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
 // Parses fen into board and returns the parser's message, "" on success, so that a
 // failing assertion shows why.
 inline std::string fen_error(std::string_view fen, Board& board, bool chess960 = false) {

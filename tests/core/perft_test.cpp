@@ -17,6 +17,8 @@
 
 #include "core/fen.h"
 #include "tests/core/core_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase {
 namespace {
@@ -117,11 +119,11 @@ TEST(PerftSuite, Chess960PositionsMatchAtDepthThree) {
 
 // The copies in tests/data must stay byte-identical to the project's shared data.
 TEST(PerftSuite, CopiesMatchSharedData) {
+  PGNBASE_REQUIRE_SHARED("perft");
   for (const char* name : {"python-chess-tricky.perft", "python-chess-random.perft",
                            "python-chess-chess960.perft"}) {
-    const auto shared = test_support::read_whole_file(test_support::shared_data_path(std::string("perft/") + name));
-    if (!shared) GTEST_SKIP() << "no shared data folder on this machine";
-    EXPECT_EQ(test_support::read_whole_file(test_data_path(std::string("perft/") + name)), shared) << name;
+    const std::string shared = test::read_file(test::shared_data("perft") / name);
+    EXPECT_EQ(test::read_file(test_data_path(std::string("perft/") + name)), shared) << name;
   }
 }
 

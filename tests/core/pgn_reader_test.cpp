@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -13,10 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+
 namespace pgnbase {
 namespace {
-
-const std::string kDataDir = PGNBASE_SOURCE_DIR "/../shared/data/";
 
 // A copy of the text in a heap block of exactly its size, so that ASan reports any
 // read past either end.
@@ -31,14 +31,6 @@ class ExactBuffer {
   std::unique_ptr<char[]> data_;
   size_t size_;
 };
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
 
 const char* code_name(PgnErrorCode code) {
   switch (code) {
@@ -165,7 +157,10 @@ GameCounter count_games(std::string_view text) {
   return counter;
 }
 
-GameCounter count_file(const std::string& relative_path) { return count_games(read_file(kDataDir + relative_path)); }
+// Counts the games of a file of the shared data.
+GameCounter count_file(const std::string& relative_path) {
+  return count_games(test::read_file(test::shared_data(relative_path)));
+}
 
 // ---------------------------------------------------------------------------------
 // Hand-made inputs: one case each.
@@ -658,7 +653,7 @@ struct ManifestRow {
 };
 
 std::vector<ManifestRow> plain_pgn_manifest_rows() {
-  std::istringstream manifest(read_file(kDataDir + "MANIFEST.tsv"));
+  std::istringstream manifest(test::read_file(test::shared_data("MANIFEST.tsv")));
   std::vector<ManifestRow> rows;
   for (std::string line; std::getline(manifest, line);) {
     if (line.empty() || line[0] == '#') continue;
@@ -672,6 +667,7 @@ std::vector<ManifestRow> plain_pgn_manifest_rows() {
 }
 
 TEST(PgnReader, ManifestGameCountsMatchWherePeersAgree) {
+  PGNBASE_REQUIRE_SHARED("MANIFEST.tsv");
   const std::vector<ManifestRow> rows = plain_pgn_manifest_rows();
   size_t checked = 0;
   for (const ManifestRow& row : rows) {
@@ -685,6 +681,7 @@ TEST(PgnReader, ManifestGameCountsMatchWherePeersAgree) {
 
 // Where pgn-extract and chessops disagree, the count a PGN reader should give and why.
 TEST(PgnReader, ManifestDisagreementsResolved) {
+  PGNBASE_REQUIRE_SHARED("nasty", "eco/pgn-extract-eco.pgn");
   const std::map<std::string, size_t> expected = {
       // Files holding the annotated Barnes-Horton game: chessops counts one game more
       // than there are tag sections; pgn-extract agrees with the tag sections.
@@ -713,6 +710,7 @@ TEST(PgnReader, ManifestDisagreementsResolved) {
 }
 
 TEST(PgnReader, FischerAndPetrosianCollectionsHave34And35Games) {
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn", "nasty/pgn-extract-tests/petrosian.pgn");
   const GameCounter fischer = count_file("nasty/pgn-extract-tests/fischer.pgn");
   const GameCounter petrosian = count_file("nasty/pgn-extract-tests/petrosian.pgn");
   EXPECT_EQ(fischer.games.size(), 34u);
@@ -722,6 +720,7 @@ TEST(PgnReader, FischerAndPetrosianCollectionsHave34And35Games) {
 }
 
 TEST(PgnReader, TcecFilesHaveTheirGameCountsWithoutErrors) {
+  PGNBASE_REQUIRE_SHARED("nasty/tcec");
   const std::map<std::string, size_t> expected = {
       {"TCEC_Match_1.pgn", 48},
       {"TCEC_Match_4.pgn", 32},
@@ -739,7 +738,8 @@ TEST(PgnReader, TcecFilesHaveTheirGameCountsWithoutErrors) {
 }
 
 TEST(PgnReader, TcecSemicolonCommentAfterResultDoesNotOpenABraceComment) {
-  ExactBuffer buffer(read_file(kDataDir + "nasty/tcec/tcec-semicolon-comment-after-result.pgn"));
+  PGNBASE_REQUIRE_SHARED("nasty/tcec/tcec-semicolon-comment-after-result.pgn");
+  ExactBuffer buffer(test::read_file(test::shared_data("nasty/tcec/tcec-semicolon-comment-after-result.pgn")));
   PgnReader reader(buffer.view());
   GameCounter counter;
   reader.read_all(counter);
@@ -752,6 +752,7 @@ TEST(PgnReader, TcecSemicolonCommentAfterResultDoesNotOpenABraceComment) {
 }
 
 TEST(PgnReader, Utf8BomFileHasTwoGames) {
+  PGNBASE_REQUIRE_SHARED("nasty/python-chess/utf8-bom.pgn");
   const GameCounter counter = count_file("nasty/python-chess/utf8-bom.pgn");
   ASSERT_EQ(counter.games.size(), 2u);
   EXPECT_EQ(counter.games[0].text.offset, 3u);
@@ -759,6 +760,7 @@ TEST(PgnReader, Utf8BomFileHasTwoGames) {
 }
 
 TEST(PgnReader, ScidLatin1AndUtf8FilesReadAlike) {
+  PGNBASE_REQUIRE_SHARED("nasty/scid-gtest/res_gameLatin1.pgn", "nasty/scid-gtest/res_gameUTF8.pgn");
   const GameCounter latin1 = count_file("nasty/scid-gtest/res_gameLatin1.pgn");
   const GameCounter utf8 = count_file("nasty/scid-gtest/res_gameUTF8.pgn");
   ASSERT_EQ(latin1.games.size(), 1u);
@@ -773,6 +775,7 @@ TEST(PgnReader, ScidLatin1AndUtf8FilesReadAlike) {
 }
 
 TEST(PgnReader, NotationFilesHaveTheEnglishGamesMoveForMove) {
+  PGNBASE_REQUIRE_SHARED("notation");
   const GameCounter english = count_file("notation/fischer-petrosian-en.pgn");
   ASSERT_EQ(english.games.size(), 69u);
   EXPECT_TRUE(english.errors.empty());
@@ -788,7 +791,8 @@ TEST(PgnReader, NotationFilesHaveTheEnglishGamesMoveForMove) {
 }
 
 TEST(PgnReader, FideDrawOfferFileCallsDrawOfferAndOpensNoVariation) {
-  const std::string text = read_file(kDataDir + "notation/fischer-petrosian-fide-draw-offer.pgn");
+  PGNBASE_REQUIRE_SHARED("notation/fischer-petrosian-fide-draw-offer.pgn");
+  const std::string text = test::read_file(test::shared_data("notation/fischer-petrosian-fide-draw-offer.pgn"));
   size_t marks = 0;
   for (size_t at = text.find("(=)"); at != std::string::npos; at = text.find("(=)", at + 1)) ++marks;
   const GameCounter counter = count_games(text);
@@ -799,10 +803,12 @@ TEST(PgnReader, FideDrawOfferFileCallsDrawOfferAndOpensNoVariation) {
 
 // Reading each game's own text (at its offset and line) repeats the file's callbacks.
 TEST(PgnReader, ReadingTheFileSplitIntoGamesGivesTheSameTokens) {
+  PGNBASE_REQUIRE_SHARED("MANIFEST.tsv");
   const std::vector<ManifestRow> rows = plain_pgn_manifest_rows();
   ASSERT_GT(rows.size(), 40u);
   for (const ManifestRow& row : rows) {
-    const std::vector<std::string> events = expect_split_reads_alike(read_file(kDataDir + row.path), row.path);
+    const std::string text = test::read_file(test::shared_data(row.path));
+    const std::vector<std::string> events = expect_split_reads_alike(text, row.path);
     EXPECT_FALSE(events.empty()) << row.path;
   }
 }
@@ -811,7 +817,7 @@ TEST(PgnReader, ReadingTheFileSplitIntoGamesGivesTheSameTokens) {
 // run with --gtest_also_run_disabled_tests (PGNBASE_BENCH_PGN picks another file).
 TEST(PgnReader, DISABLED_ThroughputOnABigFile) {
   const char* path = std::getenv("PGNBASE_BENCH_PGN");
-  const std::string text = read_file(path ? path : "/tmp/tcec.pgn");
+  const std::string text = test::read_file(path ? path : "/tmp/tcec.pgn");
   ASSERT_FALSE(text.empty());
   struct Tally : PgnVisitorBase {
     size_t games = 0, moves = 0, comments = 0, errors = 0;

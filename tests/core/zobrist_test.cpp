@@ -17,6 +17,8 @@
 #include "core/fen.h"
 #include "core/movegen.h"
 #include "tests/core/core_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase {
 namespace {
@@ -136,10 +138,10 @@ TEST(PolyglotVectors, RealGamesWithPinnedEnPassantCapturers) {
 }
 
 TEST(PolyglotVectors, CopiesMatchSharedData) {
+  PGNBASE_REQUIRE_SHARED("polyglot");
   for (const char* name : {"polyglot-spec-vectors.tsv", "polyglot-pinned-ep-real-games.tsv"}) {
-    const auto shared = test_support::read_whole_file(test_support::shared_data_path(std::string("polyglot/") + name));
-    if (!shared) GTEST_SKIP() << "no shared data folder on this machine";
-    EXPECT_EQ(test_support::read_whole_file(test_data_path(std::string("polyglot/") + name)), shared) << name;
+    const std::string shared = test::read_file(test::shared_data("polyglot") / name);
+    EXPECT_EQ(test::read_file(test_data_path(std::string("polyglot/") + name)), shared) << name;
   }
 }
 
@@ -148,8 +150,8 @@ TEST(PolyglotVectors, CopiesMatchSharedData) {
 // needs the zstd program; it is skipped where either is missing. Rows with an ep
 // square (the cases that differ between hashing rules) are all checked.
 TEST(PolyglotVectors, SharedSampleOfRealGamePositions) {
-  const std::string path = test_support::shared_data_path("polyglot/polyglot-keys-sample.tsv.zst");
-  if (!std::ifstream(path)) GTEST_SKIP() << "no shared data folder on this machine";
+  PGNBASE_REQUIRE_SHARED("polyglot/polyglot-keys-sample.tsv.zst");
+  const std::string path = test::shared_data("polyglot/polyglot-keys-sample.tsv.zst").string();
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(("zstd -dc '" + path + "' 2>/dev/null").c_str(), "r"), pclose);
   if (!pipe) GTEST_SKIP() << "cannot run zstd";
   std::string text;

@@ -17,8 +17,9 @@
 #include "query/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
-#include "tests/temp_dir_test.h"
 #include "store/schema_version.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -36,7 +37,7 @@ const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = query_test::read_file(e.path().string());
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = test::read_file(e.path().string());
   return out;
 }
 
@@ -67,13 +68,13 @@ void expect_refused(const std::string& db_path, const fs::path& dir, const std::
   EXPECT_EQ(snapshot(dir), before);
 }
 
-class DatasetAppendTest : public TempDirTest {
+class DatasetAppendTest : public test::TempDirTest {
  protected:
   // A hand-made file of one short game (a second source where the test needs only that),
   // much quicker to import under sanitizers than the 2,000-game sample.
   std::string one_game_file() const {
     const std::string path = (dir_ / "one-game.pgn").string();
-    query_test::write_file(path, "[Event \"Hand-made\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
+    test::write_file(path, "[Event \"Hand-made\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
                                  "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n");
     return path;
   }
@@ -146,7 +147,7 @@ TEST_F(DatasetAppendTest, SecondExportAddsNewFilesOnlyWithUniqueIds) {
 TEST_F(DatasetAppendTest, RefusesAFolderWithFilesButNoMeta) {
   query_test::import_files(db_path(), {kSmall});
   fs::create_directories(dataset());
-  query_test::write_file((dataset() / "notes.txt").string(), "mine");
+  test::write_file((dataset() / "notes.txt").string(), "mine");
   expect_refused(db_path(), dataset(), "no _meta");
 }
 
@@ -163,9 +164,9 @@ TEST_F(DatasetAppendTest, RefusesTheExportOfAnotherDatabase) {
 TEST_F(DatasetAppendTest, RefusesADatasetOfTheOlderFormat) {
   query_test::import_files(db_path(), {kSmall});
   export_to(db_path(), dataset());
-  std::string meta = query_test::read_file((dataset() / "_meta").string());
+  std::string meta = test::read_file((dataset() / "_meta").string());
   meta.replace(meta.find("pgnbase_dataset: 2"), 18, "pgnbase_dataset: 1");
-  query_test::write_file((dataset() / "_meta").string(), meta);
+  test::write_file((dataset() / "_meta").string(), meta);
   query_test::import_files(db_path(), {one_game_file()});
   expect_refused(db_path(), dataset(), "older pgnbase");
 }
@@ -192,7 +193,7 @@ TEST_F(DatasetAppendTest, RefusesOtherBucketBitsAndKeepsItsOwn) {
 TEST_F(DatasetAppendTest, RefusesANewerMetaFormat) {
   query_test::import_files(db_path(), {kSmall});
   fs::create_directories(dataset());
-  query_test::write_file((dataset() / "_meta").string(), "pgnbase_dataset: 99\n");
+  test::write_file((dataset() / "_meta").string(), "pgnbase_dataset: 99\n");
   expect_refused(db_path(), dataset(), "newer");
 }
 
@@ -202,7 +203,7 @@ TEST_F(DatasetAppendTest, NeverRenamesOverAFileTheUserPutThere) {
   query_test::import_files(db_path(), {one_game_file()});
   // The start position lands in kb=17: a file of the user's where export 2 would write.
   const fs::path users = dataset() / "positions" / "kb=17" / "part-000002.parquet";
-  query_test::write_file(users.string(), "the user's");
+  test::write_file(users.string(), "the user's");
   expect_refused(db_path(), dataset(), "already exists");  // no new file, no temporary file, _meta as it was
 }
 
@@ -212,7 +213,7 @@ TEST_F(DatasetAppendTest, CommandLineKeyAndRefusal) {
   EXPECT_EQ(key.value_or(""), "463b96181691fc9c kb=17 5060803636482931868\n");
   query_test::import_files(db_path(), {kSmall});
   fs::create_directories(dataset());
-  query_test::write_file((dataset() / "notes.txt").string(), "mine");
+  test::write_file((dataset() / "notes.txt").string(), "mine");
   EXPECT_FALSE(dataset_test::run_program(dir_, kQueryBinary, {"export-dataset", db_path(), dataset().string()}, &code));
   EXPECT_EQ(code, 1);
   EXPECT_FALSE(dataset_test::run_program(dir_, kQueryBinary, {"key", "not a fen"}, &code));

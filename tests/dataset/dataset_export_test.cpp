@@ -25,6 +25,8 @@
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "store/schema_version.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -52,7 +54,7 @@ std::vector<fs::path> parquet_files(const fs::path& dir, const char* name) {
 // The FENs of ../shared/data/fen-search-expected.tsv (none when it is absent).
 std::vector<std::string> expected_fens() {
   std::vector<std::string> fens;
-  std::ifstream in(query_test::shared_data() / "fen-search-expected.tsv");
+  std::ifstream in(test::shared_data() / "fen-search-expected.tsv");
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> fields;
@@ -103,13 +105,13 @@ std::map<int64_t, std::vector<std::string>> dataset_postings(const fs::path& dir
 class DatasetExportTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir();
+    dir_ = new test::TempDir();
     db_path_ = dir_->file("real.db");
     std::vector<std::string> files{kSample.string()};
-    if (query_test::have_shared_data())
+    if (test::have_shared_data())
       for (const char* name : {"annotated/pychess-learn-lichess-studies.pgn", "notation/fischer-petrosian-en.pgn",
                                "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst"})
-        files.push_back((query_test::shared_data() / name).string());
+        files.push_back((test::shared_data() / name).string());
     query_test::import_files(db_path_, files);
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_, true));
     store::Database db = store::open_for_reading(db_path_);
@@ -134,13 +136,13 @@ class DatasetExportTest : public ::testing::Test {
   static void eco_and_player_counts_equal_search_count();
   static void hyparquet_reads_every_file_as_the_replay_has_it();
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
   static std::string db_path_;
   static std::vector<query_test::ReplayedGame>* games_;
   static ExportSummary summary_;
 };
 
-query_test::TempDir* DatasetExportTest::dir_ = nullptr;
+test::TempDir* DatasetExportTest::dir_ = nullptr;
 std::string DatasetExportTest::db_path_;
 std::vector<query_test::ReplayedGame>* DatasetExportTest::games_ = nullptr;
 ExportSummary DatasetExportTest::summary_;

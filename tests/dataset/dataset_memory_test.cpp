@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "tests/long_comment_games.h"
+#include "tests/support/bundled_sample.h"
 #include "dataset/dataset_tables.h"
 #include "dataset/posting_buckets.h"
 #include "indexer/input_source.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -28,16 +29,16 @@ namespace fs = std::filesystem;
 
 const std::string kQueryBinary = PGNBASE_BINARY_DIR "/tools/pgn-query";
 
-using test_support::games_with_long_comments;
+using test::games_with_long_comments;
 
-class DatasetMemoryTest : public TempDirTest {};
+class DatasetMemoryTest : public test::TempDirTest {};
 
 // 20 games with a 1 MiB comment each: 21 MiB of annotations, one row group before;
 // now groups of at most 16 MiB of values and one more game.
 TEST_F(DatasetMemoryTest, GamesRowGroupsAreBoundedInBytes) {
   PGNBASE_REQUIRE_NODE_READERS();
   const std::string pgn = (dir_ / "long-comments.pgn").string(), db = (dir_ / "g.db").string();
-  query_test::write_file(pgn, games_with_long_comments(20, size_t{1} << 20));
+  test::write_file(pgn, games_with_long_comments(20, size_t{1} << 20));
   query_test::import_files(db, {pgn});
   int code = -1;
   const auto out = dataset_test::run_program(dir_, kQueryBinary, {"export-dataset", db, (dir_ / "ds").string()}, &code);

@@ -8,12 +8,12 @@
 
 #include "dataset/dataset_error.h"
 #include "dataset/dataset_meta.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
 
-class DatasetMetaTest : public TempDirTest {
+class DatasetMetaTest : public test::TempDirTest {
  protected:
   void write(const std::string& text) { std::ofstream(dir_ / "_meta") << text; }
 };

@@ -25,8 +25,9 @@
 #include "query/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
-#include "tests/temp_dir_test.h"
 #include "store/schema_version.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -65,7 +66,7 @@ const std::vector<std::string>& sample_games() {
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = query_test::read_file(e.path().string());
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = test::read_file(e.path().string());
   return out;
 }
 
@@ -80,7 +81,7 @@ std::vector<std::string> lines_of(store::Database& db, const std::string& sql) {
   return out;
 }
 
-class DatasetRemovalTest : public TempDirTest {
+class DatasetRemovalTest : public test::TempDirTest {
  protected:
   std::string db() const { return (dir_ / "games.db").string(); }
   fs::path dataset() const { return dir_ / "dataset"; }
@@ -90,7 +91,7 @@ class DatasetRemovalTest : public TempDirTest {
     std::string text;
     for (const auto& [first, last] : ranges)
       for (size_t i = first; i < last; ++i) text += sample_games().at(i) + "\n";
-    query_test::write_file((dir_ / name).string(), text);
+    test::write_file((dir_ / name).string(), text);
   }
 
   // Runs a program in the test's folder; its stdout, or a failure.

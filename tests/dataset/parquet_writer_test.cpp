@@ -10,7 +10,7 @@
 
 #include "dataset/parquet_writer.h"
 #include "tests/dataset/node_readers.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::dataset {
 namespace {
@@ -19,7 +19,7 @@ using dataset_test::duckdb_rows;
 using dataset_test::duckdb_value;
 using dataset_test::hyparquet_dump;
 
-class ParquetWriterTest : public TempDirTest {};
+class ParquetWriterTest : public test::TempDirTest {};
 
 std::vector<ColumnSpec> sample_columns() {
   return {

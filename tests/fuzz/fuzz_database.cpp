@@ -14,8 +14,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
@@ -30,12 +28,15 @@
 #include "query/search_output.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "store/schema_version.h"
+#include "tests/support/files.h"
 
 namespace {
 
 using namespace pgnbase;
 using namespace pgnbase::query;
 using pgnbase::fuzz::check;
+using pgnbase::test::read_file;
+using pgnbase::test::write_file;
 namespace fs = std::filesystem;
 
 struct Column {
@@ -51,16 +52,6 @@ constexpr Column kColumns[] = {
     {"games", "variant", "id"},     {"position_segments", "key_bits", "segment_id"}, {"games", "result", "id"},
 };
 constexpr int kColumnCount = int(std::size(kColumns));
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-}
 
 // The pristine database, built once: its bytes (rewritten before every input) and path.
 struct BaseDatabase {

@@ -5,15 +5,15 @@
 
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
 
 #include "indexer/input_source.h"
-#include "tests/archive_test_support.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/archives.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -23,20 +23,13 @@ using namespace std::string_literals;
 using test::StreamFormat;
 using test::ZipMember;
 
-const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
 const fs::path kArchives = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/archives";
 const fs::path kFideSample = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn";
 constexpr size_t kSampleBytes = 7'971'214;  // tools/sample/README.md
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using test::read_file;
+using test::sample_text;
+using test::write_file;
 
 std::string read_everything(InputSource& source, size_t piece = size_t{1} << 20) {
   std::string all;
@@ -48,12 +41,6 @@ std::string read_everything(InputSource& source, size_t piece = size_t{1} << 20)
 std::string read_everything(const fs::path& path, size_t piece = size_t{1} << 20) {
   InputSource source = InputSource::open(path.string());
   return read_everything(source, piece);
-}
-
-// The bundled sample's 2,000 games as plain text (decompressed once).
-const std::string& sample_text() {
-  static const std::string text = read_everything(kSample);
-  return text;
 }
 
 std::string random_bytes(size_t n, uint32_t seed) {
@@ -74,7 +61,7 @@ std::string input_error_of(Function&& function) {
   return {};
 }
 
-class CompressedInputTest : public TempDirTest {
+class CompressedInputTest : public test::TempDirTest {
  protected:
 
   std::string write(const std::string& name, std::string_view bytes) {
@@ -248,17 +235,7 @@ TEST_F(CompressedInputTest, ZipMembersOfEqualNamesAreNumbered) {
 // Member i of a club archive: a real game of the sample (the 2,000 in turn), behind an
 // [Event] tag of its own so that no two members are equal.
 std::string club_member(size_t i) {
-  static const std::vector<std::string> games = [] {
-    std::vector<std::string> all;
-    const std::string& text = sample_text();
-    for (size_t at = 0; at < text.size();) {
-      size_t next = text.find("\n[Event ", at);
-      next = next == std::string::npos ? text.size() : next + 1;
-      all.push_back(text.substr(at, next - at));
-      at = next;
-    }
-    return all;
-  }();
+  const std::vector<std::string>& games = test::sample_games();
   return "[Event \"Club game " + std::to_string(i) + "\"]\n" + games[i % games.size()];
 }
 

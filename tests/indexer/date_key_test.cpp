@@ -5,19 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "core/pgn_reader.h"
 #include "store/tag_codec.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kShared = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
 
 TEST(DateKey, EveryFormRealFilesWrite) {
   const std::map<std::string, int64_t> keys = {
@@ -95,10 +93,7 @@ struct DateTags : PgnVisitorBase {
 };
 
 std::vector<std::vector<store::Tag>> date_tags_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string content = text.str();
+  const std::string content = test::read_file(file);
   DateTags tags;
   PgnReader reader(content);
   reader.read_all(tags);
@@ -107,10 +102,10 @@ std::vector<std::vector<store::Tag>> date_tags_of(const fs::path& file) {
 
 // pgn-extract's Fischer and Petrosian collections date most games by the year alone.
 TEST(DateKey, FischerAndPetrosianYearOnlyDatesHaveTheirYear) {
-  if (!fs::exists(kShared)) GTEST_SKIP() << "../shared/data not present";
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn", "nasty/pgn-extract-tests/petrosian.pgn");
   size_t year_only = 0, games = 0;
   for (const char* name : {"fischer.pgn", "petrosian.pgn"}) {
-    for (const std::vector<store::Tag>& tags : date_tags_of(kShared / "nasty" / "pgn-extract-tests" / name)) {
+    for (const std::vector<store::Tag>& tags : date_tags_of(test::shared_data("nasty/pgn-extract-tests") / name)) {
       ++games;
       ASSERT_EQ(tags.size(), 1u);
       const std::string& date = tags[0].value;
@@ -131,9 +126,10 @@ TEST(DateKey, FischerAndPetrosianYearOnlyDatesHaveTheirYear) {
 // months or days (2012.8.1), some with day and month swapped (2013.30.4); one writes a
 // blank before the year. Every game gets a date_key.
 TEST(DateKey, PychessStudiesWithoutDateAreDatedByUtcDate) {
-  if (!fs::exists(kShared)) GTEST_SKIP() << "../shared/data not present";
+  PGNBASE_REQUIRE_SHARED("annotated/pychess-learn-lichess-studies.pgn");
   size_t utc_only = 0, dated = 0, games = 0;
-  for (const std::vector<store::Tag>& tags : date_tags_of(kShared / "annotated" / "pychess-learn-lichess-studies.pgn")) {
+  const fs::path studies = test::shared_data("annotated/pychess-learn-lichess-studies.pgn");
+  for (const std::vector<store::Tag>& tags : date_tags_of(studies)) {
     ++games;
     const bool has_date = !tags.empty() && tags[0].name == "Date";
     const std::optional<int64_t> key = columns_of(tags).date_key;

@@ -16,6 +16,7 @@
 #include "core/pgn_reader.h"
 #include "core/replay.h"
 #include "indexer/input_source.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -24,7 +25,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 const fs::path kSourceDir = fs::path(PGNBASE_SOURCE_DIR);
-const fs::path kSharedData = kSourceDir / ".." / "shared" / "data";
 // The bundled sample: 2,000 lichess games (CC0), each with lichess's own ECO tag.
 const fs::path kSample = kSourceDir / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
 
@@ -275,6 +275,7 @@ TEST(EcoTable, AgreesWithLichessTagsOfBundledSample) {
 }
 
 TEST(EcoTable, AgreesWithEcoTagsOfSharedFiles) {
+  PGNBASE_REQUIRE_SHARED("nasty/tcec/TCEC_Match_1.pgn");
   struct File {
     const char* path;
     size_t max_bytes;
@@ -289,16 +290,13 @@ TEST(EcoTable, AgreesWithEcoTagsOfSharedFiles) {
       {"nasty/tcec/TCEC_Match_1.pgn", SIZE_MAX, 0.6},
       {"bench/lichess-api-exports-2018-2022.pgn.zst", size_t{32} << 20, 0.9},
   };
-  bool any = false;
   for (const File& file : files) {
-    const fs::path path = kSharedData / file.path;
+    const fs::path path = test::shared_data(file.path);
     if (!fs::exists(path)) continue;
-    any = true;
     Agreement agreement = measure_agreement(file.path, read_input(path, file.max_bytes));
     EXPECT_GT(agreement.compared, 0u) << file.path;
     EXPECT_GE(agreement.rate(), file.lower_bound) << file.path;
   }
-  if (!any) GTEST_SKIP() << "../shared/data is not present";
 }
 
 TEST(EcoTable, ClassifyTakesWellUnderAMicrosecondPerGame) {

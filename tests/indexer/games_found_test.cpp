@@ -3,7 +3,6 @@
 // the games found are the file's tag sections (counted here, independently of the
 // reader), and a second import of the file adds nothing.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,13 +10,13 @@
 
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kShared = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
 
 std::string read_all(const fs::path& path) {
   InputSource source = InputSource::open(path.string());
@@ -58,7 +57,7 @@ size_t count_tag_sections(const std::string& text) {
 
 // pgn-extract's game count of a file from MANIFEST.tsv, for files without tag sections.
 std::optional<size_t> pgn_extract_count(const std::string& relative) {
-  std::ifstream manifest(kShared / "MANIFEST.tsv");
+  std::ifstream manifest(test::shared_data("MANIFEST.tsv"));
   for (std::string line; std::getline(manifest, line);) {
     std::vector<std::string> fields;
     std::istringstream row(line);
@@ -69,20 +68,19 @@ std::optional<size_t> pgn_extract_count(const std::string& relative) {
 }
 
 TEST(GamesFound, EveryGameOfEveryRealFileIsCountedOnce) {
-  if (!fs::exists(kShared)) GTEST_SKIP() << "../shared/data not present";
-  const fs::path dir = fs::temp_directory_path() / ("pgnbase-games-found-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  PGNBASE_REQUIRE_SHARED();
+  const test::TempDir dir("games-found");
   size_t files = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kShared)) {
+  for (const auto& entry : fs::recursive_directory_iterator(test::shared_data())) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_regular_file() || !(name.ends_with(".pgn") || name.ends_with(".pgn.zst"))) continue;
-    const std::string relative = fs::relative(entry.path(), kShared).string();
+    const std::string relative = fs::relative(entry.path(), test::shared_data()).string();
     // The two 130-160 MB bench corpora would take minutes in the sanitizer build: left out
     // (the same check by hand, on the Release build: 47,245 and 5,630 games, issue 21).
     if (relative.starts_with("bench/")) continue;
     SCOPED_TRACE(relative);
     ++files;
-    const std::string db = (dir / (std::to_string(files) + ".db")).string();
+    const std::string db = dir.file(std::to_string(files) + ".db");
     WriterOptions writer_options;
     writer_options.position_memory_bytes = size_t{32} << 20;
     DatabaseWriter writer(db, writer_options);
@@ -101,7 +99,6 @@ TEST(GamesFound, EveryGameOfEveryRealFileIsCountedOnce) {
     EXPECT_TRUE(second.already_imported);
   }
   EXPECT_GT(files, 50u);
-  fs::remove_all(dir);
 }
 
 }  // namespace

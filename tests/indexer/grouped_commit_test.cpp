@@ -6,14 +6,15 @@
 #include <new>
 
 #include "indexer/import_pipeline.h"
-#include "tests/cli/sample_games.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
 
-using cli_test::games_text;
-using cli_test::write_file;
+using test::games_text;
+using test::write_file;
 
 int64_t count(const std::string& db_path, const std::string& sql) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
@@ -27,11 +28,11 @@ WriterOptions grouped() {
   return options;
 }
 
-class GroupedCommitTest : public TempDirTest {
+class GroupedCommitTest : public test::TempDirTest {
  protected:
   // Three files of ten real games each.
   void SetUp() override {
-    TempDirTest::SetUp();
+    test::TempDirTest::SetUp();
     for (size_t i = 0; i < 3; ++i) {
       files_.push_back((dir_ / ("part" + std::to_string(i) + ".pgn")).string());
       write_file(files_.back(), games_text(10 * i, 10 * i + 10));

@@ -1,7 +1,6 @@
 // The whole import on real files: counts, determinism across thread counts and chunk
 // sizes, notation forms, re-import, rejects.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,28 +11,22 @@
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
 #include "store/moves_codec.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kShared = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
 const fs::path kTestData = fs::path(PGNBASE_SOURCE_DIR) / "tests" / "data";
-const fs::path kVariants = kShared / "nasty" / "lichess-variants" / "lichess-nonstandard-variants-and-setups.pgn.zst";
+const fs::path kVariants = test::shared_data("nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst");
+const fs::path kFischer = test::shared_data("nasty/pgn-extract-tests/fischer.pgn");
 
-class ImportTest : public ::testing::Test {
+// Tests that import files of the shared data start with PGNBASE_REQUIRE_SHARED.
+class ImportTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    if (!fs::exists(kShared)) GTEST_SKIP() << "../shared/data not present";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("pgnbase-import-" + std::string(info->name()) + "-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   ImportOutcome import(const std::string& db, const fs::path& input, unsigned threads = 2,
@@ -46,8 +39,6 @@ class ImportTest : public ::testing::Test {
     options.dedupe = false;  // the tests count every game of their files, repeats included
     return import_file(input.string(), writer, options);
   }
-
-  fs::path dir_;
 };
 
 // Every row of a query, each column rendered as bytes, one string per row.
@@ -92,6 +83,7 @@ std::vector<std::string> logical_content(const std::string& db_path) {
 }
 
 TEST_F(ImportTest, CountsMatchTheManifest) {
+  PGNBASE_REQUIRE_SHARED(kVariants);
   std::ostringstream rejects;
   ImportOutcome o = import(path("v.db"), kVariants, 2, size_t{4} << 20, &rejects);
   // MANIFEST.tsv: 1068 games; 159 in variants pgnbase does not play (Three-check 15,
@@ -116,6 +108,7 @@ TEST_F(ImportTest, CountsMatchTheManifest) {
 }
 
 TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
+  PGNBASE_REQUIRE_SHARED(kVariants);
   import(path("one.db"), kVariants, 1, size_t{4} << 20);
   import(path("many.db"), kVariants, 4, size_t{16} << 10);  // many small chunks, out-of-order finishes
   std::vector<std::string> a = logical_content(path("one.db")), b = logical_content(path("many.db"));
@@ -124,6 +117,7 @@ TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
 }
 
 TEST_F(ImportTest, EveryNotationFormImportsTheSameGames) {
+  PGNBASE_REQUIRE_SHARED("notation");
   const std::string db_path = path("n.db");
   const std::pair<const char*, const char*> files[] = {
       {"fischer-petrosian-en.pgn", "en"},       {"fischer-petrosian-de-short.pgn", "de"},
@@ -131,7 +125,7 @@ TEST_F(ImportTest, EveryNotationFormImportsTheSameGames) {
       {"fischer-petrosian-fr-short.pgn", "fr"}, {"fischer-petrosian-figurine.pgn", "en"},
       {"fischer-petrosian-fide-draw-offer.pgn", "en"}};
   for (auto [file, language] : files) {
-    ImportOutcome o = import(db_path, kShared / "notation" / file);
+    ImportOutcome o = import(db_path, test::shared_data("notation") / file);
     EXPECT_EQ(o.summary.imported, 69u) << file;
     EXPECT_EQ(o.summary.rejected, 0u) << file;
     EXPECT_EQ(o.summary.games_by_language[language], 69u) << file;
@@ -159,6 +153,7 @@ TEST_F(ImportTest, FideSampleGameAndItsMisprint) {
 }
 
 TEST_F(ImportTest, SameContentIsImportedOnce) {
+  PGNBASE_REQUIRE_SHARED(kVariants, kFischer);
   const std::string db_path = path("r.db");
   ImportOutcome first = import(db_path, kVariants);
   EXPECT_FALSE(first.already_imported);
@@ -173,7 +168,7 @@ TEST_F(ImportTest, SameContentIsImportedOnce) {
   EXPECT_TRUE(again.already_imported);
   EXPECT_EQ(again.existing_source_id, first.summary.source_id);
   // A different file appends, with ids continuing.
-  ImportOutcome other = import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
+  ImportOutcome other = import(db_path, kFischer);
   EXPECT_EQ(other.summary.imported, 34u);
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   EXPECT_EQ(scalar(db, "SELECT MIN(id) FROM games WHERE source_id = 2"), 910);
@@ -181,13 +176,12 @@ TEST_F(ImportTest, SameContentIsImportedOnce) {
 }
 
 TEST_F(ImportTest, DedupeSkipsGamesAlreadyStored) {
+  PGNBASE_REQUIRE_SHARED(kFischer);
   const std::string db_path = path("d.db");
-  const fs::path fischer = kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn";
   // The same 34 games with one byte changed elsewhere: a new file, the same games.
-  std::ifstream in(fischer, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = test::read_file(kFischer);
   std::ofstream(path("copy.pgn"), std::ios::binary) << text << "\n";
-  EXPECT_EQ(import(db_path, fischer).summary.imported, 34u);
+  EXPECT_EQ(import(db_path, kFischer).summary.imported, 34u);
   DatabaseWriter writer(db_path, WriterOptions{});
   ImportOptions options;
   options.dedupe = true;
@@ -203,8 +197,9 @@ TEST_F(ImportTest, DedupeSkipsGamesAlreadyStored) {
 }
 
 TEST_F(ImportTest, EveryPositionIsIndexed) {
+  PGNBASE_REQUIRE_SHARED(kFischer);
   const std::string db_path = path("p.db");
-  import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn");
+  import(db_path, kFischer);
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   store::PositionIndexReader reader(db);
   // Every game starts from the standard position: one posting each. The import writes
@@ -225,6 +220,7 @@ TEST_F(ImportTest, EveryPositionIsIndexed) {
 // games, and the reader's decoding (stored start position, every move checked) gives
 // moves that encode back to the very same blob; Chess960 and set-up positions included.
 TEST_F(ImportTest, StoredMovesAreCompactAndDecodeBackToTheSameBlob) {
+  PGNBASE_REQUIRE_SHARED(kVariants);
   for (const fs::path& input : {fs::path(PGNBASE_SOURCE_DIR) / "tools" / "sample" / "lichess-drnykterstein-2000.pgn.zst", kVariants}) {
     const std::string db_path = path(input.stem().string() + ".db");
     import(db_path, input);
@@ -265,16 +261,17 @@ std::vector<std::string> rejects_of(const std::string& db_path) {
 }
 
 TEST_F(ImportTest, RealMalformedGamesAreRejectedWithTheirReason) {
+  PGNBASE_REQUIRE_SHARED("nasty", "annotated/pychess-learn-lichess-studies.pgn");
   struct Case {
     fs::path file;
     uint64_t found, imported;
     std::vector<std::string> rejects;  // game_number|line|kind|reason|
   };
-  const fs::path nasty = kShared / "nasty";
+  const fs::path nasty = test::shared_data("nasty");
   const std::vector<Case> cases = {
       {nasty / "pgn-extract-tests" / "nested-comment.pgn", 1, 0,
        {"1|1|unexpected token in movetext|unexpected token in movetext at line 2 near '}'|"}},
-      {kShared / "annotated" / "pychess-learn-lichess-studies.pgn", 1319, 1318,
+      {test::shared_data("annotated/pychess-learn-lichess-studies.pgn"), 1319, 1318,
        {"362|5746|illegal move|illegal move 'Nxg5' at ply 1 (1. Nxg5)|"}},
       {nasty / "python-chess" / "antichess-programfox.pgn", 2, 0,
        {"1|1|unsupported variant|unsupported variant: Antichess|",
@@ -336,14 +333,14 @@ std::vector<std::string> players_results_plies(const std::string& db_path) {
 // broadcast's pairings list them: 34 games, each with the tags and result of the game
 // it came from and no plies.
 TEST_F(ImportTest, FischerTagSectionsWithoutMovesAreThirtyFourGames) {
-  const fs::path fischer = kShared / "nasty" / "pgn-extract-tests" / "fischer.pgn";
-  std::ifstream in(fischer, std::ios::binary);
+  PGNBASE_REQUIRE_SHARED(kFischer);
+  std::istringstream in(test::read_file(kFischer));
   std::string tags_only;
   for (std::string line; std::getline(in, line);)
     if (line.starts_with('[')) tags_only += line + "\n";
   const fs::path file = dir_ / "fischer-pairings.pgn";
   std::ofstream(file, std::ios::binary) << tags_only;
-  const ImportOutcome with_moves = import(path("full.db"), fischer);
+  const ImportOutcome with_moves = import(path("full.db"), kFischer);
   for (size_t chunk_bytes : {size_t{1}, size_t{4} << 20}) {
     const std::string db = path("pairings-" + std::to_string(chunk_bytes) + ".db");
     const ImportOutcome o = import(db, file, 2, chunk_bytes);
@@ -358,7 +355,7 @@ TEST_F(ImportTest, FischerTagSectionsWithoutMovesAreThirtyFourGames) {
 }
 
 // Hand-made games of tags alone, the example and its variants; no outside data.
-class TagOnlyGamesImportTest : public TempDirTest {
+class TagOnlyGamesImportTest : public test::TempDirTest {
  protected:
   ImportOutcome import(const std::string& db, const std::string& text, unsigned threads, size_t chunk_bytes) {
     const fs::path file = dir_ / "pairings.pgn";
@@ -403,7 +400,7 @@ TEST_F(TagOnlyGamesImportTest, EachGameOfTagsAloneIsStoredWithItsResultAndNoPlie
 TEST_F(ImportTest, MissingInputThrowsAndLeavesTheDatabaseUsable) {
   const std::string db_path = path("m.db");
   EXPECT_THROW(import(db_path, dir_ / "no-such-file.pgn"), InputError);
-  EXPECT_EQ(import(db_path, kShared / "nasty" / "pgn-extract-tests" / "fools-mate.pgn").summary.imported, 1u);
+  EXPECT_EQ(import(db_path, kTestData / "notation" / "fide-appendix-e-sample.pgn").summary.imported, 1u);
 }
 
 }  // namespace

@@ -3,10 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
+
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -14,13 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::string_literals;
 
-const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
 const fs::path kTestData = fs::path(PGNBASE_SOURCE_DIR) / "tests" / "data";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_file;
 
 std::string random_bytes(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -124,9 +121,9 @@ TEST(DescribeNonPgnTest, WhatOnlyLooksLikeAPgnStartIsTested) {
 }
 
 TEST(DescribeNonPgnTest, EveryRealPgnFileIsPgn) {
-  if (!fs::exists(kDataDir)) GTEST_SKIP() << "../shared/data not present";
+  PGNBASE_REQUIRE_SHARED();
   size_t files = 0;
-  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(kDataDir)) {
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(test::shared_data())) {
     if (!entry.is_regular_file() || entry.path().extension() != ".pgn") continue;
     std::string head = read_file(entry.path()).substr(0, kSniffBytes);
     EXPECT_EQ(describe_non_pgn(head), std::nullopt) << entry.path();

@@ -5,15 +5,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "store/database.h"
-#include "tests/archive_test_support.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/archives.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -21,27 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using test::StreamFormat;
 
-const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
 const fs::path kFideSample = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn";
 const fs::path kInfoZip = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/archives/fide-and-lichess.zip";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// The first games of the bundled sample, about bytes long, cut at a game start.
-std::string sample_games(size_t bytes) {
-  InputSource source = InputSource::open(kSample.string());
-  std::string text(bytes, '\0');
-  text.resize(source.read(text.data(), text.size()));
-  return text.substr(0, text.rfind("\n[Event ") + 1);
-}
+using test::read_file;
+using test::sample_head;
+using test::write_file;
 
 // Every row of a query, columns as bytes joined by '|'.
 std::vector<std::string> rows(const std::string& db_path, const std::string& sql) {
@@ -64,7 +50,7 @@ std::vector<std::string> rows(const std::string& db_path, const std::string& sql
   return out;
 }
 
-class InputFormsImportTest : public TempDirTest {
+class InputFormsImportTest : public test::TempDirTest {
  protected:
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -84,7 +70,7 @@ class InputFormsImportTest : public TempDirTest {
 };
 
 TEST_F(InputFormsImportTest, EveryCompressionImportsTheGamesAndHashOfThePlainFile) {
-  const std::string text = sample_games(2'000'000);
+  const std::string text = sample_head(2'000'000);
   const std::string plain = write("plain.pgn", text);
   const std::string zip = write("games.zip", test::make_zip({{"twic.pgn", text}}));
   const std::vector<std::string> forms = {
@@ -121,14 +107,14 @@ TEST_F(InputFormsImportTest, EachZipMemberIsItsOwnSource) {
             (std::vector<std::string>{zip + ":fide-appendix-e-sample.pgn|2|1|1|",
                                       zip + ":lichess/FIRST-10.PGN|10|10|0|"}));
   // The member's games are those of the same text imported plain.
-  const std::string plain = write("FIRST-10.PGN", sample_games(48'876 + 100));
+  const std::string plain = write("FIRST-10.PGN", sample_head(48'876 + 100));
   EXPECT_TRUE(import(db, plain).already_imported);
 }
 
 TEST_F(InputFormsImportTest, CarriageReturnOnlyFileImportsTheGamesOfItsLfCopy) {
   // Old Mac files end lines with '\r' alone. The fide sample adds a reject whose line
   // number must come out the same.
-  std::string lf = sample_games(1'500'000) + "\n" + read_file(kFideSample);
+  std::string lf = sample_head(1'500'000) + "\n" + read_file(kFideSample);
   std::string cr = lf;
   std::replace(cr.begin(), cr.end(), '\n', '\r');
   const std::string lf_path = write("lf.pgn", lf), cr_path = write("cr.pgn", cr);

@@ -1,5 +1,4 @@
 #include "indexer/input_source.h"
-#include "tests/temp_dir_test.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,32 +6,26 @@
 
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
+
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
-const fs::path kVariantsZst = kDataDir / "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst";
+const fs::path kVariantsZst = test::shared_data("nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst");
 // From MANIFEST.tsv.
 constexpr uint64_t kVariantsUncompressedBytes = 2'599'387;
 constexpr uint64_t kVariantsCompressedBytes = 361'555;
 constexpr size_t kVariantsEventTags = 1068;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using test::read_file;
+using test::write_file;
 
 std::string read_everything(InputSource& source, size_t piece = size_t{4} << 20) {
   std::string all;
@@ -67,12 +60,13 @@ std::string input_error_of(Function&& function) {
   return {};
 }
 
-class InputSourceTest : public TempDirTest {
+class InputSourceTest : public test::TempDirTest {
  protected:
 };
 
 TEST_F(InputSourceTest, PlainFileIsMappedWholeAndReadsBack) {
-  fs::path path = kDataDir / "nasty/pgn-extract-tests/fischer.pgn";
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn");
+  fs::path path = test::shared_data("nasty/pgn-extract-tests/fischer.pgn");
   std::string expected = read_file(path);
   ASSERT_EQ(expected.size(), 23863u);
 
@@ -89,7 +83,7 @@ TEST_F(InputSourceTest, PlainFileIsMappedWholeAndReadsBack) {
 }
 
 TEST_F(InputSourceTest, MappingOutlivesTheSource) {
-  fs::path path = kDataDir / "nasty/pgn-extract-tests/fools-mate.pgn";
+  fs::path path = fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn";
   std::shared_ptr<const void> owner;
   std::string_view text;
   {
@@ -101,10 +95,10 @@ TEST_F(InputSourceTest, MappingOutlivesTheSource) {
 }
 
 TEST_F(InputSourceTest, ReleasedPagesStillReadTheSameBytes) {
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn");
   // The importer drops pages it has read; a view into them must still see the file.
   std::string text;
-  const std::string game = read_file(kDataDir / "nasty/pgn-extract-tests/fischer.pgn");
-  if (game.empty()) GTEST_SKIP() << "../shared/data not present";
+  const std::string game = read_file(test::shared_data("nasty/pgn-extract-tests/fischer.pgn"));
   while (text.size() < (size_t{1} << 20)) text += game;
   const fs::path path = dir_ / "big.pgn";
   write_file(path, text);
@@ -122,6 +116,7 @@ TEST_F(InputSourceTest, ReleasedPagesStillReadTheSameBytes) {
 }
 
 TEST_F(InputSourceTest, ZstdStreamDecompressesToManifestSize) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   InputSource source = InputSource::open(kVariantsZst.string());
   EXPECT_FALSE(source.is_mapped());
   EXPECT_TRUE(source.mapped_text().empty());
@@ -137,12 +132,14 @@ TEST_F(InputSourceTest, ZstdStreamDecompressesToManifestSize) {
 }
 
 TEST_F(InputSourceTest, SmallReadsGiveTheSameBytes) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   InputSource whole = InputSource::open(kVariantsZst.string());
   InputSource pieces = InputSource::open(kVariantsZst.string());
   EXPECT_EQ(read_everything(pieces, 997), read_everything(whole));
 }
 
 TEST_F(InputSourceTest, ZstdIsDetectedByContentNotName) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst, "nasty/pgn-extract-tests/fools-mate.pgn");
   fs::path disguised = dir_ / "games.pgn";
   fs::copy_file(kVariantsZst, disguised);
   InputSource zstd = InputSource::open(disguised.string());
@@ -150,15 +147,16 @@ TEST_F(InputSourceTest, ZstdIsDetectedByContentNotName) {
   EXPECT_EQ(read_everything(zstd).size(), kVariantsUncompressedBytes);
 
   fs::path plain = dir_ / "plain.pgn.zst";
-  fs::copy_file(kDataDir / "nasty/pgn-extract-tests/fools-mate.pgn", plain);
+  fs::copy_file(test::shared_data("nasty/pgn-extract-tests/fools-mate.pgn"), plain);
   InputSource mapped = InputSource::open(plain.string());
   EXPECT_EQ(mapped.compression(), Compression::None);
   EXPECT_TRUE(mapped.is_mapped());
 }
 
 TEST_F(InputSourceTest, ConcatenatedZstdFramesAreOneStream) {
-  std::string first = read_file(kDataDir / "nasty/pgn-extract-tests/fischer.pgn");
-  std::string second = read_file(kDataDir / "nasty/pgn-extract-tests/petrosian.pgn");
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn", "nasty/pgn-extract-tests/petrosian.pgn");
+  std::string first = read_file(test::shared_data("nasty/pgn-extract-tests/fischer.pgn"));
+  std::string second = read_file(test::shared_data("nasty/pgn-extract-tests/petrosian.pgn"));
   fs::path path = dir_ / "two-frames.zst";
   write_file(path, compress(first) + compress(second));
   InputSource source = InputSource::open(path.string());
@@ -166,6 +164,7 @@ TEST_F(InputSourceTest, ConcatenatedZstdFramesAreOneStream) {
 }
 
 TEST_F(InputSourceTest, TruncatedZstdIsAnError) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   std::string compressed = read_file(kVariantsZst);
   fs::path path = dir_ / "half.pgn.zst";
   write_file(path, std::string_view(compressed).substr(0, compressed.size() / 2));
@@ -182,6 +181,7 @@ TEST_F(InputSourceTest, ZstdMagicAloneIsTruncated) {
 }
 
 TEST_F(InputSourceTest, CorruptZstdIsAnError) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   std::string compressed = read_file(kVariantsZst);
   for (size_t i = compressed.size() / 2; i < compressed.size() / 2 + 64; ++i) compressed[i] ^= 0x5a;
   fs::path path = dir_ / "corrupt.pgn.zst";
@@ -289,6 +289,7 @@ void with_stdin_pipe(const std::string& bytes, Body&& body) {
 }
 
 TEST_F(InputSourceTest, ZstdOnStdinIsStreamed) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   with_stdin_pipe(read_file(kVariantsZst), [] {
     InputSource source = InputSource::open("-");
     EXPECT_EQ(source.name(), "<stdin>");
@@ -302,7 +303,8 @@ TEST_F(InputSourceTest, ZstdOnStdinIsStreamed) {
 }
 
 TEST_F(InputSourceTest, PlainStdinIsStreamed) {
-  std::string expected = read_file(kDataDir / "nasty/tcec/TCEC_Match_1.pgn");
+  PGNBASE_REQUIRE_SHARED("nasty/tcec/TCEC_Match_1.pgn");
+  std::string expected = read_file(test::shared_data("nasty/tcec/TCEC_Match_1.pgn"));
   with_stdin_pipe(expected, [&] {
     InputSource source = InputSource::open("-");
     EXPECT_EQ(source.compression(), Compression::None);

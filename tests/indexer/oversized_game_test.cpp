@@ -3,7 +3,6 @@
 // in the rejects, and the import's memory stays bounded: a stream is never held whole.
 // The bombs are scaled down (a 1 MiB limit instead of 64 MiB) to stay quick.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zstd.h>
 
 #include <cstdio>
@@ -13,7 +12,8 @@
 
 #include "indexer/import_pipeline.h"
 #include "store/database.h"
-#include "tests/peak_memory.h"
+#include "tests/support/peak_memory.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -25,14 +25,8 @@ constexpr std::string_view kGame =
     "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
 constexpr size_t kLimit = size_t{1} << 20;
 
-class OversizedGame : public ::testing::Test {
+class OversizedGame : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pgnbase-oversized-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& bytes, bool zstd) {
     const fs::path path = dir_ / name;
     std::string out = bytes;
@@ -59,8 +53,6 @@ class OversizedGame : public ::testing::Test {
     store::Statement s = d.prepare(sql);
     return s.step() ? s.column_int64(0) : -1;
   }
-
-  fs::path dir_;
 };
 
 // One game, a 16 MiB comment in the second, a third game: as a stream (zstd) and mapped.
@@ -99,7 +91,7 @@ TEST_F(OversizedGame, ALongCommentIsOneRejectAndTheGamesAroundItStay) {
 // (the peak grows 6-15 MiB under ASan, other tests running beside it).
 TEST_F(OversizedGame, AStreamWithoutGameBoundariesIsNotHeldWhole) {
   const std::string input = write("newlines.pgn.zst", std::string(size_t{32} << 20, '\n') + std::string(kGame), true);
-  test_support::PeakMemory peak;
+  test::PeakMemory peak;
   const ImportOutcome o = import((dir_ / "n.db").string(), input);
   EXPECT_EQ(o.summary.imported, 1u);
   EXPECT_EQ(o.summary.rejected, 1u);

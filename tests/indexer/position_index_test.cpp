@@ -2,7 +2,6 @@
 #include "store/position_index_sql.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include "core/move_code.h"
 #include "core/movegen.h"
 #include "store/database.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -69,16 +69,12 @@ std::map<uint64_t, std::vector<store::Posting>> group_by_key(const std::vector<s
   return by_key;
 }
 
-class PositionIndexTest : public ::testing::Test {
+class PositionIndexTest : public test::TempDirTest {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(PGNBASE_BINARY_DIR) / "test-tmp" /
-           ("position-index-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
+    test::TempDirTest::SetUp();
     fs::create_directories(dir_ / "runs");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   store::Database open_database(const std::string& name = "index.db") {
     store::Database db((dir_ / name).string(), store::Database::Mode::Create);
@@ -126,8 +122,6 @@ class PositionIndexTest : public ::testing::Test {
   size_t files_in(const fs::path& directory) {
     return static_cast<size_t>(std::distance(fs::directory_iterator(directory), fs::directory_iterator()));
   }
-
-  fs::path dir_;
 };
 
 TEST_F(PositionIndexTest, RoundTripsEveryKeyIncludingOneSpanningManyBlocks) {

@@ -1,7 +1,6 @@
 // The pieces under the position index: varints, bit streams, Rice codes, the block
 // codec, run files and the external sort.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "indexer/posting_run_file.h"
 #include "indexer/posting_sorter.h"
 #include "store/varint.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -163,18 +163,7 @@ TEST(PostingBlockCodecTest, SingleKeyBlockIsTiny) {
   EXPECT_LT(encoder.encode(postings).size(), 200u);
 }
 
-class RunFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::path(PGNBASE_BINARY_DIR) / "test-tmp" /
-           ("run-file-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+class RunFileTest : public test::TempDirTest {};
 
 TEST_F(RunFileTest, RoundTripsThroughSmallBuffersAndRemovesItself) {
   std::vector<store::Posting> postings = random_sorted_postings(20000, 5, 3000);

@@ -1,6 +1,5 @@
 #include "indexer/splitter.h"
 #include "core/pgn_reader.h"
-#include "tests/temp_dir_test.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -10,33 +9,28 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
+
 namespace pgnbase::indexer {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
-const fs::path kVariantsZst = kDataDir / "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst";
+const fs::path kVariantsZst = test::shared_data("nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst");
 constexpr uint64_t kVariantsUncompressedBytes = 2'599'387;  // MANIFEST.tsv
 constexpr size_t kVariantsEventTags = 1068;                 // MANIFEST.tsv
-const fs::path kSample = fs::path(PGNBASE_SOURCE_DIR) / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using test::read_file;
+using test::write_file;
 
 std::string compress(std::string_view text) {
   std::string out(ZSTD_compressBound(text.size()), '\0');
@@ -146,7 +140,7 @@ void expect_valid_split(std::string_view whole, const std::vector<Chunk>& chunks
   ASSERT_TRUE(joined == whole) << label;
 }
 
-class SplitterTest : public TempDirTest {
+class SplitterTest : public test::TempDirTest {
  protected:
 
   // The decompressed lichess variants file, as a plain file to be mapped.
@@ -188,7 +182,8 @@ TEST(CountLinesTest, MatchesAByteLoopAtEveryLengthAndAlignment) {
 }
 
 TEST(CountLinesTest, CountsARealFile) {
-  std::string text = read_file(kDataDir / "nasty/tcec/TCEC_Match_1.pgn");
+  PGNBASE_REQUIRE_SHARED("nasty/tcec/TCEC_Match_1.pgn");
+  std::string text = read_file(test::shared_data("nasty/tcec/TCEC_Match_1.pgn"));
   EXPECT_EQ(count_lines(text), std::count(text.begin(), text.end(), '\n'));
   EXPECT_GT(count_lines(text), 2000u);
 }
@@ -254,6 +249,7 @@ TEST(GameBoundaryTest, EventAfterALineTheReaderLeavesTheTagsOnIsNoBoundary) {
 }
 
 TEST_F(SplitterTest, MappedVariantsTileTheFileAndKeepGamesWhole) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   fs::path path = decompressed_variants();
   std::string whole = read_file(path);
   ASSERT_EQ(whole.size(), kVariantsUncompressedBytes);
@@ -281,6 +277,7 @@ TEST_F(SplitterTest, MappedVariantsTileTheFileAndKeepGamesWhole) {
 }
 
 TEST_F(SplitterTest, StreamedZstdGivesTheSameChunksAsTheMappedFile) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   fs::path plain = decompressed_variants();
   std::string whole = read_file(plain);
   for (size_t chunk_bytes : {size_t{1}, size_t{1024}, size_t{4096}, size_t{65536}, Splitter::kDefaultChunkBytes}) {
@@ -298,6 +295,7 @@ TEST_F(SplitterTest, StreamedZstdGivesTheSameChunksAsTheMappedFile) {
 }
 
 TEST_F(SplitterTest, StreamedChunksOutliveSplitterAndSource) {
+  PGNBASE_REQUIRE_SHARED(kVariantsZst);
   std::vector<Chunk> chunks;
   {
     InputSource source = InputSource::open(kVariantsZst.string());
@@ -311,7 +309,8 @@ TEST_F(SplitterTest, StreamedChunksOutliveSplitterAndSource) {
 }
 
 TEST_F(SplitterTest, EveryChunkSizeCutsOnlyAtGameStarts) {
-  fs::path path = kDataDir / "nasty/pgn-extract-tests/fischer.pgn";
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn");
+  fs::path path = test::shared_data("nasty/pgn-extract-tests/fischer.pgn");
   std::string whole = read_file(path);
   std::string compressed_path = (dir_ / "fischer.pgn.zst").string();
   write_file(compressed_path, compress(whole));
@@ -330,8 +329,9 @@ TEST_F(SplitterTest, EveryChunkSizeCutsOnlyAtGameStarts) {
 }
 
 TEST_F(SplitterTest, EverySmallDataFileSplitsCleanly) {
+  PGNBASE_REQUIRE_SHARED();
   size_t files = 0;
-  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(kDataDir)) {
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(test::shared_data())) {
     if (!entry.is_regular_file() || entry.path().extension() != ".pgn") continue;
     if (entry.file_size() > 2'000'000) continue;
     ++files;
@@ -345,20 +345,23 @@ TEST_F(SplitterTest, EverySmallDataFileSplitsCleanly) {
 }
 
 TEST_F(SplitterTest, ChessBaseBlankLineInsideTagsDoesNotCut) {
-  EXPECT_EQ(split_file(kDataDir / "nasty/python-chess/chessbase-empty-line.pgn", 1).size(), 1u);
+  PGNBASE_REQUIRE_SHARED("nasty/python-chess/chessbase-empty-line.pgn");
+  EXPECT_EQ(split_file(test::shared_data("nasty/python-chess/chessbase-empty-line.pgn"), 1).size(), 1u);
 }
 
 TEST_F(SplitterTest, SemicolonCommentBeforeNextGameUsesEventRule) {
+  PGNBASE_REQUIRE_SHARED("nasty/tcec");
   for (auto [name, games] : {std::pair{"tcec-semicolon-comment-after-result.pgn", 6u},
                             std::pair{"tcec-semicolon-comments.pgn", 10u}, std::pair{"TCEC_Match_1.pgn", 48u}}) {
-    std::vector<Chunk> chunks = split_file(kDataDir / "nasty/tcec" / name, 1);
+    std::vector<Chunk> chunks = split_file(test::shared_data("nasty/tcec") / name, 1);
     EXPECT_EQ(chunks.size(), games) << name;
     for (const Chunk& chunk : chunks) EXPECT_EQ(count_event_lines(chunk.text), 1u) << name;
   }
 }
 
 TEST_F(SplitterTest, ByteOrderMarkStaysInChunkZero) {
-  std::vector<Chunk> chunks = split_file(kDataDir / "nasty/python-chess/utf8-bom.pgn", 1);
+  PGNBASE_REQUIRE_SHARED("nasty/python-chess/utf8-bom.pgn");
+  std::vector<Chunk> chunks = split_file(test::shared_data("nasty/python-chess/utf8-bom.pgn"), 1);
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_TRUE(chunks[0].text.starts_with("\xEF\xBB\xBF[Event \"A\"]"));
   EXPECT_TRUE(chunks[1].text.starts_with("[Event \"B\"]"));
@@ -397,15 +400,6 @@ TEST_F(SplitterTest, InputWithoutBoundariesIsOneChunk) {
   }
 }
 
-// The first bytes of the bundled sample (in the repository: this always runs), cut at
-// a game start, with its '\n' line ends.
-std::string sample_games(size_t bytes) {
-  InputSource source = InputSource::open(kSample.string());
-  std::string text(bytes, '\0');
-  text.resize(source.read(text.data(), text.size()));
-  return text.substr(0, text.rfind("\n[Event ") + 1);
-}
-
 std::string with_line_ends(std::string text, std::string_view line_end) {
   std::string out;
   for (char c : text) {
@@ -416,7 +410,7 @@ std::string with_line_ends(std::string text, std::string_view line_end) {
 }
 
 TEST_F(SplitterTest, CarriageReturnOnlyFileSplitsLikeItsLfCopy) {
-  const std::string lf = sample_games(1'000'000);
+  const std::string lf = test::sample_head(1'000'000);
   const std::string cr = with_line_ends(lf, "\r");
   ASSERT_EQ(cr.size(), lf.size());
   write_file(dir_ / "lf.pgn", lf);
@@ -437,7 +431,7 @@ TEST_F(SplitterTest, CarriageReturnOnlyFileSplitsLikeItsLfCopy) {
 }
 
 TEST_F(SplitterTest, CrlfFileSplitsIntoTheGamesOfItsLfCopy) {
-  const std::string lf = sample_games(300'000);
+  const std::string lf = test::sample_head(300'000);
   write_file(dir_ / "lf.pgn", lf);
   write_file(dir_ / "crlf.pgn", with_line_ends(lf, "\r\n"));
   const std::vector<Chunk> expected = split_file(dir_ / "lf.pgn", 1);
@@ -464,7 +458,8 @@ TEST_F(SplitterTest, EmptyInputHasNoChunksAndBlankInputHasOne) {
 }
 
 TEST_F(SplitterTest, PlainPipeIsStreamedLikeTheMappedFile) {
-  fs::path path = kDataDir / "nasty/tcec/TCEC_Match_4.pgn";
+  PGNBASE_REQUIRE_SHARED("nasty/tcec/TCEC_Match_4.pgn");
+  fs::path path = test::shared_data("nasty/tcec/TCEC_Match_4.pgn");
   std::string whole = read_file(path);
   fs::path fifo = dir_ / "games.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

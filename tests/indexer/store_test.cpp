@@ -1,7 +1,6 @@
 #include "store/database.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -10,25 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace pgnbase::store {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data";
-
-// A fresh directory per test, removed afterwards.
-class StoreTest : public ::testing::Test {
+class StoreTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("pgnbase-store-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string db_path(const std::string& name = "test.db") const { return (dir_ / name).string(); }
 
   // Creates a database with one table of every column type.
@@ -43,8 +32,6 @@ class StoreTest : public ::testing::Test {
     EXPECT_TRUE(count.step());
     return count.column_int64(0);
   }
-
-  fs::path dir_;
 };
 
 template <typename Function>
@@ -198,7 +185,7 @@ TEST_F(StoreTest, SecondWriterGetsClearLockedError) {
 
 TEST_F(StoreTest, PgnFileIsNotADatabase) {
   fs::path pgn = dir_ / "games.db";
-  fs::copy_file(kDataDir / "nasty/pgn-extract-tests/fischer.pgn", pgn);
+  fs::copy_file(fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn", pgn);
   for (Database::Mode mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite, Database::Mode::Create}) {
     StoreError error = capture_store_error([&] { Database db(pgn.string(), mode); });
     EXPECT_EQ(error.kind(), StoreErrorKind::NotADatabase);

@@ -9,7 +9,7 @@
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "store/zstd_frame_limit.h"
-#include "tests/peak_memory.h"
+#include "tests/support/peak_memory.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -31,7 +31,7 @@ std::string rle_blob(uint32_t content_size, uint32_t block_size) {
 TEST(UntrustedBlob, FourteenBytesStatingOneGibibyteAllocateNothing) {
   const std::string blob = rle_blob(1u << 30, 16);
   ASSERT_EQ(blob.size(), 14u);
-  test_support::PeakMemory peak;
+  test::PeakMemory peak;
   ASSERT_TRUE(peak.available());
   std::vector<MoveCode> codes;
   EXPECT_FALSE(store::decode_moves(blob, Board(), codes));

@@ -10,7 +10,7 @@
 
 #include "store/posting_block_codec.h"
 #include "store/varint.h"
-#include "tests/peak_memory.h"
+#include "tests/support/peak_memory.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -29,7 +29,7 @@ std::vector<uint8_t> block_header(uint64_t postings) {
 }
 
 void expect_refused_within_memory(const std::vector<uint8_t>& block) {
-  test_support::PeakMemory peak;
+  test::PeakMemory peak;
   ASSERT_TRUE(peak.available());
   store::PostingBlockDecoder decoder;
   std::vector<store::Posting> out;

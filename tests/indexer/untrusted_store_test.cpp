@@ -7,12 +7,12 @@
 #include <string>
 
 #include "store/database.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::store {
 namespace {
 
-class UntrustedStore : public TempDirTest {
+class UntrustedStore : public test::TempDirTest {
  protected:
   std::string path() const { return (dir_ / "x.db").string(); }
   // A database holding a table, a view over it and a trigger that would empty it.

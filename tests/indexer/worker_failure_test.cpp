@@ -11,7 +11,7 @@
 
 #include "indexer/import_pipeline.h"
 #include "core/thread_group.h"
-#include "tests/temp_dir_test.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -78,7 +78,7 @@ TEST(ThreadGroupTest, ThreadThatCannotStartIsAnErrorNamingIt) {
   EXPECT_EQ(status, 0);
 }
 
-class ImportFailureTest : public TempDirTest {
+class ImportFailureTest : public test::TempDirTest {
  protected:
   ImportOutcome import(DatabaseWriter& writer, const std::function<void(uint64_t)>& on_worker_chunk) {
     ImportOptions options;

@@ -9,6 +9,9 @@
 #include "query/game_filter.h"
 #include "query/game_search.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -62,10 +65,10 @@ Ids between(const std::string& db_path, std::string_view from, std::string_view 
 class DateRangeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     std::string pgn;
     for (std::string_view tags : kDatedGames) pgn += "[Event \"dated\"]\n" + std::string(tags) + "\n\n1. e4 e5 *\n\n";
-    query_test::write_file(dir_->file("dated.pgn"), pgn);
+    test::write_file(dir_->file("dated.pgn"), pgn);
     db_path_ = dir_->file("dated.db");
     query_test::import_files(db_path_, {dir_->file("dated.pgn")});
   }
@@ -75,11 +78,11 @@ class DateRangeTest : public ::testing::Test {
   }
   static Ids between(std::string_view from, std::string_view to) { return query::between(db_path_, from, to); }
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
   static std::string db_path_;
 };
 
-query_test::TempDir* DateRangeTest::dir_ = nullptr;
+test::TempDir* DateRangeTest::dir_ = nullptr;
 std::string DateRangeTest::db_path_;
 
 TEST_F(DateRangeTest, AGameOfAYearIsInsideThatYear) {
@@ -140,10 +143,10 @@ TEST_F(DateRangeTest, DateColumnKeepsTheTagAsWritten) {
 class RealDatesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (!query_test::have_shared_data()) return;
-    real_dir_ = new query_test::TempDir;
+    if (!test::have_shared_data()) return;
+    real_dir_ = new test::TempDir;
     real_db_ = real_dir_->file("fischer-petrosian.db");
-    const auto folder = query_test::shared_data() / "nasty" / "pgn-extract-tests";
+    const auto folder = test::shared_data() / "nasty" / "pgn-extract-tests";
     query_test::import_files(real_db_, {(folder / "fischer.pgn").string(), (folder / "petrosian.pgn").string()});
   }
   static void TearDownTestSuite() {
@@ -151,13 +154,13 @@ class RealDatesTest : public ::testing::Test {
     real_dir_ = nullptr;
   }
   void SetUp() override {
-    if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data not present";
+    PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests/fischer.pgn", "nasty/pgn-extract-tests/petrosian.pgn");
   }
-  static query_test::TempDir* real_dir_;
+  static test::TempDir* real_dir_;
   static std::string real_db_;
 };
 
-query_test::TempDir* RealDatesTest::real_dir_ = nullptr;
+test::TempDir* RealDatesTest::real_dir_ = nullptr;
 std::string RealDatesTest::real_db_;
 
 TEST_F(RealDatesTest, FischerGamesOf1959AreAllFound) {

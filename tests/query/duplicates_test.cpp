@@ -14,11 +14,14 @@
 #include "io/output_file.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
 
-using query_test::TempDir;
+using test::TempDir;
 
 int64_t scalar(const std::string& db_path, const std::string& sql) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
@@ -67,9 +70,10 @@ std::string cut_games(const std::string& text, size_t n, size_t plies) {
 class DuplicatesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data not present";
+    PGNBASE_REQUIRE_SHARED("annotated/pychess-learn-lichess-studies.pgn", "nasty/pgn-extract-tests/fischer.pgn",
+                           "nasty/pgn-extract-tests/petrosian.pgn");
   }
-  std::string shared(const std::string& name) const { return (query_test::shared_data() / name).string(); }
+  std::string shared(const std::string& name) const { return test::shared_data(name).string(); }
   TempDir dir_;
 };
 
@@ -86,7 +90,7 @@ TEST_F(DuplicatesTest, AnExportedFileReimportsAsDuplicatesOnly) {
     EXPECT_EQ(run_search(database, SearchOptions{}, output, out).games, int64_t(first.summary.imported));
     out.close();
   }
-  ASSERT_NE(query_test::read_file(exported).find("[Date \"????.??.??\"]"), std::string::npos);
+  ASSERT_NE(test::read_file(exported).find("[Date \"????.??.??\"]"), std::string::npos);
   const auto again = import(db, exported);
   EXPECT_FALSE(again.already_imported);  // another file (the text differs), the same games
   EXPECT_EQ(again.summary.imported, 0u);
@@ -95,16 +99,16 @@ TEST_F(DuplicatesTest, AnExportedFileReimportsAsDuplicatesOnly) {
   // --keep-duplicates imports them all.
   indexer::ImportOptions keep;
   keep.dedupe = false;
-  query_test::write_file(dir_.file("export2.pgn"), query_test::read_file(exported) + "\n");
+  test::write_file(dir_.file("export2.pgn"), test::read_file(exported) + "\n");
   EXPECT_EQ(import(db, dir_.file("export2.pgn"), keep).summary.imported, first.summary.imported);
 }
 
 TEST_F(DuplicatesTest, AGrownFileImportsOnlyItsNewGames) {
-  const std::string text = query_test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  const std::string text = test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
   const std::string db = dir_.file("g.db"), file = dir_.file("broadcast.pgn");
-  query_test::write_file(file, first_games(text, 10));
+  test::write_file(file, first_games(text, 10));
   EXPECT_EQ(import(db, file).summary.imported, 10u);
-  query_test::write_file(file, first_games(text, 20));  // the same 10 games, then 10 more
+  test::write_file(file, first_games(text, 20));  // the same 10 games, then 10 more
   const auto grown = import(db, file);
   EXPECT_EQ(grown.summary.games_found, 20u);
   EXPECT_EQ(grown.summary.imported, 10u);
@@ -115,10 +119,10 @@ TEST_F(DuplicatesTest, AGrownFileImportsOnlyItsNewGames) {
 }
 
 TEST_F(DuplicatesTest, ATruncatedCopyIsSkippedAndTheLongerGameNamed) {
-  const std::string text = query_test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  const std::string text = test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
   const std::string full = dir_.file("full.pgn"), early = dir_.file("early.pgn");
-  query_test::write_file(full, first_games(text, 5));
-  query_test::write_file(early, cut_games(text, 5, 20));
+  test::write_file(full, first_games(text, 5));
+  test::write_file(early, cut_games(text, 5, 20));
   // The longer games first: the cut copies are skipped as duplicates, each naming its game.
   const std::string db = dir_.file("t.db");
   ASSERT_EQ(import(db, full).summary.imported, 5u);

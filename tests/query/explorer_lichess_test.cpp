@@ -14,6 +14,8 @@
 #include "query/time_control.h"
 #include "query_test_support.h"
 #include "sample_games.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -29,7 +31,7 @@ struct Header {
 class ExplorerLichess : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     db_path_ = dir_->file("lichess.db");
     query_test::import_files(db_path_, {kSample}, false);
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_, true));
@@ -90,7 +92,7 @@ class ExplorerLichess : public ::testing::Test {
     return explore(db, options);
   }
 
-  static inline query_test::TempDir* dir_ = nullptr;
+  static inline test::TempDir* dir_ = nullptr;
   static inline std::string db_path_;
   static inline std::vector<query_test::ReplayedGame>* games_ = nullptr;
   static inline std::map<int64_t, Header>* headers_ = nullptr;
@@ -271,7 +273,7 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
   EXPECT_EQ(compared, stats.positions);
   // Another import changes the position index: the stored answers no longer count.
   const std::string more = dir_->file("more.pgn");
-  query_test::write_file(more, query_test::kSampleGames);
+  test::write_file(more, query_test::kSampleGames);
   query_test::import_files(copy, {more});
   store::Database after(copy, store::Database::Mode::ReadOnly);
   EXPECT_FALSE(read_explorer_summary(after, Board()));

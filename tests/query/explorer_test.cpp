@@ -8,6 +8,9 @@
 #include "json_check.h"
 #include "query/explorer.h"
 #include "sample_games.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -91,14 +94,14 @@ TEST(Explorer, UnknownPositionIsEmpty) {
 }
 
 TEST(Explorer, TableAndJsonOutput) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   ExplorerResult r = explore_sample(kStartFen);
   {
     io::OutputFile out(dir.file("table.txt"));
     print_explorer_table(r, out);
     out.close();
   }
-  const std::string table = query_test::read_file(dir.file("table.txt"));
+  const std::string table = test::read_file(dir.file("table.txt"));
   EXPECT_NE(table.find("games     7"), std::string::npos) << table;
   // Game 4 has no result: the unknown column appears.
   EXPECT_NE(table.find("e4        6  85.7%  33.3%  33.3%   16.7%    16.7%     2290  B00 King's Pawn Game"),
@@ -112,7 +115,7 @@ TEST(Explorer, TableAndJsonOutput) {
     out.close();
   }
   std::string error;
-  auto v = json_check::parse(query_test::read_file(dir.file("explore.json")), &error);
+  auto v = json_check::parse(test::read_file(dir.file("explore.json")), &error);
   ASSERT_TRUE(v) << error;
   EXPECT_EQ(v->find("games")->number, 7);
   EXPECT_EQ(v->find("moves")->items[0].find("san")->text, "e4");
@@ -126,11 +129,11 @@ TEST(Explorer, TableAndJsonOutput) {
 }
 
 TEST(Explorer, RealFilesAgainstAFullReplay) {
-  if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data is absent";
-  query_test::TempDir dir;
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests", "notation/fischer-petrosian-en.pgn");
+  test::TempDir dir;
   const std::string db_path = dir.file("real.db");
   std::vector<std::string> files = query_test::shared_files("nasty/pgn-extract-tests");
-  files.push_back((query_test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
+  files.push_back((test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
   query_test::import_files(db_path, files);
   const auto games = query_test::replay_all_games(db_path, true);
   // Per position key: the games reaching it, per next position key the games moving

@@ -5,21 +5,23 @@
 
 #include <algorithm>
 
-#include "tests/long_comment_games.h"
+#include "tests/support/bundled_sample.h"
 #include "indexer/input_source.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
 
 
-using test_support::games_with_long_comments;
+using test::games_with_long_comments;
 
 TEST(ExportMemory, BatchesAreBoundedInBytes) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   const std::string pgn = dir.file("long-comments.pgn"), db_path = dir.file("g.db");
-  query_test::write_file(pgn, games_with_long_comments(30, size_t{1} << 20));
+  test::write_file(pgn, games_with_long_comments(30, size_t{1} << 20));
   query_test::import_files(db_path, {pgn});
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   SearchOutputOptions output;

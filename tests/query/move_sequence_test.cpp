@@ -10,6 +10,8 @@
 #include "query/game_search.h"
 #include "query/move_sequence.h"
 #include "query_test_support.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -48,11 +50,11 @@ TEST(MoveSequence, BadMovesAreNamed) {
 class MoveSequenceRealGames : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     db_path_ = dir_->file("real.db");
     std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
-    if (query_test::have_shared_data())
-      files.push_back((query_test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
+    if (test::have_shared_data())
+      files.push_back((test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
     query_test::import_files(db_path_, files, false);
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_));
   }
@@ -60,7 +62,7 @@ class MoveSequenceRealGames : public ::testing::Test {
     delete games_;
     delete dir_;
   }
-  static inline query_test::TempDir* dir_ = nullptr;
+  static inline test::TempDir* dir_ = nullptr;
   static inline std::string db_path_;
   static inline std::vector<query_test::ReplayedGame>* games_ = nullptr;
 };

@@ -10,6 +10,8 @@
 #include "store/game_query.h"
 #include "query/name_match.h"
 #include "query_test_support.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -60,10 +62,10 @@ TEST(NameMatch, WildcardsStayInsideAWord) {
 class NameSearchRealFiles : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     db_path_ = dir_->file("names.db");
     std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
-    if (query_test::have_shared_data()) {
+    if (test::have_shared_data()) {
       for (const char* folder : {"nasty/scid-gtest", "nasty/pgn-extract-tests", "nasty/python-chess", "annotated"})
         for (const std::string& file : query_test::shared_files(folder)) files.push_back(file);
     }
@@ -98,11 +100,11 @@ class NameSearchRealFiles : public ::testing::Test {
     return out;
   }
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
   static std::string db_path_;
 };
 
-query_test::TempDir* NameSearchRealFiles::dir_ = nullptr;
+test::TempDir* NameSearchRealFiles::dir_ = nullptr;
 std::string NameSearchRealFiles::db_path_;
 
 TEST_F(NameSearchRealFiles, IndexLookUpAgreesWithAScanOfEveryGame) {
@@ -115,7 +117,7 @@ TEST_F(NameSearchRealFiles, IndexLookUpAgreesWithAScanOfEveryGame) {
 }
 
 TEST_F(NameSearchRealFiles, KramnikIsFoundInLatin1AndInUtf8) {
-  if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data not present";
+  PGNBASE_REQUIRE_SHARED();
   store::Database db(db_path_, store::Database::Mode::ReadOnly);
   // The scid files: the same game stored as Latin-1 ("Kràmnìk") and as UTF-8 ("Kramnik").
   store::Statement s = db.prepare(

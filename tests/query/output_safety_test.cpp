@@ -11,14 +11,16 @@
 #include "io/output_file.h"
 #include "io/replacing_file.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
 
 namespace fs = std::filesystem;
-using query_test::read_file;
-using query_test::TempDir;
-using query_test::write_file;
+using test::read_file;
+using test::TempDir;
+using test::write_file;
 
 // The names in dir, sorted.
 std::vector<std::string> listing(const TempDir& dir) {

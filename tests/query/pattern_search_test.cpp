@@ -15,6 +15,8 @@
 #include "query/pattern.h"
 #include "query/pattern_search.h"
 #include "query_test_support.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -231,15 +233,15 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
 }
 
 TEST(PatternSearchBruteForce, BundledLichessSample) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   const std::string db = dir.file("sample.db");
   query_test::import_files(db, {PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst"});
   EXPECT_GT(check_all_patterns(db, 2), 2000u);
 }
 
 TEST(PatternSearchBruteForce, SharedFilesWithChess960SetUpsPromotionsAndEnPassant) {
-  if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data is absent";
-  query_test::TempDir dir;
+  PGNBASE_REQUIRE_SHARED();
+  test::TempDir dir;
   const std::string db = dir.file("mixed.db");
   query_test::import_files(db, query_test::mixed_shared_files());
   EXPECT_GT(check_all_patterns(db, 1), 500u);

@@ -10,6 +10,8 @@
 #include "query/game_filter.h"
 #include "query/player_report.h"
 #include "query_test_support.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -129,10 +131,10 @@ void check_player(const std::string& db_path, const std::vector<ScannedGame>& ga
 class PlayerReportTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     std::vector<std::string> files = {kSample};
-    if (query_test::have_shared_data())
-      files.push_back((query_test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
+    if (test::have_shared_data())
+      files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
     query_test::import_files(dir_->file("r.db"), files);
     games_ = new std::vector<ScannedGame>(scan(dir_->file("r.db")));
   }
@@ -142,10 +144,10 @@ class PlayerReportTest : public ::testing::Test {
   }
   static std::string db() { return dir_->file("r.db"); }
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
   static std::vector<ScannedGame>* games_;
 };
-query_test::TempDir* PlayerReportTest::dir_ = nullptr;
+test::TempDir* PlayerReportTest::dir_ = nullptr;
 std::vector<ScannedGame>* PlayerReportTest::games_ = nullptr;
 
 // Few tests, one import each (each test is its own process under CTest).
@@ -160,7 +162,7 @@ TEST_F(PlayerReportTest, ReportsOfRealPlayersMatchTheScan) {
   EXPECT_EQ(-by_games[0].first, 2000);
   for (int i = 0; i < 3; ++i) check_player(db(), *games_, by_games[i].second);
   // Fischer, whose games are often dated by the year alone.
-  if (query_test::have_shared_data()) check_player(db(), *games_, "Fischer, Robert J.");
+  if (test::have_shared_data()) check_player(db(), *games_, "Fischer, Robert J.");
 
   // The name is matched as --player matches it.
   store::Database database(db(), store::Database::Mode::ReadOnly);

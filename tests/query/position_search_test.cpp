@@ -11,6 +11,9 @@
 #include "store/game_query.h"
 #include "query/position_search.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -47,14 +50,14 @@ Occurrences search_plies(store::Database& db, const Board& position, size_t poin
 }
 
 TEST(PositionSearchRealFiles, EnglishNotationFileAgainstItsOwnReplay) {
-  if (!query_test::have_shared_data()) GTEST_SKIP() << "../shared/data is absent";
-  const std::string pgn_path = (query_test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string();
-  query_test::TempDir dir;
+  PGNBASE_REQUIRE_SHARED("notation/fischer-petrosian-en.pgn");
+  const std::string pgn_path = (test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string();
+  test::TempDir dir;
   const std::string db_path = dir.file("en.db");
   query_test::import_files(db_path, {pgn_path});
 
   // Replay the PGN text with core: game i of the file is game id i + 1.
-  const std::string text = query_test::read_file(pgn_path);
+  const std::string text = test::read_file(pgn_path);
   PgnReader reader(text);
   MainLineCollector collector;
   reader.read_all(collector);
@@ -81,8 +84,8 @@ TEST(PositionSearchRealFiles, EnglishNotationFileAgainstItsOwnReplay) {
 class PositionSearchDatabase : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (!query_test::have_shared_data()) return;
-    dir_ = new query_test::TempDir();
+    if (!test::have_shared_data()) return;
+    dir_ = new test::TempDir();
     db_path_ = dir_->file("mixed.db");
     query_test::import_files(db_path_, query_test::mixed_shared_files());
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_));
@@ -94,7 +97,7 @@ class PositionSearchDatabase : public ::testing::Test {
     delete dir_;
   }
   void SetUp() override {
-    if (!dir_) GTEST_SKIP() << "../shared/data is absent";
+    PGNBASE_REQUIRE_SHARED();
   }
 
   // The boards of every n-th ply of every game, plus every last position.
@@ -122,13 +125,13 @@ class PositionSearchDatabase : public ::testing::Test {
     return out;
   }
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
   static std::string db_path_;
   static std::vector<query_test::ReplayedGame>* games_;
   static std::map<Key, Occurrences>* by_key_;
 };
 
-query_test::TempDir* PositionSearchDatabase::dir_ = nullptr;
+test::TempDir* PositionSearchDatabase::dir_ = nullptr;
 std::string PositionSearchDatabase::db_path_;
 std::vector<query_test::ReplayedGame>* PositionSearchDatabase::games_ = nullptr;
 std::map<Key, Occurrences>* PositionSearchDatabase::by_key_ = nullptr;

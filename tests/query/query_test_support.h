@@ -4,10 +4,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,18 +20,16 @@
 #include "store/moves_codec.h"
 #include "indexer/import_pipeline.h"
 #include "store/database.h"
+#include "tests/support/shared_data.h"
 
 namespace pgnbase::query_test {
 
 namespace fs = std::filesystem;
 
-inline fs::path shared_data() { return fs::path(PGNBASE_SOURCE_DIR) / ".." / "shared" / "data"; }
-inline bool have_shared_data() { return fs::is_directory(shared_data()); }
-
 // Every file of a shared data folder with the given extension, sorted.
 inline std::vector<std::string> shared_files(const std::string& folder, const std::string& extension = ".pgn") {
   std::vector<std::string> out;
-  const fs::path dir = shared_data() / folder;
+  const fs::path dir = test::shared_data(folder);
   if (!fs::is_directory(dir)) return out;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -50,39 +47,8 @@ inline std::vector<std::string> mixed_shared_files() {
   for (const char* name : {"nasty/tcec/TCEC_Season_22_-_Dfrc_Unbust_Bonus.pgn", "nasty/python-chess/cutechess-fischerrandom.pgn",
                            "annotated/pychess-learn-lichess-studies.pgn",
                            "nasty/lichess-variants/lichess-nonstandard-variants-and-setups.pgn.zst"})
-    files.push_back((shared_data() / name).string());
+    files.push_back(test::shared_data(name).string());
   return files;
-}
-
-// A fresh folder under the system temp folder, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "pgnbase-query-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-inline void write_file(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), std::streamsize(text.size()));
-}
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // Imports files into a new database at db_path with the real pipeline (2 threads).

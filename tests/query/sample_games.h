@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query_test {
 
@@ -110,10 +112,10 @@ inline constexpr std::string_view kSampleGames = R"pgn([Event "Wch 2019"]
 
 // The sample games imported into a temp database, once per test binary.
 inline const std::string& sample_database() {
-  static TempDir dir;  // removed at exit
+  static test::TempDir dir("query-sample");  // removed at exit
   static const std::string path = [] {
     const std::string pgn = dir.file("sample.pgn");
-    write_file(pgn, kSampleGames);
+    test::write_file(pgn, kSampleGames);
     const std::string db = dir.file("sample.db");
     import_files(db, {pgn});
     return db;

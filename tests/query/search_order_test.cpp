@@ -8,6 +8,8 @@
 #include "core/fen.h"
 #include "query/game_search.h"
 #include "query_test_support.h"
+#include "tests/support/shared_data.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -21,12 +23,12 @@ struct Key {
 class SearchOrderTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new query_test::TempDir;
+    dir_ = new test::TempDir;
     std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) +
                                       "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
-    if (query_test::have_shared_data()) {
-      files.push_back((query_test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
-      files.push_back((query_test::shared_data() / "nasty" / "pgn-extract-tests" / "petrosian.pgn").string());
+    if (test::have_shared_data()) {
+      files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
+      files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "petrosian.pgn").string());
     }
     query_test::import_files(dir_->file("o.db"), files);
   }
@@ -51,9 +53,9 @@ class SearchOrderTest : public ::testing::Test {
     return ids;
   }
 
-  static query_test::TempDir* dir_;
+  static test::TempDir* dir_;
 };
-query_test::TempDir* SearchOrderTest::dir_ = nullptr;
+test::TempDir* SearchOrderTest::dir_ = nullptr;
 
 // The expected order: known values by the sort direction, unknown ones last; ties by id
 // in the same direction.

@@ -10,11 +10,13 @@
 #include "io/output_file.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
 
-using query_test::TempDir;
+using test::TempDir;
 
 // Hand-made: the two games, then pairings without a blank line between them,
 // with a result token and without, with ChessBase's blank line after [Event], one game
@@ -63,13 +65,13 @@ std::string search_output(const std::string& db_path, SearchFormat format, const
   io::OutputFile out(out_path);
   EXPECT_EQ(run_search(db, SearchOptions{}, output, out).games, int64_t(kStoredPairings.size()));
   out.close();
-  return query_test::read_file(out_path);
+  return test::read_file(out_path);
 }
 
 class TagOnlyGamesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    query_test::write_file(pairings_, kPairings);
+    test::write_file(pairings_, kPairings);
     const indexer::ImportOutcome outcome = import(db_, pairings_);
     ASSERT_EQ(outcome.summary.games_found, kStoredPairings.size());
     ASSERT_EQ(outcome.summary.imported, kStoredPairings.size());
@@ -121,7 +123,7 @@ TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
     io::OutputFile out(path);
     EXPECT_EQ(show_game(db, options, out).status, ShowStatus::Shown);
     out.close();
-    const std::string shown = query_test::read_file(path);
+    const std::string shown = test::read_file(path);
     EXPECT_NE(shown.find("Green, B"), std::string::npos) << shown;
     EXPECT_NE(shown.find("0-1"), std::string::npos) << shown;
   }
@@ -163,14 +165,14 @@ namespace {
 TEST(TagOnlyGames, TwoRoundsOfOnePairingAreTwoGames) {
   TempDir dir;
   const std::string pgn = dir.file("rounds.pgn");
-  query_test::write_file(pgn,
+  test::write_file(pgn,
                          "[Event \"Club ch\"]\n[Round \"1\"]\n[White \"Smith, J\"]\n[Black \"Jones, K\"]\n[Result \"*\"]\n\n"
                          "[Event \"Club ch\"]\n[Round \"3\"]\n[White \"Smith, J\"]\n[Black \"Jones, K\"]\n[Result \"*\"]\n\n");
   const indexer::ImportOutcome outcome = import(dir.file("r.db"), pgn);
   EXPECT_EQ(outcome.summary.imported, 2u);
   EXPECT_EQ(outcome.summary.duplicates, 0u);
   // The same file again under another name: both are duplicates now.
-  query_test::write_file(dir.file("again.pgn"), query_test::read_file(pgn) + "\n");
+  test::write_file(dir.file("again.pgn"), test::read_file(pgn) + "\n");
   EXPECT_EQ(import(dir.file("r.db"), dir.file("again.pgn")).summary.duplicates, 2u);
 }
 

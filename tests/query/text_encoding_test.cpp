@@ -9,6 +9,8 @@
 #include "io/output_file.h"
 #include "query/text_table.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -44,7 +46,7 @@ TEST(TextEncoding, BlockTextKeepsItsLineBreaksButNotALoneCarriageReturn) {
 
 // Renders a table into a file and returns the text.
 std::string render(const std::vector<std::vector<std::string>>& rows) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   const std::string path = dir.file("table.txt");
   {
     io::OutputFile out(path);
@@ -53,7 +55,7 @@ std::string render(const std::vector<std::vector<std::string>>& rows) {
     table.finish();
     out.close();
   }
-  return query_test::read_file(path);
+  return test::read_file(path);
 }
 
 TEST(TextTable, CellsCannotHoldControlCharactersOrLineBreaks) {

@@ -7,6 +7,8 @@
 #include "query/text_table.h"
 #include "csv_reader.h"
 #include "query_test_support.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase {
 namespace {
@@ -49,7 +51,7 @@ void expect_aligned(const std::string& text) {
 
 std::string table_text(const std::vector<std::vector<std::string>>& rows, std::vector<query::TextTable::Column> columns,
                        bool wide = false) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   {
     io::OutputFile out(dir.file("t.txt"));
     query::TextTable table(std::move(columns), out, wide);
@@ -57,7 +59,7 @@ std::string table_text(const std::vector<std::vector<std::string>>& rows, std::v
     table.finish();
     out.close();
   }
-  return query_test::read_file(dir.file("t.txt"));
+  return test::read_file(dir.file("t.txt"));
 }
 
 TEST(TextTable, ColumnsStayAlignedWithWideCharacters) {
@@ -89,14 +91,14 @@ TEST(TextTable, WideCutsNothing) {
 TEST(Csv, FieldsRoundTripThroughAStrictReader) {
   const std::vector<std::string> fields = {"plain", "with, comma", "say \"hi\"", "two\nlines", "", "Kramník",
                                            "carriage\r\nreturn"};
-  query_test::TempDir dir;
+  test::TempDir dir;
   {
     io::OutputFile out(dir.file("t.csv"));
     query::CsvWriter csv({"a", "b", "c", "d", "e", "f", "g"}, out);
     csv.add_row(fields);
     out.close();
   }
-  const std::string text = query_test::read_file(dir.file("t.csv"));
+  const std::string text = test::read_file(dir.file("t.csv"));
   EXPECT_EQ(text.substr(0, 15), "a,b,c,d,e,f,g\r\n");
   auto records = csv_check::parse(text);
   ASSERT_TRUE(records.has_value()) << text;

@@ -7,6 +7,7 @@
 #include "query/explorer.h"
 #include "query_test_support.h"
 #include "sample_games.h"
+#include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 // largest id: an id of 2^40 asked for 2 TiB. It now looks games up by id instead, with
 // the same answer.
 TEST(UntrustedDatabase, HugeGameIdDoesNotSizeTheExplorersRatingArray) {
-  query_test::TempDir dir;
+  test::TempDir dir;
   const std::string path = dir.file("far.db");
   std::filesystem::copy_file(query_test::sample_database(), path);
   {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-namespace pgnbase::test_support {
+namespace pgnbase::test {
 
 // Resets the high-water mark to the current resident size; false where Linux refuses.
 inline bool reset_peak_memory() {
@@ -37,4 +37,4 @@ class PeakMemory {
   long start_kib_;
 };
 
-}  // namespace pgnbase::test_support
+}  // namespace pgnbase::test
