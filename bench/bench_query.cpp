@@ -208,7 +208,7 @@ BENCHMARK(BM_ExploreStartPosition)->ArgName("min_elo")->Arg(0)->Arg(2200)->Unit(
 // Every game as PGN, formatted on run_search's threads, written to /dev/null.
 void BM_ExportAllPgn(benchmark::State& state) {
   SearchOutputOptions output;
-  output.format = SearchFormat::Pgn;
+  output.format = OutputFormat::Pgn;
   io::OutputFile sink("/dev/null");
   int64_t games = 0, total = 0;
   for (auto _ : state) {

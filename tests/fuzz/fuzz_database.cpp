@@ -215,7 +215,7 @@ void run_queries(const std::string& path, uint8_t mask) {
         if (position == 1) search.filter.position = Board();
         if (position == 2) search.filter.position = after_e4;
         SearchOutputOptions output;
-        output.format = SearchFormat(format);
+        output.format = OutputFormat(format);
         output.threads = format == 2 ? 2 : 1;
         output.on_corrupt = reports.report();
         io::OutputFile out("/dev/null");
@@ -229,7 +229,7 @@ void run_queries(const std::string& path, uint8_t mask) {
       search.count_threads = 1;
       SearchOutputOptions output;
       output.count_only = variant == 3;
-      output.format = SearchFormat::Pgn;
+      output.format = OutputFormat::Pgn;
       if (variant == 7) {
         std::string error;
         EcoRange eco;
