@@ -57,9 +57,9 @@ store::Database* g_db = nullptr;
 }
 
 Board parse_position(std::string_view fen) {
-  Board board;
-  if (auto error = parse_fen(fen, board)) fail("bad FEN '" + std::string(fen) + "': " + error->message);
-  return board;
+  Parsed<Board> board = parse_fen(fen);
+  if (!board) fail("bad FEN '" + std::string(fen) + "': " + board.error());
+  return *board;
 }
 
 SearchOptions position_search(std::string_view fen) {
@@ -70,10 +70,9 @@ SearchOptions position_search(std::string_view fen) {
 
 SearchOptions eco_search(std::string_view eco) {
   SearchOptions options;
-  EcoRange range;
-  std::string error;
-  if (!parse_eco_range(eco, range, error)) fail(error);
-  options.filter.eco = range;
+  Parsed<EcoRange> range = parse_eco_range(eco);
+  if (!range) fail(range.error());
+  options.filter.eco = *range;
   return options;
 }
 

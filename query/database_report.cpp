@@ -84,7 +84,7 @@ store::Database open_database(const std::string& path) {
   store::Database db(path, store::Database::Mode::ReadOnly);
   store::Statement tables = db.prepare(sql::kHasGamesTable);
   if (!tables.step() || tables.column_int64(0) != 5)
-    throw std::runtime_error("'" + path +
+    throw store::SchemaError("'" + path +
                              "' is not a pgnbase database (no games, names, sources, rejects and meta tables)");
   if (!store::check_schema_version(db, "'" + path + "'"))
     throw store::SchemaError("'" + path + "' is not a pgnbase database (no numeric schema_version in its meta table)");

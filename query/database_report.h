@@ -12,7 +12,7 @@
 namespace pgnbase::query {
 
 // Opens a pgnbase database read-only (queries may run while an import writes, WAL).
-// Throws store::StoreError when it cannot be opened, std::runtime_error when it is
+// Throws store::StoreError when it cannot be opened, store::SchemaError when it is
 // SQLite but not a pgnbase database or was written by a newer pgnbase.
 store::Database open_database(const std::string& path);
 

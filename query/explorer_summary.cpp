@@ -137,8 +137,7 @@ SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_gam
   if (!facets) return stats;
   const int64_t stamp = stamp_of(db);
   store::Statement insert = db.prepare(kInsert);
-  Board start;
-  parse_fen(kStartFen, start);
+  const Board start = parse_fen(kStartFen).value();
   std::deque<Board> queue = {start};
   std::unordered_set<uint64_t> seen = {start.key()};
   while (!queue.empty()) {

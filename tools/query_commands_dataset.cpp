@@ -89,8 +89,9 @@ struct KeyCommand {
   int run(QueryContext& ctx) {
     if (bucket_bits < 0 || bucket_bits > 12) throw UsageError{"--bucket-bits must be 0..12"};
     ctx.start_clock();
-    Board board;
-    if (auto e = parse_fen(ctx.first(), board)) throw UsageError{"bad FEN: " + e->message};
+    const Parsed<Board> fen = parse_fen(ctx.first());
+    if (!fen) throw UsageError{"bad FEN: " + fen.error()};
+    const Board& board = *fen;
     std::printf("%016llx kb=%u %lld\n", (unsigned long long)board.key(), dataset::key_bucket(board.key(), bucket_bits),
                 (long long)dataset::signed_key(board.key()));
     return kExitOk;

@@ -50,9 +50,8 @@ struct SearchCommand {
                                               {"pgn", OutputFormat::Pgn}};
     SearchOptions search;
     search.filter = make_filter(filter_text);
-    std::string error;
-    if (!build_pattern(pattern_text, search.filter.pattern, error)) throw UsageError{error};
-    if (!parse_order(order, search.order, error)) throw UsageError{error};
+    search.filter.pattern = parsed_or_usage_error(build_pattern(pattern_text));
+    search.order = parsed_or_usage_error(parse_order(order));
     search.descending = ctx.given("desc");
     if (offset < 0) throw UsageError{"--offset must not be negative"};
     search.offset = offset;
@@ -69,7 +68,7 @@ struct SearchCommand {
     if (listing && ctx.given("no-annotations")) throw UsageError{"--no-annotations applies to PGN output (--format pgn)"};
     if (ctx.given("wide") && out_options.format != OutputFormat::Table) throw UsageError{"--wide applies to the table"};
     out_options.wide = ctx.given("wide");
-    if (!parse_notation(notation, out_options.pgn.notation, error)) throw UsageError{error};
+    out_options.pgn.notation = parsed_or_usage_error(parse_notation(notation));
     out_options.pgn.annotations = !ctx.given("no-annotations");
     out_options.count_only = ctx.given("count");
     out_options.threads = threads;
@@ -110,8 +109,7 @@ struct ShowCommand {
     if (!ctx.given("id")) throw UsageError{"missing the game id (search lists them)"};
     show.id = ctx.vm()["id"].as<int64_t>();
     show.format = parsed_or_usage_error(parse_format(format, kOffered));
-    std::string error;
-    if (!parse_notation(notation, show.pgn.notation, error)) throw UsageError{error};
+    show.pgn.notation = parsed_or_usage_error(parse_notation(notation));
     if (show.format == OutputFormat::Json && !ctx.vm()["notation"].defaulted())
       throw UsageError{"--notation applies to the text and PGN views (JSON moves are SAN)"};
     if (show.ply && show.format == OutputFormat::Pgn)

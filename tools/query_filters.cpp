@@ -40,27 +40,21 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
 
 GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
   GameFilter f;
-  std::string error;
   if (!t.fen.empty()) {
-    Board board;
-    if (auto e = parse_fen(t.fen, board)) throw UsageError{"bad FEN: " + e->message};
-    f.position = board;
+    Parsed<Board> board = parse_fen(t.fen);
+    if (!board) throw UsageError{"bad FEN: " + board.error()};
+    f.position = *board;
   }
   if (!t.fen.empty() && !t.moves.empty()) throw UsageError{"--fen and --moves both name a position: give one"};
   if (t.from_start_only && t.moves.empty()) throw UsageError{"--from-start-only needs --moves"};
   if (!t.moves.empty()) {
-    MoveSequence sequence;
-    if (!parse_move_sequence(t.moves, sequence, error)) throw UsageError{error};
+    MoveSequence sequence = parsed_or_usage_error(parse_move_sequence(t.moves));
     f.position = sequence.final_position();
     if (path_keys)
       for (const Board& b : sequence.positions) path_keys->push_back(b.key());
     if (t.from_start_only) f.opening = std::move(sequence);
   }
-  if (!t.eco.empty()) {
-    EcoRange eco;
-    if (!parse_eco_range(t.eco, eco, error)) throw UsageError{error};
-    f.eco = eco;
-  }
+  if (!t.eco.empty()) f.eco = parsed_or_usage_error(parse_eco_range(t.eco));
   auto name = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<NamePattern>(NamePattern{s}); };
   f.white = name(t.white);
   f.black = name(t.black);
@@ -82,26 +76,15 @@ GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
     throw UsageError{"--min-elo " + std::to_string(*f.min_elo) + " is above --max-elo " + std::to_string(*f.max_elo)};
   f.min_plies = t.min_plies;
   f.max_plies = t.max_plies;
-  if (!t.date_from.empty()) {
-    int64_t key;
-    if (!parse_date_bound(t.date_from, false, key, error)) throw UsageError{error};
-    f.date_from_key = key;
-  }
-  if (!t.date_to.empty()) {
-    int64_t key;
-    if (!parse_date_bound(t.date_to, true, key, error)) throw UsageError{error};
-    f.date_to_key = key;
-  }
+  if (!t.date_from.empty()) f.date_from_key = parsed_or_usage_error(parse_date_bound(t.date_from, false));
+  if (!t.date_to.empty()) f.date_to_key = parsed_or_usage_error(parse_date_bound(t.date_to, true));
   if (f.date_from_key && f.date_to_key && *f.date_from_key > *f.date_to_key)
     throw UsageError{"--date-from " + t.date_from + " is after --date-to " + t.date_to};
-  if (!t.result.empty()) {
-    int result;
-    if (!parse_result(t.result, result, error)) throw UsageError{error};
-    f.result = result;
-  }
+  if (!t.result.empty()) f.result = parsed_or_usage_error(parse_result(t.result));
   if (!t.time_control.empty()) {
-    f.time_control = TimeControlMatcher::parse(t.time_control, &error);
-    if (!f.time_control) throw UsageError{"bad --time-control '" + t.time_control + "': " + error};
+    Parsed<TimeControlMatcher> matcher = TimeControlMatcher::parse(t.time_control);
+    if (!matcher) throw UsageError{"bad --time-control '" + t.time_control + "': " + matcher.error()};
+    f.time_control = *matcher;
   }
   return f;
 }

@@ -202,8 +202,7 @@ void run_queries(const std::string& path, uint8_t mask) {
   if (mask == 0) mask = 0xFF;
   store::Database db = open_database(path);
   CorruptReports reports;
-  Board after_e4;
-  parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", after_e4);
+  const Board after_e4 = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").value();
   // A command that failed midway leaves its read transaction open; the next starts afresh.
   auto end_transaction = [&] {
     if (db.in_transaction()) db.exec("ROLLBACK");
@@ -231,10 +230,9 @@ void run_queries(const std::string& path, uint8_t mask) {
       output.count_only = variant == 3;
       output.format = OutputFormat::Pgn;
       if (variant == 7) {
-        std::string error;
-        EcoRange eco;
-        check(parse_eco_range("B", eco, error), "ECO range B", error);
-        search.filter.eco = eco;
+        Parsed<EcoRange> eco = parse_eco_range("B");
+        check(eco.ok(), "ECO range B", eco ? "" : eco.error());
+        search.filter.eco = *eco;
         search.order = GameOrder::Elo;
       }
       output.on_corrupt = reports.report();
