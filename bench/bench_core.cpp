@@ -36,8 +36,7 @@ const std::vector<Board>& boards() {
   static const std::vector<Board> all = [] {
     std::vector<Board> parsed;
     for (const auto& fen : fens()) {
-      Board board;
-      if (!parse_fen(fen, board)) parsed.push_back(board);
+      if (Parsed<Board> board = parse_fen(fen)) parsed.push_back(*board);
     }
     return parsed;
   }();
@@ -46,8 +45,9 @@ const std::vector<Board>& boards() {
 
 // Checks the count too: a fast wrong perft is worthless.
 void run_perft(benchmark::State& state, std::string_view fen, int depth, uint64_t expected) {
-  Board board;
-  if (parse_fen(fen, board)) return state.SkipWithError("bad FEN");
+  const Parsed<Board> parsed = parse_fen(fen);
+  if (!parsed) return state.SkipWithError("bad FEN");
+  Board board = *parsed;
   uint64_t nodes = 0;
   for (auto _ : state) {
     nodes = perft(board, depth);
@@ -111,10 +111,9 @@ void BM_ParseFen(benchmark::State& state) {
   if (all.empty()) return state.SkipWithError("no positions: tests/data/perft missing");
   size_t i = 0;
   int64_t bytes = 0;
-  Board board;
   for (auto _ : state) {
-    auto error = parse_fen(all[i], board);
-    benchmark::DoNotOptimize(error);
+    auto board = parse_fen(all[i]);
+    benchmark::DoNotOptimize(board);
     bytes += int64_t(all[i].size());
     if (++i == all.size()) i = 0;
   }

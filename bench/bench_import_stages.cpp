@@ -278,7 +278,7 @@ void BM_EncodePart(benchmark::State& state) {
         case 2: if (!r.annotations.empty()) store::encode_blob(r.annotations, kGameZstdLevel, out); break;
         case 3: {
           Board start;
-          if (!r.start_fen.empty()) parse_fen(r.start_fen, start, r.variant == store::Variant::Chess960);
+          if (!r.start_fen.empty()) start = parse_fen(r.start_fen, r.variant == store::Variant::Chess960).value();
           store::encode_material_runs(start, r.codes, out);
           break;
         }

@@ -130,7 +130,11 @@ Corpus make_lichess_corpus() {
     if (!game.ok) continue;
     if (!game.variant.empty() && game.variant != "Standard" && game.variant != "From Position") continue;
     Board board;
-    if (!game.fen.empty() && parse_fen(game.fen, board)) continue;
+    if (!game.fen.empty()) {
+      Parsed<Board> parsed = parse_fen(game.fen);
+      if (!parsed) continue;
+      board = *parsed;
+    }
     replayed.clear();
     if (!replay_moves(board, game.tokens, nullptr, replayed, failure)) continue;
     uint32_t id = ++corpus.games;

@@ -58,9 +58,9 @@ store::Database* g_db = nullptr;
 }
 
 Board parse_position(std::string_view fen) {
-  Board board;
-  if (auto error = parse_fen(fen, board)) fail("bad FEN '" + std::string(fen) + "': " + error->message);
-  return board;
+  Parsed<Board> board = parse_fen(fen);
+  if (!board) fail("bad FEN '" + std::string(fen) + "': " + board.error());
+  return *board;
 }
 
 SearchOptions position_search(std::string_view fen) {
@@ -71,10 +71,9 @@ SearchOptions position_search(std::string_view fen) {
 
 SearchOptions eco_search(std::string_view eco) {
   SearchOptions options;
-  EcoRange range;
-  std::string error;
-  if (!parse_eco_range(eco, range, error)) fail(error);
-  options.filter.eco = range;
+  Parsed<EcoRange> range = parse_eco_range(eco);
+  if (!range) fail(range.error());
+  options.filter.eco = *range;
   return options;
 }
 
@@ -209,7 +208,7 @@ BENCHMARK(BM_ExploreStartPosition)->ArgName("min_elo")->Arg(0)->Arg(2200)->Unit(
 // Every game as PGN, formatted on run_search's threads, written to /dev/null.
 void BM_ExportAllPgn(benchmark::State& state) {
   SearchOutputOptions output;
-  output.format = SearchFormat::Pgn;
+  output.format = OutputFormat::Pgn;
   io::OutputFile sink("/dev/null");
   int64_t games = 0, total = 0;
   for (auto _ : state) {

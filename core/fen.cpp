@@ -1,6 +1,7 @@
 #include "core/fen.h"
 
 #include <charconv>
+#include <optional>
 #include <vector>
 
 namespace pgnbase {
@@ -19,6 +20,11 @@ const char* field_name(FenField field) {
 }
 
 namespace {
+
+struct FenError {
+  FenField field;
+  std::string message;
+};
 
 // Keeps a message on one line whatever bytes the FEN held: control bytes become '?'.
 std::string one_line(std::string message) {
@@ -154,9 +160,7 @@ std::optional<std::string> parse_counter(std::string_view s, int64_t max, int64_
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<FenError> parse_fen(std::string_view fen, Board& board, bool chess960) {
+std::optional<FenError> set_position(std::string_view fen, Board& board, bool chess960) {
   auto fields = split_fields(fen);
   if (fields.size() < 4 || fields.size() > 6)
     return FenError{FenField::Position, one_line("FEN '" + std::string(fen) + "' has " + std::to_string(fields.size()) +
@@ -182,6 +186,14 @@ std::optional<FenError> parse_fen(std::string_view fen, Board& board, bool chess
     return FenError{FenField::Position, "position: the side not to move (" + std::string(them == WHITE ? "white" : "black") +
                                             ") is in check"};
   return std::nullopt;
+}
+
+}  // namespace
+
+Parsed<Board> parse_fen(std::string_view fen, bool chess960) {
+  Board board;
+  if (auto e = set_position(fen, board, chess960)) return ParseError{std::move(e->message)};
+  return board;
 }
 
 std::string write_fen(const Board& board, CastlingStyle style) {

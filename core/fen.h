@@ -3,27 +3,24 @@
 // a file letter for an inner rook) and Shredder-FEN (`HAha`) are all read.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/board.h"
+#include "core/parsed.h"
 
 namespace pgnbase {
 
 enum class FenField { Placement, SideToMove, Castling, EnPassant, HalfmoveClock, FullmoveNumber, Position };
 
-struct FenError {
-  FenField field;
-  std::string message;  // one line, names the field: "castling field 'KQkx': ..."
-};
-
+// The name an error message gives the field: "castling field 'KQkx': ...".
 const char* field_name(FenField field);
 
-// Parses fen into board. Four fields suffice (counters default to 0 1).
-// A Chess960 castling field (rooks or king off their standard squares, file letters)
-// turns on board.chess960(); `chess960` forces it on.
-std::optional<FenError> parse_fen(std::string_view fen, Board& board, bool chess960 = false);
+// Parses a FEN. Four fields suffice (counters default to 0 1). A Chess960 castling
+// field (rooks or king off their standard squares, file letters) turns on
+// chess960(); `chess960` forces it on. The error is one line naming the field
+// ("castling field 'KQkx': ...") or the whole position.
+Parsed<Board> parse_fen(std::string_view fen, bool chess960 = false);
 
 enum class CastlingStyle { Auto, XFen, Shredder };
 

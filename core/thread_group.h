@@ -25,11 +25,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+
 namespace pgnbase {
 
-class ThreadStartError : public std::runtime_error {
+class ThreadStartError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ThreadStartError(const std::string& message) : Error(ErrorKind::ThreadStart, message) {}
 };
 
 class ThreadGroup {

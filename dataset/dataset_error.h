@@ -2,12 +2,15 @@
 // folder is not one this export may append to. The message names the file or folder.
 #pragma once
 
-#include <stdexcept>
+#include <string>
+
+#include "core/error.h"
 
 namespace pgnbase::dataset {
 
-struct DatasetError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+class DatasetError : public Error {
+ public:
+  explicit DatasetError(const std::string& message) : Error(ErrorKind::Dataset, message) {}
 };
 
 }  // namespace pgnbase::dataset

@@ -118,8 +118,9 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   }
   Board start;
   if (const std::string* fen = draft.find_tag("FEN")) {
-    if (auto error = parse_fen(*fen, start, variant == store::Variant::Chess960))
-      return reject_with(draft, reject, "bad FEN", "bad FEN tag: " + error->message);
+    Parsed<Board> parsed = parse_fen(*fen, variant == store::Variant::Chess960);
+    if (!parsed) return reject_with(draft, reject, "bad FEN", "bad FEN tag: " + parsed.error());
+    start = *parsed;
   } else if (variant == store::Variant::Chess960) {
     start.set_chess960(true);  // position 518 is the standard array
   }

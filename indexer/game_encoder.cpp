@@ -15,7 +15,8 @@ void encode_game(GameRecord& game, int zstd_level) {
   store::split_tags(game.tags, game.header, game.tags_blob);
   if (!game.annotations.empty()) store::encode_blob(game.annotations, zstd_level, game.annotations_blob);
   Board start;  // the standard array unless the game has a FEN (build_game checked it)
-  if (!game.start_fen.empty()) parse_fen(game.start_fen, start, game.variant == store::Variant::Chess960);
+  if (!game.start_fen.empty())
+    if (Parsed<Board> fen = parse_fen(game.start_fen, game.variant == store::Variant::Chess960)) start = *fen;
   store::encode_material_runs(start, game.codes, game.material_blob);
   game.copy_header_hash = truncated_copy_header_hash(game);
 }

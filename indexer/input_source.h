@@ -36,13 +36,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "indexer/input_format.h"
 
 namespace pgnbase::indexer {
 
-class InputError : public std::runtime_error {
+class InputError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InputError(const std::string& message) : Error(ErrorKind::Input, message) {}
 };
 
 class ZipMembers;  // archive_decoder.h

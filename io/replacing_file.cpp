@@ -96,14 +96,19 @@ ReplacingFile::ReplacingFile(const std::string& path) : path_(path), target_(pat
   int fd = -1;
   for (int attempt = 0; fd < 0; ++attempt) {
     write_path_ = attempt == 0 ? base : base + "-" + std::to_string(attempt);
+    // Named for the signal handler before it exists, so that no signal finds the file
+    // made and not yet named; a name taken by another file is released unopened.
+    signal_slot_ = claim_slot(write_path_);
     fd = open(write_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && (errno != EEXIST || attempt == 100)) {
-      const int error = errno;
+    if (fd >= 0) break;
+    const int error = errno;
+    release_slot(signal_slot_);
+    signal_slot_ = -1;
+    if (error != EEXIST || attempt == 100) {
       write_path_ = path;
       throw OutputError("cannot write '" + path + "': cannot create a temporary file beside it: " + system_message(error));
     }
   }
-  signal_slot_ = claim_slot(write_path_);
   if (replaces) fchmod(fd, old.st_mode & 07777);
   close(fd);
 }

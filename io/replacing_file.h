@@ -16,12 +16,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace pgnbase::io {
 
 // An output could not be created, written or put in place; what() names the file.
-class OutputError : public std::runtime_error {
+class OutputError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit OutputError(const std::string& message) : Error(ErrorKind::Output, message) {}
 };
 
 class ReplacingFile {

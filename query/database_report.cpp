@@ -152,7 +152,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
   snapshot.reset();
 
   std::string& o = out.buffer();
-  if (options.format == ReportFormat::Csv) {
+  if (options.format == OutputFormat::Csv) {
     // One line per figure: section, item, value (the sources table has its own lines).
     CsvWriter csv({"section", "item", "value"}, out);
     auto line = [&](const std::string& section, const std::string& item, const std::string& value) {
@@ -187,7 +187,7 @@ void print_stats(store::Database& db, const StatsOptions& options, io::OutputFil
     for (const StorageLine& st : sizes) line("storage_bytes", st.part, std::to_string(st.bytes));
     return;
   }
-  if (options.format == ReportFormat::Json) {
+  if (options.format == OutputFormat::Json) {
     o += "{\"games\":" + std::to_string(games) + ",\"players\":" + std::to_string(players);
     o += ",\"chess960_games\":" + std::to_string(chess960) + ",\"setup_games\":" + std::to_string(setups);
     o += ",\"plies\":" + std::to_string(int64_t(plies));
@@ -301,7 +301,7 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, io::Ou
   std::unique_ptr<io::OutputFile> texts;
   if (!options.text_path.empty()) texts = std::make_unique<io::OutputFile>(options.text_path);
   std::unique_ptr<TextTable> table;
-  if (options.list && !options.json)
+  if (options.list && options.format == OutputFormat::Table)
     table = std::make_unique<TextTable>(
         std::vector<TextTable::Column>{{"id", true, 12}, {"source", false, 40, true}, {"game", true, 12},
                                        {"line", true, 12}, {"kind", false, 28}, {"reason", false, 100}},

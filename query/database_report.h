@@ -7,7 +7,7 @@
 
 #include "store/database.h"
 #include "io/output_file.h"
-#include "query/report_format.h"
+#include "query/output_format.h"
 
 namespace pgnbase::query {
 
@@ -16,7 +16,7 @@ namespace pgnbase::query {
 // and the bytes each table and index takes (dbstat when SQLite has it, else the file's
 // page counts). Table: text and tables; JSON: one object; CSV: section,item,value lines.
 struct StatsOptions {
-  ReportFormat format = ReportFormat::Table;
+  OutputFormat format = OutputFormat::Table;  // Table, Json or Csv
   bool wide = false;  // cut no table cell
 };
 void print_stats(store::Database& db, const StatsOptions& options, io::OutputFile& out);
@@ -27,7 +27,7 @@ struct RejectsOptions {
   // When set, the rejected games' original text goes there ("-": stdout): byte for byte
   // into a file or a pipe, with control characters escaped (printable()) on a terminal.
   std::string text_path;
-  bool json = false;
+  OutputFormat format = OutputFormat::Table;  // Table or Json (lines)
   bool wide = false;  // cut no table cell
   bool list = true;   // false: only the text goes out (-o FILE), no table or JSON lines
 };

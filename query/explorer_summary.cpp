@@ -38,8 +38,7 @@ SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_gam
   store::ExplorerSummaryWriter writer(db);
   const std::optional<store::GameFacets> facets = store::read_game_facets(db);
   if (!facets) return stats;
-  Board start;
-  parse_fen(kStartFen, start);
+  const Board start = parse_fen(kStartFen).value();
   std::deque<Board> queue = {start};
   std::unordered_set<uint64_t> seen = {start.key()};
   while (!queue.empty()) {

@@ -25,8 +25,9 @@ std::string diagnose_moves(store::Variant variant, std::optional<std::string_vie
                            std::optional<int64_t> plies) {
   Board board;
   if (start_fen) {
-    if (auto error = parse_fen(*start_fen, board, variant == store::Variant::Chess960))
-      return "bad start FEN: " + error->message;
+    Parsed<Board> parsed = parse_fen(*start_fen, variant == store::Variant::Chess960);
+    if (!parsed) return "bad start FEN: " + parsed.error();
+    board = *parsed;
   } else if (!store::stored_start_position(variant, std::nullopt, board)) {
     return "bad start position";
   }

@@ -63,27 +63,23 @@ store::GameConditions GameFilter::sql_conditions() const {
   return c;
 }
 
-bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error) {
+Parsed<EcoRange> parse_eco_range(std::string_view text) {
   std::string low, high;
   size_t dash = text.find('-');
   bool ok = dash == std::string_view::npos
                 ? parse_eco_code(text, low) && parse_eco_code(text, high)
                 : parse_eco_code(text.substr(0, dash), low) && parse_eco_code(text.substr(dash + 1), high) &&
                       low.size() == high.size();
-  if (!ok) {
-    error = "bad ECO " + quoted(text) + ": expected a code like C60, a range like C60-C99, or a volume letter A-E";
-    return false;
-  }
-  if (high < low) {
-    error = "bad ECO range " + quoted(text) + ": the first code is after the second";
-    return false;
-  }
-  out.low = low;
-  out.high_exclusive = successor(high);
-  return true;
+  if (!ok)
+    return ParseError{"bad ECO " + quoted(text) + ": expected a code like C60, a range like C60-C99, or a volume letter A-E"};
+  if (high < low) return ParseError{"bad ECO range " + quoted(text) + ": the first code is after the second"};
+  EcoRange range;
+  range.low = low;
+  range.high_exclusive = successor(high);
+  return range;
 }
 
-bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error) {
+Parsed<int64_t> parse_date_bound(std::string_view text, bool upper) {
   // Up to three numeric parts: year (4 digits), month and day (2 digits or "??").
   int64_t parts[3] = {0, upper ? 99 : 0, upper ? 99 : 0};
   bool known[3] = {false, false, false};
@@ -112,10 +108,7 @@ bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std:
   }
   if (ok && known[1] && (parts[1] < 1 || parts[1] > 12)) ok = false;
   if (ok && known[2] && (parts[2] < 1 || parts[2] > 31)) ok = false;
-  if (!ok) {
-    error = "bad date " + quoted(text) + ": expected YYYY, YYYY.MM or YYYY.MM.DD";
-    return false;
-  }
+  if (!ok) return ParseError{"bad date " + quoted(text) + ": expected YYYY, YYYY.MM or YYYY.MM.DD"};
   // A bound that takes in a whole month or year is written as the month's or year's key,
   // so that a game dated only "1959.05" or "1959" can lie inside it (see game_sql.cpp).
   if (!known[1]) parts[2] = upper ? 99 : 0;  // a day without its month says nothing
@@ -126,31 +119,22 @@ bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std:
     if (parts[2] == 1) parts[2] = 0;
     if (parts[1] == 1 && parts[2] == 0) parts[1] = 0;
   }
-  date_key = parts[0] * 10000 + parts[1] * 100 + parts[2];
-  return true;
+  return parts[0] * 10000 + parts[1] * 100 + parts[2];
 }
 
-bool parse_result(std::string_view text, int& result, std::string& error) {
-  if (text == "1-0") result = 1;
-  else if (text == "0-1") result = 3;
-  else if (text == "1/2-1/2" || text == "1/2" || text == "draw" || text == "\xC2\xBD-\xC2\xBD") result = 2;
-  else if (text == "*") result = 0;
-  else {
-    error = "bad result " + quoted(text) + ": expected 1-0, 0-1, 1/2-1/2 or *";
-    return false;
-  }
-  return true;
+Parsed<int> parse_result(std::string_view text) {
+  if (text == "1-0") return 1;
+  if (text == "0-1") return 3;
+  if (text == "1/2-1/2" || text == "1/2" || text == "draw" || text == "\xC2\xBD-\xC2\xBD") return 2;
+  if (text == "*") return 0;
+  return ParseError{"bad result " + quoted(text) + ": expected 1-0, 0-1, 1/2-1/2 or *"};
 }
 
-bool parse_order(std::string_view text, GameOrder& out, std::string& error) {
-  if (text == "id") out = GameOrder::Id;
-  else if (text == "date") out = GameOrder::Date;
-  else if (text == "elo") out = GameOrder::Elo;
-  else {
-    error = "bad order " + quoted(text) + ": expected id, date or elo";
-    return false;
-  }
-  return true;
+Parsed<GameOrder> parse_order(std::string_view text) {
+  if (text == "id") return GameOrder::Id;
+  if (text == "date") return GameOrder::Date;
+  if (text == "elo") return GameOrder::Elo;
+  return ParseError{"bad order " + quoted(text) + ": expected id, date or elo"};
 }
 
 std::string like_pattern(const NamePattern& pattern) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/parsed.h"
 #include "core/board.h"
 #include "store/game_query.h"
 #include "query/move_sequence.h"
@@ -55,14 +56,15 @@ struct GameFilter {
   store::GameConditions sql_conditions() const;
 };
 
-bool parse_eco_range(std::string_view text, EcoRange& out, std::string& error);
+Parsed<EcoRange> parse_eco_range(std::string_view text);
 // Partial dates: "2019", "2019.05", "2019.05.17" (also with '-' or '/', and "??" parts).
 // A lower bound fills the unknown parts with 00, an upper bound with 99, so
 // --date-from 2019.05 --date-to 2019.05 selects May 2019. A bound that covers whole months
 // is written as their key: "2019.05.01" (lower) is 20190500, "2019.01.01" 20190000,
 // "2019.05.31" (upper) 20190599, "2019.12.31" 20199999, so that games dated only
 // "2019.05" or "2019" lie inside them (the rule is in game_sql.cpp).
-bool parse_date_bound(std::string_view text, bool upper, int64_t& date_key, std::string& error);
+// Returns the bound's date key.
+Parsed<int64_t> parse_date_bound(std::string_view text, bool upper);
 // "1-0", "0-1", "1/2-1/2" (or "draw", "½-½"), "*" -> games.result codes 1, 3, 2, 0.
 // The last day a game with this date_key may have been played: its unknown parts as 99
 // ("1959" 19590000 -> 19599999, "1959.05" 19590500 -> 19590599); the SQL filters' rule.
@@ -70,8 +72,8 @@ inline int64_t last_possible_day(int64_t date_key) {
   return date_key + (date_key % 10000 == 0 ? 9999 : date_key % 100 == 0 ? 99 : 0);
 }
 
-bool parse_result(std::string_view text, int& result, std::string& error);
-bool parse_order(std::string_view text, GameOrder& out, std::string& error);
+Parsed<int> parse_result(std::string_view text);
+Parsed<GameOrder> parse_order(std::string_view text);
 
 // The SQL LIKE pattern (escape character '\') of a name pattern.
 std::string like_pattern(const NamePattern& pattern);

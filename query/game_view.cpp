@@ -187,7 +187,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, io::Output
     }
     const std::string fen = write_fen(board, row.variant == store::Variant::Chess960 ? CastlingStyle::XFen : CastlingStyle::Auto);
     const char* side = board.side_to_move() == WHITE ? "white" : "black";
-    if (options.format == ShowFormat::Jsonl) {
+    if (options.format == OutputFormat::Json) {
       o += "{\"id\":" + std::to_string(row.id) + ",\"ply\":" + std::to_string(*options.ply) + ",\"move\":";
       if (last_san.empty()) o += "null";
       else append_json_string(last_san, o);
@@ -206,9 +206,9 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, io::Output
 
   std::string text;
   bool ok = true;
-  if (options.format == ShowFormat::Pgn) {
+  if (options.format == OutputFormat::Pgn) {
     ok = PgnWriter(options.pgn).write(row, codes, text);
-  } else if (options.format == ShowFormat::Jsonl) {
+  } else if (options.format == OutputFormat::Json) {
     ok = JsonGameWriter().write(row, codes, {}, text);
   } else {
     std::vector<store::TagView> tags;
@@ -232,7 +232,7 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, io::Output
     return result;
   }
   // PGN and JSON go out as bytes to a file or a pipe, as printable text to a terminal.
-  if (options.format != ShowFormat::Text && out.is_terminal()) append_printable(text, o, LineBreaks::Keep);
+  if (options.format != OutputFormat::Text && out.is_terminal()) append_printable(text, o, LineBreaks::Keep);
   else o += text;
   return result;
 }

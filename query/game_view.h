@@ -16,16 +16,15 @@
 
 #include "store/database.h"
 #include "io/output_file.h"
+#include "query/output_format.h"
 #include "query/pgn_writer.h"
 
 namespace pgnbase::query {
 
-enum class ShowFormat : uint8_t { Text, Pgn, Jsonl };
-
 struct ShowOptions {
   int64_t id = 0;
   std::optional<int64_t> ply;  // the position after this many half-moves (0: the start)
-  ShowFormat format = ShowFormat::Text;
+  OutputFormat format = OutputFormat::Text;  // Text, Pgn or Json
   PgnWriteOptions pgn;         // notation and annotations, for the text view too
 };
 

@@ -27,7 +27,7 @@ size_t move_number_length(std::string_view token) {
 
 }  // namespace
 
-bool parse_move_sequence(std::string_view text, MoveSequence& out, std::string& error) {
+Parsed<MoveSequence> parse_move_sequence(std::string_view text) {
   std::vector<std::string_view> tokens;
   size_t i = 0;
   while (i < text.size()) {
@@ -39,19 +39,14 @@ bool parse_move_sequence(std::string_view text, MoveSequence& out, std::string& 
     if (!token.empty()) tokens.push_back(token);
     i = end;
   }
-  if (tokens.empty()) {
-    error = "--moves holds no move";
-    return false;
-  }
-  Board start;
-  parse_fen(kStartFen, start);
+  if (tokens.empty()) return ParseError{"--moves holds no move"};
+  const Board start = parse_fen(kStartFen).value();
   ReplayOutput replay;
   ReplayFailure failure;
-  if (!replay_moves(start, tokens, nullptr, replay, failure)) {
-    error = "bad --moves: ply " + std::to_string(failure.ply) + " '" + std::string(failure.token) +
-            "': " + describe(failure.error);
-    return false;
-  }
+  if (!replay_moves(start, tokens, nullptr, replay, failure))
+    return ParseError{"bad --moves: ply " + std::to_string(failure.ply) + " '" + std::string(failure.token) +
+                      "': " + describe(failure.error)};
+  MoveSequence out;
   out.positions.assign(1, start);
   out.moves = replay.moves;
   UndoInfo undo;
@@ -60,7 +55,7 @@ bool parse_move_sequence(std::string_view text, MoveSequence& out, std::string& 
     play(next, m, undo);
     out.positions.push_back(next);
   }
-  return true;
+  return out;
 }
 
 std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequence& sequence) {

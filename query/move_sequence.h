@@ -9,6 +9,7 @@
 
 #include "core/board.h"
 #include "core/move_code.h"
+#include "core/parsed.h"
 #include "store/database.h"
 
 namespace pgnbase::query {
@@ -21,8 +22,8 @@ struct MoveSequence {
 
 // Reads the SAN of `text` (any notation core/san.h reads, the language detected as for a
 // game; move numbers such as "1." or "3..." optional) from the standard start position.
-// False with a one-line message naming the first bad move.
-bool parse_move_sequence(std::string_view text, MoveSequence& out, std::string& error);
+// The error names the first bad move.
+Parsed<MoveSequence> parse_move_sequence(std::string_view text);
 
 // The ids (ascending) of the games that start from the standard position with exactly
 // these moves, in this order. Found from the index: a game qualifies when it reaches

@@ -51,11 +51,13 @@ std::vector<NameCount> list_names(store::Database& db, const NameListOptions& op
   return names;
 }
 
-void print_name_list(const std::vector<NameCount>& names, bool events, ReportFormat format, bool wide,
+void print_name_list(const std::vector<NameCount>& names, bool events, OutputFormat format, bool wide,
                      io::OutputFile& out) {
   const char* what = events ? "event" : "player";
   switch (format) {
-    case ReportFormat::Table: {
+    case OutputFormat::Text:  // not offered: the table
+    case OutputFormat::Pgn:
+    case OutputFormat::Table: {
       std::vector<TextTable::Column> columns = {{what, false, 40}, {"games", true, 10}};
       if (!events) columns.insert(columns.end(), {{"white", true, 10}, {"black", true, 10}});
       columns.insert(columns.end(), {{"first", false, 10}, {"last", false, 10}});
@@ -69,7 +71,7 @@ void print_name_list(const std::vector<NameCount>& names, bool events, ReportFor
       table.finish();
       return;
     }
-    case ReportFormat::Json:
+    case OutputFormat::Json:
       for (const NameCount& n : names) {
         {
           JsonObject j(out.buffer());
@@ -82,7 +84,7 @@ void print_name_list(const std::vector<NameCount>& names, bool events, ReportFor
         out.maybe_flush();
       }
       return;
-    case ReportFormat::Csv: {
+    case OutputFormat::Csv: {
       std::vector<std::string> header = {"name", "games"};
       if (!events) header.insert(header.end(), {"as_white", "as_black"});
       header.insert(header.end(), {"first_date", "last_date"});

@@ -136,55 +136,55 @@ bool parse_board(std::string_view text, std::string_view whole, F&& on_square, s
 
 }  // namespace
 
-bool parse_material(std::string_view text, MaterialSpec& out, std::string& error) {
-  out = {};
+Parsed<MaterialSpec> parse_material(std::string_view text) {
+  MaterialSpec out;
+  std::string error;
   const size_t v = text.find_first_of("vV");
   if (v == std::string_view::npos || text.find_first_of("vV", v + 1) != std::string_view::npos) {
     std::array<MaterialSpec::Range, 6> ignored{};
     if (v == std::string_view::npos && !parse_material_side(text, text, ignored, error) &&
         error.find(" has no piece ") != std::string::npos)
-      return false;  // name a bad letter first: 'KRX' has no piece X
-    error = quoted(text) + ": expected WHITEvBLACK, e.g. KRPvKR";
-    return false;
+      return ParseError{error};  // name a bad letter first: 'KRX' has no piece X
+    return ParseError{quoted(text) + ": expected WHITEvBLACK, e.g. KRPvKR"};
   }
-  return parse_material_side(text.substr(0, v), text, out.range[WHITE], error) &&
-         parse_material_side(text.substr(v + 1), text, out.range[BLACK], error);
+  if (!parse_material_side(text.substr(0, v), text, out.range[WHITE], error) ||
+      !parse_material_side(text.substr(v + 1), text, out.range[BLACK], error))
+    return ParseError{error};
+  return out;
 }
 
-bool parse_imbalance(std::string_view text, ImbalanceSpec& out, std::string& error) {
-  out = {};
+Parsed<ImbalanceSpec> parse_imbalance(std::string_view text) {
+  ImbalanceSpec out;
   std::string lower;
   for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
   if (lower.starts_with("pawn") && text.size() > 5 && (text[4] == '+' || text[4] == '-')) {
     int n = 0;
     const auto [end, ec] = std::from_chars(text.data() + 5, text.data() + text.size(), n);
-    if (ec != std::errc() || end != text.data() + text.size() || n > 8) {
-      error = quoted(text) + ": expected Pawn+N or Pawn-N with N from 0 to 8";
-      return false;
-    }
+    if (ec != std::errc() || end != text.data() + text.size() || n > 8)
+      return ParseError{quoted(text) + ": expected Pawn+N or Pawn-N with N from 0 to 8"};
     out.difference[PAWN] = text[4] == '+' ? n : -n;
     out.pawns_free = false;
-    return true;
+    return out;
   }
   const size_t v = text.find_first_of("vV");
-  if (v == std::string_view::npos || text.find_first_of("vV", v + 1) != std::string_view::npos) {
-    error = quoted(text) + ": expected WHITEvBLACK (QvRR, BvN, vPP) or Pawn+N";
-    return false;
-  }
+  if (v == std::string_view::npos || text.find_first_of("vV", v + 1) != std::string_view::npos)
+    return ParseError{quoted(text) + ": expected WHITEvBLACK (QvRR, BvN, vPP) or Pawn+N"};
   std::array<int, 6> white{}, black{};
   bool pawns = false;
+  std::string error;
   if (!count_letters(text.substr(0, v), text, white, pawns, error) ||
       !count_letters(text.substr(v + 1), text, black, pawns, error))
-    return false;
+    return ParseError{error};
   for (int pt = PAWN; pt <= QUEEN; ++pt) out.difference[pt] = white[pt] - black[pt];
   out.pawns_free = !pawns;
-  return true;
+  return out;
 }
 
-bool parse_pieces(std::string_view text, PlacementSpec& out, std::string& error) {
-  out = {};
+Parsed<PlacementSpec> parse_pieces(std::string_view text) {
+  PlacementSpec out;
+  std::string error;
   if (text.find('/') != std::string_view::npos) {
-    return parse_board(
+    if (!parse_board(
         text, text,
         [&](Square s, char c) {
           if (c == '?') return true;
@@ -197,7 +197,9 @@ bool parse_pieces(std::string_view text, PlacementSpec& out, std::string& error)
           out.required[std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK][pt] |= square_bb(s);
           return true;
         },
-        error);
+        error))
+      return ParseError{error};
+    return out;
   }
   size_t pos = 0;
   bool any = false;
@@ -209,47 +211,34 @@ bool parse_pieces(std::string_view text, PlacementSpec& out, std::string& error)
     any = true;
     Square s;
     if (token[0] == '-') {
-      if (!parse_square(token.substr(1), s)) {
-        error = quoted(token) + ": expected -SQUARE, e.g. -e4 (e4 empty)";
-        return false;
-      }
+      if (!parse_square(token.substr(1), s)) return ParseError{quoted(token) + ": expected -SQUARE, e.g. -e4 (e4 empty)"};
       out.empty |= square_bb(s);
       continue;
     }
     // wKg1 / bKg8, or Kg1 / kg8 with the colour in the letter's case.
     const bool prefixed = token.size() == 4 && (token[0] == 'w' || token[0] == 'b');
     const std::string_view piece = prefixed ? token.substr(1) : token;
-    if (piece.size() != 3 || !parse_square(piece.substr(1), s)) {
-      error = quoted(token) + ": expected a piece on a square, e.g. wKg1, bPh7, Kg1, kg8 or -e4";
-      return false;
-    }
+    if (piece.size() != 3 || !parse_square(piece.substr(1), s))
+      return ParseError{quoted(token) + ": expected a piece on a square, e.g. wKg1, bPh7, Kg1, kg8 or -e4"};
     const PieceType pt = piece_type_of_letter(piece[0]);
-    if (pt == NO_PIECE_TYPE) {
-      error = quoted(token) + " has no piece " + std::string(1, piece[0]);
-      return false;
-    }
+    if (pt == NO_PIECE_TYPE) return ParseError{quoted(token) + " has no piece " + std::string(1, piece[0])};
     const Color c = prefixed ? (token[0] == 'w' ? WHITE : BLACK)
                              : (std::isupper(static_cast<unsigned char>(piece[0])) ? WHITE : BLACK);
     out.required[c][pt] |= square_bb(s);
   }
-  if (!any) {
-    error = "empty piece list";
-    return false;
-  }
+  if (!any) return ParseError{"empty piece list"};
   Bitboard seen = out.empty;
   for (const auto& side : out.required)
     for (Bitboard b : side) {
-      if (seen & b) {
-        error = quoted(text) + " asks for two things on one square";
-        return false;
-      }
+      if (seen & b) return ParseError{quoted(text) + " asks for two things on one square"};
       seen |= b;
     }
-  return true;
+  return out;
 }
 
-bool parse_pawns(std::string_view text, PawnSpec& out, std::string& error) {
-  out = {};
+Parsed<PawnSpec> parse_pawns(std::string_view text) {
+  PawnSpec out;
+  std::string error;
   const std::string_view whole = text;
   if (text.starts_with("w:") || text.starts_with("b:")) {
     out.checked = {text[0] == 'w', text[0] == 'b'};
@@ -266,22 +255,19 @@ bool parse_pawns(std::string_view text, PawnSpec& out, std::string& error) {
         return true;
       },
       error);
-  if (!ok) return false;
-  if ((out.pawns[WHITE] | out.pawns[BLACK]) & (rank_bb(RANK_1) | rank_bb(RANK_8))) {
-    error = quoted(whole) + " has a pawn on the first or eighth rank";
-    return false;
-  }
-  return true;
+  if (!ok) return ParseError{error};
+  if ((out.pawns[WHITE] | out.pawns[BLACK]) & (rank_bb(RANK_1) | rank_bb(RANK_8)))
+    return ParseError{quoted(whole) + " has a pawn on the first or eighth rank"};
+  return out;
 }
 
-bool parse_ply_range(std::string_view text, uint32_t& from, uint32_t& to, std::string& error) {
+Parsed<PlyRange> parse_ply_range(std::string_view text) {
+  uint32_t from = 0, to = UINT32_MAX;
   auto number = [&](std::string_view s, uint32_t& n) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
   };
   const size_t dash = text.find('-');
-  from = 0;
-  to = UINT32_MAX;
   bool ok;
   if (dash == std::string_view::npos) {
     ok = number(text, from);
@@ -290,60 +276,50 @@ bool parse_ply_range(std::string_view text, uint32_t& from, uint32_t& to, std::s
     const std::string_view low = text.substr(0, dash), high = text.substr(dash + 1);
     ok = (low.empty() || number(low, from)) && (high.empty() || number(high, to)) && !(low.empty() && high.empty());
   }
-  if (!ok || from > to) {
-    error = quoted(text) + ": expected FROM-TO plies, e.g. 20-60, 20- or -60";
-    return false;
-  }
-  return true;
+  if (!ok || from > to) return ParseError{quoted(text) + ": expected FROM-TO plies, e.g. 20-60, 20- or -60"};
+  return PlyRange{from, to};
 }
 
-bool parse_side(std::string_view text, Color& out, std::string& error) {
-  if (text == "w" || text == "white") out = WHITE;
-  else if (text == "b" || text == "black") out = BLACK;
-  else {
-    error = quoted(text) + ": expected w or b";
-    return false;
-  }
-  return true;
+Parsed<Color> parse_side(std::string_view text) {
+  if (text == "w" || text == "white") return WHITE;
+  if (text == "b" || text == "black") return BLACK;
+  return ParseError{quoted(text) + ": expected w or b"};
 }
 
-bool build_pattern(const PatternText& t, std::optional<Pattern>& out, std::string& error) {
-  out.reset();
+Parsed<std::optional<Pattern>> build_pattern(const PatternText& t) {
   Pattern p;
-  auto parsed = [&](const char* option, bool ok) {
-    if (!ok) error = std::string(option) + ": " + error;
-    return ok;
+  // Sets `to` from the option's text, or says which option was bad.
+  auto read = [](const char* option, auto parsed, auto& to) -> std::optional<ParseError> {
+    if (!parsed) return ParseError{std::string(option) + ": " + parsed.error()};
+    to = std::move(parsed).value();
+    return std::nullopt;
   };
-  if (!t.material.empty() && !parsed("--material", parse_material(t.material, p.material.emplace(), error))) return false;
-  if (!t.imbalance.empty() && !parsed("--imbalance", parse_imbalance(t.imbalance, p.imbalance.emplace(), error)))
-    return false;
-  if (!t.pieces.empty() && !parsed("--pieces", parse_pieces(t.pieces, p.pieces.emplace(), error))) return false;
-  if (!t.pawns.empty() && !parsed("--pawns", parse_pawns(t.pawns, p.pawns.emplace(), error))) return false;
-  const bool any = p.material || p.imbalance || p.pieces || p.pawns;
-  if (!t.side_to_move.empty() && !parsed("--side-to-move", parse_side(t.side_to_move, p.side_to_move.emplace(), error)))
-    return false;
-  if (!t.ply_range.empty() && !parsed("--ply-range", parse_ply_range(t.ply_range, p.ply_from, p.ply_to, error)))
-    return false;
+  std::optional<ParseError> bad;
+  if (!t.material.empty()) bad = read("--material", parse_material(t.material), p.material);
+  if (!bad && !t.imbalance.empty()) bad = read("--imbalance", parse_imbalance(t.imbalance), p.imbalance);
+  if (!bad && !t.pieces.empty()) bad = read("--pieces", parse_pieces(t.pieces), p.pieces);
+  if (!bad && !t.pawns.empty()) bad = read("--pawns", parse_pawns(t.pawns), p.pawns);
+  if (!bad && !t.side_to_move.empty()) bad = read("--side-to-move", parse_side(t.side_to_move), p.side_to_move);
+  PlyRange plies;
+  if (!bad && !t.ply_range.empty()) bad = read("--ply-range", parse_ply_range(t.ply_range), plies);
+  if (bad) return std::move(*bad);
+  p.ply_from = plies.from;
+  p.ply_to = plies.to;
   if (t.streak) {
-    if (*t.streak < 1 || *t.streak > 10000) {
-      error = "--for: expected a number of plies from 1 to 10000";
-      return false;
-    }
+    if (*t.streak < 1 || *t.streak > 10000) return ParseError{"--for: expected a number of plies from 1 to 10000"};
     p.streak = uint32_t(*t.streak);
   }
   p.either_colour = t.either_colour;
   p.last = t.last;
+  const bool any = p.material || p.imbalance || p.pieces || p.pawns;
   const bool qualified = !t.side_to_move.empty() || !t.ply_range.empty() || t.streak || t.either_colour || t.last;
   if (!any) {
-    if (qualified) {
-      error = "--side-to-move, --ply-range, --for, --last and --material-either-colour qualify a pattern: add "
-              "--material, --imbalance, --pieces or --pawns";
-      return false;
-    }
-    return true;
+    if (qualified)
+      return ParseError{"--side-to-move, --ply-range, --for, --last and --material-either-colour qualify a pattern: "
+                        "add --material, --imbalance, --pieces or --pawns"};
+    return std::optional<Pattern>();
   }
-  out = p;
-  return true;
+  return std::optional<Pattern>(p);
 }
 
 }  // namespace pgnbase::query

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "core/bitboard.h"
+#include "core/parsed.h"
 #include "core/types.h"
 
 namespace pgnbase::query {
@@ -70,22 +71,25 @@ struct PatternText {
 };
 
 // The Pattern of the options, nullopt when none selects anything (qualifiers alone are
-// an error); false with "--material: 'KRX' has no piece X"-like messages.
-bool build_pattern(const PatternText& text, std::optional<Pattern>& out, std::string& error);
+// an error); errors such as "--material: 'KRX' has no piece X".
+Parsed<std::optional<Pattern>> build_pattern(const PatternText& text);
 
 // "KRPvKR", "KRPPvKR", "KR2PvKR", "KR*PvKR*P" (* = any number).
-bool parse_material(std::string_view text, MaterialSpec& out, std::string& error);
+Parsed<MaterialSpec> parse_material(std::string_view text);
 // "QvRR", "BvN", "vPP", "Pawn+2" (= "PPv"), "Pawn-1".
-bool parse_imbalance(std::string_view text, ImbalanceSpec& out, std::string& error);
+Parsed<ImbalanceSpec> parse_imbalance(std::string_view text);
 // A list "wKg1 wRf1 bKg8 bPh7 -e4" (also "Kg1 kg8": FEN letter case; "-e4": e4 empty),
 // or a mask of 8 ranks "?????rk?/?????ppp/8/..." ('?' any, '.' or a digit empty).
-bool parse_pieces(std::string_view text, PlacementSpec& out, std::string& error);
+Parsed<PlacementSpec> parse_pieces(std::string_view text);
 // A board of pawns only, "8/pp3ppp/4p3/3p4/3P4/8/PP3PPP/8" ('.' or a digit empty); a
 // "w:" or "b:" prefix compares that colour's pawns only.
-bool parse_pawns(std::string_view text, PawnSpec& out, std::string& error);
-// "20-60", "20-", "-60", "40".
-bool parse_ply_range(std::string_view text, uint32_t& from, uint32_t& to, std::string& error);
+Parsed<PawnSpec> parse_pawns(std::string_view text);
+// "20-60", "20-", "-60", "40": inclusive.
+struct PlyRange {
+  uint32_t from = 0, to = UINT32_MAX;
+};
+Parsed<PlyRange> parse_ply_range(std::string_view text);
 // "w" or "b" (also "white", "black").
-bool parse_side(std::string_view text, Color& out, std::string& error);
+Parsed<Color> parse_side(std::string_view text);
 
 }  // namespace pgnbase::query

@@ -26,8 +26,8 @@ void append_number(int64_t n, std::string& out) {
 
 }  // namespace
 
-bool parse_notation(std::string_view text, ExportNotation& out, std::string& error) {
-  out.letters = &english();
+Parsed<ExportNotation> parse_notation(std::string_view text) {
+  ExportNotation out;
   if (text == "san" || text == "en") out.style = MoveStyle::San;
   else if (text == "long") out.style = MoveStyle::Long;
   else if (text == "uci") out.style = MoveStyle::Uci;
@@ -36,12 +36,11 @@ bool parse_notation(std::string_view text, ExportNotation& out, std::string& err
     out.style = MoveStyle::San;
     out.letters = letters;
   } else {
-    error = "bad notation '" + std::string(text) + "': expected san, long, uci, figurine or a language code";
+    std::string error = "bad notation '" + std::string(text) + "': expected san, long, uci, figurine or a language code";
     for (const PieceLetters& l : all_piece_letters()) error += (l.code == "en" ? " (" : ", ") + std::string(l.code);
-    error += ")";
-    return false;
+    return ParseError{error + ")"};
   }
-  return true;
+  return out;
 }
 
 PgnWriter::PgnWriter(PgnWriteOptions options) : options_(options) {}

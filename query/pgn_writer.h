@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/parsed.h"
 #include "core/board.h"
 #include "core/move_code.h"
 #include "core/notation.h"
@@ -35,7 +36,7 @@ struct ExportNotation {
 
 // "san", "long", "uci", "figurine", or a language code ("de", "nl", "fr", "it", ...:
 // SAN with that language's piece letters).
-bool parse_notation(std::string_view text, ExportNotation& out, std::string& error);
+Parsed<ExportNotation> parse_notation(std::string_view text);
 
 inline constexpr std::string_view kPatternComment = "{pattern matches here}";
 

@@ -16,7 +16,7 @@
 #include "store/database.h"
 #include "query/game_filter.h"
 #include "io/output_file.h"
-#include "query/report_format.h"
+#include "query/output_format.h"
 
 namespace pgnbase::query {
 
@@ -70,7 +70,7 @@ struct PlayerReportOptions {
 };
 
 PlayerReport build_player_report(store::Database& db, const PlayerReportOptions& options);
-void print_player_report(const PlayerReport& report, ReportFormat format, bool wide, io::OutputFile& out);
+void print_player_report(const PlayerReport& report, OutputFormat format, bool wide, io::OutputFile& out);
 
 // One name of `players` or `events`.
 struct NameCount {
@@ -88,7 +88,7 @@ struct NameListOptions {
 
 // Most games first, then by name.
 std::vector<NameCount> list_names(store::Database& db, const NameListOptions& options);
-void print_name_list(const std::vector<NameCount>& names, bool events, ReportFormat format, bool wide, io::OutputFile& out);
+void print_name_list(const std::vector<NameCount>& names, bool events, OutputFormat format, bool wide, io::OutputFile& out);
 
 // A date key as people write a date: 20190517 "2019.05.17", 20190500 "2019.05", 20190000 "2019".
 std::string date_text(int64_t date_key);

@@ -185,11 +185,13 @@ void print_csv(const PlayerReport& r, io::OutputFile& out) {
 
 }  // namespace
 
-void print_player_report(const PlayerReport& report, ReportFormat format, bool wide, io::OutputFile& out) {
+void print_player_report(const PlayerReport& report, OutputFormat format, bool wide, io::OutputFile& out) {
   switch (format) {
-    case ReportFormat::Table: print_table(report, wide, out); return;
-    case ReportFormat::Json: print_json(report, out); return;
-    case ReportFormat::Csv: print_csv(report, out); return;
+    case OutputFormat::Text:  // not offered: the table
+    case OutputFormat::Pgn:
+    case OutputFormat::Table: print_table(report, wide, out); return;
+    case OutputFormat::Json: print_json(report, out); return;
+    case OutputFormat::Csv: print_csv(report, out); return;
   }
 }
 

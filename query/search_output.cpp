@@ -95,24 +95,24 @@ struct Batch {
 
 // Formats one game with a writer of the given format; false when it is corrupt.
 struct GameFormatter {
-  SearchFormat format;
+  OutputFormat format;
   PgnWriter pgn;
   JsonGameWriter json;
   bool pgn_annotations;
 
-  GameFormatter(SearchFormat f, const PgnWriteOptions& options)
+  GameFormatter(OutputFormat f, const PgnWriteOptions& options)
       : format(f), pgn(options), pgn_annotations(options.annotations) {}
 
   bool write(const store::GameRow& row, std::span<const MoveCode> codes, bool codes_ok, std::span<const uint32_t> plies,
              std::optional<uint32_t> pattern_ply, std::string& out) {
     if (!codes_ok || codes.size() != size_t(row.plies)) return false;
-    return format == SearchFormat::Pgn ? pgn.write(row, codes, out, pattern_ply)
+    return format == OutputFormat::Pgn ? pgn.write(row, codes, out, pattern_ply)
                                        : json.write(row, codes, plies, out, pattern_ply);
   }
 
   // Why write() refused the row (run only then).
   std::string why_corrupt(const store::GameRow& row) const {
-    std::string reason = diagnose_game(row, format == SearchFormat::Pgn && pgn_annotations);
+    std::string reason = diagnose_game(row, format == OutputFormat::Pgn && pgn_annotations);
     return reason.empty() ? "its stored data does not decode" : reason;
   }
 };
@@ -282,10 +282,10 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
   if (output.count_only) {
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";
-  } else if (output.format == SearchFormat::Table) {
+  } else if (output.format == OutputFormat::Table) {
     write_table(search, options.filter.position.has_value(), options.filter.pattern.has_value(), output.wide, out,
                 summary);
-  } else if (output.format == SearchFormat::Csv) {
+  } else if (output.format == OutputFormat::Csv) {
     write_csv(search, options.filter.position.has_value(), out, summary);
   } else {
     unsigned threads = output.threads ? output.threads : std::min(kMaxThreads, std::thread::hardware_concurrency());

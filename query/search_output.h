@@ -9,14 +9,13 @@
 #include "query/game_check.h"
 #include "query/game_search.h"
 #include "io/output_file.h"
+#include "query/output_format.h"
 #include "query/pgn_writer.h"
 
 namespace pgnbase::query {
 
-enum class SearchFormat : uint8_t { Table, Jsonl, Pgn, Csv };
-
 struct SearchOutputOptions {
-  SearchFormat format = SearchFormat::Table;
+  OutputFormat format = OutputFormat::Table;  // Table, Csv, Json (lines) or Pgn
   PgnWriteOptions pgn;
   bool count_only = false;  // print the number of matching games only
   bool wide = false;        // table: cut no cell

@@ -220,13 +220,12 @@ std::string_view speed_category(std::string_view tag_value) {
   return speed_category(time_control);
 }
 
-std::optional<TimeControlMatcher> TimeControlMatcher::parse(std::string_view pattern, std::string* error) {
+Parsed<TimeControlMatcher> TimeControlMatcher::parse(std::string_view pattern) {
   TimeControlMatcher matcher;
   const std::string_view text = trim(pattern);
   if (text == "*") {
     // As a tag value "*" means unknown, but a user typing it likely means "any": refuse.
-    if (error) *error = "ambiguous time control '*': use ? for unknown or *+* for any base+increment clock";
-    return std::nullopt;
+    return ParseError{"ambiguous time control '*': use ? for unknown or *+* for any base+increment clock"};
   }
   for (std::string_view category : kCategories) {
     if (equals_ignoring_case(text, category)) {
@@ -247,12 +246,9 @@ std::optional<TimeControlMatcher> TimeControlMatcher::parse(std::string_view pat
       return matcher;
     }
   }
-  if (error) {
-    *error = "bad time control '" + std::string(pattern) + "' (" + describe(parse_error) +
-             "): expected a speed (ultrabullet, bullet, blitz, rapid, classical, correspondence, unknown), "
-             "a TimeControl value such as 180+2 or 40/7200:3600, or base+increment with * for any (180+*)";
-  }
-  return std::nullopt;
+  return ParseError{"bad time control '" + std::string(pattern) + "' (" + describe(parse_error) +
+                    "): expected a speed (ultrabullet, bullet, blitz, rapid, classical, correspondence, unknown), "
+                    "a TimeControl value such as 180+2 or 40/7200:3600, or base+increment with * for any (180+*)"};
 }
 
 bool TimeControlMatcher::matches(const TimeControl& time_control) const {

@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/parsed.h"
+
 namespace pgnbase::query {
 
 enum class TimeControlKind : uint8_t { Unknown, None, Sandclock, Periods };
@@ -91,8 +93,7 @@ std::string_view speed_category(std::string_view tag_value);
 // Immutable after parse; safe to share between threads.
 class TimeControlMatcher {
  public:
-  // nullopt for a malformed pattern, with a one-line message in *error when given.
-  static std::optional<TimeControlMatcher> parse(std::string_view pattern, std::string* error = nullptr);
+  static Parsed<TimeControlMatcher> parse(std::string_view pattern);
 
   bool matches(std::string_view tag_value) const;
   bool matches(const TimeControl& time_control) const;

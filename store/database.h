@@ -21,6 +21,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/error.h"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -42,17 +44,18 @@ enum class StoreErrorKind {
 // Returns a short lowercase name of the kind ("busy", "not a database", ...).
 std::string_view to_string(StoreErrorKind kind);
 
-class StoreError : public std::runtime_error {
+class StoreError : public Error {
  public:
   StoreError(StoreErrorKind kind, int sqlite_code, const std::string& message)
-      : std::runtime_error(message), kind_(kind), sqlite_code_(sqlite_code) {}
+      : Error(ErrorKind::Store, message), store_kind_(kind), sqlite_code_(sqlite_code) {}
 
-  StoreErrorKind kind() const { return kind_; }
+  // What SQLite said went wrong (Error::kind() is ErrorKind::Store).
+  StoreErrorKind store_kind() const { return store_kind_; }
   // The extended SQLite result code, for logs and tests.
   int sqlite_code() const { return sqlite_code_; }
 
  private:
-  StoreErrorKind kind_;
+  StoreErrorKind store_kind_;
   int sqlite_code_;
 };
 

@@ -8,7 +8,11 @@ namespace pgnbase::store {
 
 bool stored_start_position(Variant variant, std::optional<std::string_view> start_fen, Board& board) {
   const bool chess960 = variant == Variant::Chess960;
-  if (start_fen) return !parse_fen(*start_fen, board, chess960).has_value();
+  if (start_fen) {
+    Parsed<Board> parsed = parse_fen(*start_fen, chess960);
+    if (parsed) board = *parsed;
+    return parsed.ok();
+  }
   board = Board();
   if (chess960) board.set_chess960(true);
   return true;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/error.h"
+
 namespace pgnbase::store {
 
 enum class GameResult : uint8_t { Unknown = 0, WhiteWin = 1, Draw = 2, BlackWin = 3 };
@@ -41,9 +43,9 @@ inline unsigned key_partition(uint64_t key) { return unsigned(key >> (64 - kKeyP
 
 // A corrupt block, a failed temp-file write (disk full) or a misuse of the builder.
 // what() is one line naming what failed, ready for main to print.
-class PositionIndexError : public std::runtime_error {
+class PositionIndexError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit PositionIndexError(const std::string& message) : Error(ErrorKind::PositionIndex, message) {}
 };
 
 }  // namespace pgnbase::store

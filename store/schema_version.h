@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
 #include "store/database.h"
 
 namespace pgnbase::store {
 
 // A database this build must not read or write: not pgnbase's, or from another version.
-class SchemaError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
+class SchemaError : public Error {
+ public:
+  explicit SchemaError(const std::string& message) : Error(ErrorKind::Schema, message) {}
 };
 
 // meta's schema_version, or nullopt when meta has no such row (a database being

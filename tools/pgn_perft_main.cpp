@@ -79,7 +79,8 @@ int run_batch(bool chess960) {
     std::string error;
     const auto depth = parse_depth(depth_text);
     if (!depth) error = bad_depth(depth_text);
-    else if (auto fen_error = parse_fen(fen, board, chess960)) error = fen_error->message;
+    else if (Parsed<Board> parsed = parse_fen(fen, chess960)) board = *parsed;
+    else error = parsed.error();
     if (!error.empty()) {
       std::printf("error: %s\n", error.c_str());
       any_error = true;
@@ -126,8 +127,9 @@ int main(int argc, char** argv) {
   std::string fen;
   for (std::string_view word : positional) fen += (fen.empty() ? "" : " ") + std::string(word);
 
-  Board board;
-  if (auto error = parse_fen(fen, board, chess960)) return fail(error->message);
+  const Parsed<Board> parsed = parse_fen(fen, chess960);
+  if (!parsed) return fail(parsed.error());
+  Board board = *parsed;
   const uint64_t nodes = want_divide ? divide(board, *depth) : perft(board, *depth);
   std::printf("%llu\n", static_cast<unsigned long long>(nodes));
   return 0;

@@ -30,8 +30,10 @@ inline std::string test_data_path(std::string_view relative) {
 // Parses fen into board and returns the parser's message, "" on success, so that a
 // failing assertion shows why.
 inline std::string fen_error(std::string_view fen, Board& board, bool chess960 = false) {
-  auto error = parse_fen(fen, board, chess960);
-  return error ? error->message : "";
+  Parsed<Board> parsed = parse_fen(fen, chess960);
+  if (!parsed) return parsed.error();
+  board = *parsed;
+  return "";
 }
 
 struct PerftExpectation {

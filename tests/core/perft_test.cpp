@@ -76,11 +76,12 @@ int check_suite(const std::vector<PerftCase>& cases, int max_depth, size_t strid
   int runs = 0;
   for (size_t i = 0; i < cases.size(); i += stride) {
     const PerftCase& c = cases[i];
-    Board board;
-    if (auto error = parse_fen(c.fen, board)) {
-      ADD_FAILURE() << c.id << ": " << error->message;
+    const Parsed<Board> parsed = parse_fen(c.fen);
+    if (!parsed) {
+      ADD_FAILURE() << c.id << ": " << parsed.error();
       continue;
     }
+    Board board = *parsed;
     for (const auto& e : c.expected) {
       if (e.depth > max_depth || e.nodes > kMaxNodesPerRun) continue;
       EXPECT_EQ(perft(board, e.depth), e.nodes) << c.id << " '" << c.fen << "' depth " << e.depth;

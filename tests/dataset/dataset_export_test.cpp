@@ -236,9 +236,7 @@ void DatasetExportTest::eco_and_player_counts_equal_search_count() {
   };
   for (const char* eco : {"B20-B99", "C60-C99", "A", "D", "E60", "C"}) {
     query::GameFilter f;
-    query::EcoRange range;
-    std::string error;
-    ASSERT_TRUE(query::parse_eco_range(eco, range, error));
+    const query::EcoRange range = query::parse_eco_range(eco).value();
     f.eco = range;
     EXPECT_EQ(duckdb_value("SELECT count(*) FROM " + table(dataset(), "games") + " WHERE eco >= '" + range.low +
                            "' AND eco < '" + range.high_exclusive + "'"),

@@ -194,8 +194,7 @@ void run_queries(const std::string& path, uint8_t mask) {
   if (mask == 0) mask = 0xFF;
   store::Database db = store::open_for_reading(path);
   CorruptReports reports;
-  Board after_e4;
-  parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", after_e4);
+  const Board after_e4 = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").value();
   // A command that failed midway leaves its read transaction open; the next starts afresh.
   auto end_transaction = [&] {
     if (db.in_transaction()) db.exec("ROLLBACK");
@@ -207,7 +206,7 @@ void run_queries(const std::string& path, uint8_t mask) {
         if (position == 1) search.filter.position = Board();
         if (position == 2) search.filter.position = after_e4;
         SearchOutputOptions output;
-        output.format = SearchFormat(format);
+        output.format = OutputFormat(format);
         output.threads = format == 2 ? 2 : 1;
         output.on_corrupt = reports.report();
         io::OutputFile out("/dev/null");
@@ -221,12 +220,11 @@ void run_queries(const std::string& path, uint8_t mask) {
       search.count_threads = 1;
       SearchOutputOptions output;
       output.count_only = variant == 3;
-      output.format = SearchFormat::Pgn;
+      output.format = OutputFormat::Pgn;
       if (variant == 7) {
-        std::string error;
-        EcoRange eco;
-        check(parse_eco_range("B", eco, error), "ECO range B", error);
-        search.filter.eco = eco;
+        Parsed<EcoRange> eco = parse_eco_range("B");
+        check(eco.ok(), "ECO range B", eco ? "" : eco.error());
+        search.filter.eco = *eco;
         search.order = GameOrder::Elo;
       }
       output.on_corrupt = reports.report();

@@ -18,11 +18,9 @@ void check_position(const Board& board, std::string_view input) {
   check(board.key() == board.compute_key(), "key differs from the recomputed key", fen);
   for (CastlingStyle style : {CastlingStyle::Auto, CastlingStyle::XFen, CastlingStyle::Shredder}) {
     const std::string written = write_fen(board, style);
-    Board again;
-    if (auto error = parse_fen(written, again, board.chess960())) {
-      std::string detail = std::string(input) + " -> " + written + ": " + error->message;
-      pgnbase::fuzz::fail("written FEN does not parse", detail);
-    }
+    const Parsed<Board> parsed = parse_fen(written, board.chess960());
+    if (!parsed) pgnbase::fuzz::fail("written FEN does not parse", std::string(input) + " -> " + written + ": " + parsed.error());
+    const Board& again = *parsed;
     check(write_fen(again) == fen, "FEN round trip not stable", std::string(input) + " -> " + fen + " -> " + written + " -> " + write_fen(again));
     check(again.key() == board.key(), "FEN round trip changes the key", fen);
   }
@@ -34,8 +32,7 @@ void check_position(const Board& board, std::string_view input) {
     UndoInfo undo;
     copy.do_move(m, undo);
     check(copy.key() == copy.compute_key(), "incremental key differs after a move", fen);
-    Board reparsed;
-    check(!parse_fen(write_fen(copy), reparsed, copy.chess960()), "position after a legal move does not parse",
+    check(parse_fen(write_fen(copy), copy.chess960()).ok(), "position after a legal move does not parse",
           fen + " then " + write_fen(copy));
     copy.undo_move(m, undo);
     check(write_fen(copy) == fen && copy.key() == board.key(), "undo does not restore the position", fen);
@@ -48,14 +45,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 512) return 0;  // no FEN is longer; keeps the fuzzer on the parser
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   for (bool chess960 : {false, true}) {
-    Board board;
-    if (auto error = parse_fen(input, board, chess960)) {
-      check(!error->message.empty() && error->message.find('\n') == std::string::npos,
-            "FEN error message is empty or not one line", error->message);
-      check(field_name(error->field) != nullptr, "FEN error field has no name");
+    const Parsed<Board> board = parse_fen(input, chess960);
+    if (!board) {
+      check(!board.error().empty() && board.error().find('\n') == std::string::npos,
+            "FEN error message is empty or not one line", board.error());
       continue;
     }
-    check_position(board, input);
+    check_position(*board, input);
   }
   return 0;
 }

@@ -22,8 +22,9 @@ void check_record(const GameRecord& record) {
   check(record.keys.size() == record.codes.size() + 1, "keys are not one more than move codes");
   Board board;
   if (!record.start_fen.empty()) {
-    auto error = parse_fen(record.start_fen, board, record.variant == store::Variant::Chess960);
-    check(!error, "stored start FEN does not parse", record.start_fen);
+    const Parsed<Board> parsed = parse_fen(record.start_fen, record.variant == store::Variant::Chess960);
+    check(parsed.ok(), "stored start FEN does not parse", record.start_fen);
+    board = *parsed;
   } else if (record.variant == store::Variant::Chess960) {
     board.set_chess960(true);
   }

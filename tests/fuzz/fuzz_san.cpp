@@ -91,8 +91,9 @@ void check_token(const Board& board, std::string_view token) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0 || size > 256) return 0;
   const StartPosition& start = kStarts[data[0] % std::size(kStarts)];
-  Board board;
-  if (parse_fen(start.fen, board, start.chess960)) pgnbase::fuzz::fail("bad built-in FEN", start.fen);
+  const Parsed<Board> parsed = parse_fen(start.fen, start.chess960);
+  if (!parsed) pgnbase::fuzz::fail("bad built-in FEN", start.fen);
+  Board board = *parsed;
   size_t i = 1;
   for (; i < size && data[i] != 0; ++i) {
     MoveList list;

@@ -256,8 +256,7 @@ TEST(EcoTable, SameTablePositionKeepsShortestThenFirstLine) {
 
 TEST(EcoTable, SetUpPositionOutsideTableIsUnclassified) {
   // A rook endgame: neither its start nor any later position is an opening.
-  Board board;
-  ASSERT_FALSE(parse_fen("8/5k2/8/3R4/8/2K5/8/4r3 w - - 0 40", board).has_value());
+  const Board board = parse_fen("8/5k2/8/3R4/8/2K5/8/4r3 w - - 0 40").value();
   std::vector<uint64_t> keys = keys_of(board, {"Rd7+", "Kf6", "Kd4", "Re2"});
   ASSERT_EQ(keys.size(), 5u);
   EXPECT_EQ(store::EcoTable::builtin().classify(keys), nullptr);

@@ -143,7 +143,7 @@ TEST_F(StoreTest, ReadOnlyOpenRefusesWrites) {
   { make_database(db_path()); }
   Database reader(db_path(), Database::Mode::ReadOnly);
   StoreError error = capture_store_error([&] { reader.exec("INSERT INTO items (name) VALUES ('x')"); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::ReadOnly);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::ReadOnly);
   EXPECT_NE(std::string(error.what()).find(db_path()), std::string::npos) << error.what();
   EXPECT_NE(std::string(error.what()).find("readonly"), std::string::npos) << error.what();
 }
@@ -171,7 +171,7 @@ TEST_F(StoreTest, SecondWriterGetsClearLockedError) {
   Database second(db_path(), Database::Mode::ReadWrite);
   second.set_busy_timeout(std::chrono::milliseconds(50));
   StoreError error = capture_store_error([&] { Transaction blocked(second); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Busy);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Busy);
   std::string message = error.what();
   EXPECT_NE(message.find("'" + db_path() + "'"), std::string::npos) << message;
   EXPECT_NE(message.find("database is locked"), std::string::npos) << message;
@@ -188,7 +188,7 @@ TEST_F(StoreTest, PgnFileIsNotADatabase) {
   fs::copy_file(fs::path(PGNBASE_SOURCE_DIR) / "tests/data/notation/fide-appendix-e-sample.pgn", pgn);
   for (Database::Mode mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite, Database::Mode::Create}) {
     StoreError error = capture_store_error([&] { Database db(pgn.string(), mode); });
-    EXPECT_EQ(error.kind(), StoreErrorKind::NotADatabase);
+    EXPECT_EQ(error.store_kind(), StoreErrorKind::NotADatabase);
     EXPECT_EQ(std::string(error.what()), "cannot open database '" + pgn.string() + "': file is not a database");
   }
 }
@@ -196,7 +196,7 @@ TEST_F(StoreTest, PgnFileIsNotADatabase) {
 TEST_F(StoreTest, MissingFileWithoutCreateCannotOpen) {
   std::string missing = db_path("missing.db");
   StoreError error = capture_store_error([&] { Database db(missing, Database::Mode::ReadOnly); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::CannotOpen);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::CannotOpen);
   std::string message = error.what();
   EXPECT_EQ(message.rfind("cannot open database '" + missing + "': unable to open database file", 0), 0u)
       << message;
@@ -206,7 +206,7 @@ TEST_F(StoreTest, MissingFileWithoutCreateCannotOpen) {
 TEST_F(StoreTest, DatabaseInMissingDirectoryCannotBeCreated) {
   std::string path = (dir_ / "no-such-dir" / "x.db").string();
   StoreError error = capture_store_error([&] { Database db(path, Database::Mode::Create); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::CannotOpen);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::CannotOpen);
   EXPECT_NE(std::string(error.what()).find(path), std::string::npos);
 }
 
@@ -221,14 +221,14 @@ TEST_F(StoreTest, FullDatabaseReportsDiskFull) {
       insert.run();
     }
   });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Full);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Full);
   EXPECT_NE(std::string(error.what()).find("database or disk is full"), std::string::npos) << error.what();
 }
 
 TEST_F(StoreTest, BadSqlNamesTheStatement) {
   Database db = make_database(db_path());
   StoreError error = capture_store_error([&] { db.prepare("SELEKT * FROM items"); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Misuse);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Misuse);
   EXPECT_NE(std::string(error.what()).find("SELEKT * FROM items"), std::string::npos) << error.what();
 
   error = capture_store_error([&] { db.exec("SELECT * FROM no_such_table"); });
@@ -239,7 +239,7 @@ TEST_F(StoreTest, BindIndexOutOfRangeThrows) {
   Database db = make_database(db_path());
   Statement insert = db.prepare("INSERT INTO items (name) VALUES (?1)");
   StoreError error = capture_store_error([&] { insert.bind_int64(2, 1); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Misuse);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Misuse);
   EXPECT_NE(std::string(error.what()).find("?2"), std::string::npos) << error.what();
 }
 
@@ -250,7 +250,7 @@ TEST_F(StoreTest, StatementIsReusableAfterConstraintError) {
   insert.bind_text(1, "same");
   insert.run();
   StoreError error = capture_store_error([&] { insert.run(); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Constraint);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Constraint);
   insert.bind_text(1, "other");
   insert.run();
   EXPECT_EQ(count_items(db), 2);
@@ -266,7 +266,7 @@ TEST_F(StoreTest, StatementsAndDatabasesMove) {
   // Statements keep working, and keep naming the file, after their Database moves.
   Database moved_db = std::move(db);
   StoreError error = capture_store_error([&] { moved.run(); });
-  EXPECT_EQ(error.kind(), StoreErrorKind::Constraint);
+  EXPECT_EQ(error.store_kind(), StoreErrorKind::Constraint);
   EXPECT_NE(std::string(error.what()).find("'" + db_path() + "'"), std::string::npos) << error.what();
   EXPECT_EQ(count_items(moved_db), 1);
   EXPECT_EQ(moved_db.path(), db_path());

@@ -49,16 +49,8 @@ Ids ids(const std::string& db_path, const GameFilter& filter, GameOrder order = 
 // Games inside [from, to] as pgn-query reads the bounds; "" leaves a side open.
 Ids between(const std::string& db_path, std::string_view from, std::string_view to) {
   GameFilter f;
-  std::string error;
-  int64_t key = 0;
-  if (!from.empty()) {
-    EXPECT_TRUE(parse_date_bound(from, false, key, error)) << error;
-    f.date_from_key = key;
-  }
-  if (!to.empty()) {
-    EXPECT_TRUE(parse_date_bound(to, true, key, error)) << error;
-    f.date_to_key = key;
-  }
+  if (!from.empty()) f.date_from_key = parse_date_bound(from, false).value();
+  if (!to.empty()) f.date_to_key = parse_date_bound(to, true).value();
   return ids(db_path, f);
 }
 

@@ -85,7 +85,7 @@ TEST_F(DuplicatesTest, AnExportedFileReimportsAsDuplicatesOnly) {
   {
     store::Database database(db, store::Database::Mode::ReadOnly);
     SearchOutputOptions output;
-    output.format = SearchFormat::Pgn;
+    output.format = OutputFormat::Pgn;
     io::OutputFile out(exported);
     EXPECT_EQ(run_search(database, SearchOptions{}, output, out).games, int64_t(first.summary.imported));
     out.close();

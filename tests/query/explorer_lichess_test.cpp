@@ -129,7 +129,7 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
   f.date_to_key = 20210699;
   filters.push_back({"2021.03-2021.06", f});
   f = {};
-  f.time_control = TimeControlMatcher::parse("bullet");
+  f.time_control = *TimeControlMatcher::parse("bullet");
   f.min_elo = 2800;
   f.date_from_key = 20210000;
   filters.push_back({"bullet, 2800+, from 2021", f});
@@ -167,7 +167,7 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
 
 TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {
   GameFilter filter;
-  filter.time_control = TimeControlMatcher::parse("blitz");
+  filter.time_control = *TimeControlMatcher::parse("blitz");
   const Board position = query_test::board_of("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
   std::string ignored;
   std::vector<std::pair<int64_t, int64_t>> rated;  // (-rating sum, id)

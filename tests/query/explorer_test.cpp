@@ -80,7 +80,7 @@ TEST(Explorer, HeaderFiltersSelectTheGames) {
     EXPECT_EQ(r.moves[0].san, "e4");
     EXPECT_EQ(r.moves[0].draws, 2u);
     GameFilter blitz;
-    blitz.time_control = TimeControlMatcher::parse("180+2");
+    blitz.time_control = *TimeControlMatcher::parse("180+2");
     r = explore_sample(kStartFen, blitz, false, limit);
     ASSERT_EQ(r.moves.size(), 1u);
     EXPECT_EQ(r.moves[0].games, 1u);

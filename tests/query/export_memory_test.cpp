@@ -25,7 +25,7 @@ TEST(ExportMemory, BatchesAreBoundedInBytes) {
   query_test::import_files(db_path, {pgn});
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   SearchOutputOptions output;
-  output.format = SearchFormat::Pgn;
+  output.format = OutputFormat::Pgn;
   output.threads = 2;
   size_t largest = 0, batches = 0;
   output.on_batch_written = [&](size_t, size_t bytes) {

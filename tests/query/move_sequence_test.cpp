@@ -19,10 +19,9 @@ namespace {
 constexpr std::string_view kRuyLopezFen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
 std::string final_fen(std::string_view text) {
-  MoveSequence s;
-  std::string error;
-  EXPECT_TRUE(parse_move_sequence(text, s, error)) << text << ": " << error;
-  return s.positions.empty() ? "" : write_fen(s.final_position());
+  Parsed<MoveSequence> s = parse_move_sequence(text);
+  EXPECT_TRUE(s) << text << ": " << (s ? "" : s.error());
+  return s ? write_fen(s->final_position()) : "";
 }
 
 TEST(MoveSequence, ReadsEveryNotationWithOrWithoutMoveNumbers) {
@@ -30,21 +29,20 @@ TEST(MoveSequence, ReadsEveryNotationWithOrWithoutMoveNumbers) {
                                 "1.e4 1...e5 2.Nf3 2...Nc6 3.Bb5", "1. e4 e5 2. Sf3 Sc6 3. Lb5",
                                 "e2e4 e7e5 g1f3 b8c6 f1b5", "  1.e4   e5\t2.Nf3 Nc6 3.Bb5+ "})
     EXPECT_EQ(final_fen(text), kRuyLopezFen) << text;
-  MoveSequence s;
-  std::string error;
-  ASSERT_TRUE(parse_move_sequence("1.e4 e5 2.Nf3", s, error));
-  EXPECT_EQ(s.moves.size(), 3u);
-  EXPECT_EQ(s.positions.size(), 4u);
+  Parsed<MoveSequence> s = parse_move_sequence("1.e4 e5 2.Nf3");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->moves.size(), 3u);
+  EXPECT_EQ(s->positions.size(), 4u);
 }
 
 TEST(MoveSequence, BadMovesAreNamed) {
-  MoveSequence s;
-  std::string error;
-  EXPECT_FALSE(parse_move_sequence("1.e4 e5 2.Nf6", s, error));
-  EXPECT_NE(error.find("ply 3"), std::string::npos) << error;
-  EXPECT_NE(error.find("Nf6"), std::string::npos) << error;
-  EXPECT_FALSE(parse_move_sequence("  1. ", s, error));
-  EXPECT_NE(error.find("no move"), std::string::npos) << error;
+  Parsed<MoveSequence> s = parse_move_sequence("1.e4 e5 2.Nf6");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("ply 3"), std::string::npos) << s.error();
+  EXPECT_NE(s.error().find("Nf6"), std::string::npos) << s.error();
+  s = parse_move_sequence("  1. ");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("no move"), std::string::npos) << s.error();
 }
 
 class MoveSequenceRealGames : public ::testing::Test {
@@ -93,9 +91,9 @@ TEST_F(MoveSequenceRealGames, SearchAndExplorerAgreeWithAFullReplay) {
       if (g.codes.size() < n) continue;
       const std::string text = typed_moves(g, n);
       if (!tried.insert(text).second) continue;
-      MoveSequence sequence;
-      std::string error;
-      ASSERT_TRUE(parse_move_sequence(text, sequence, error)) << text << ": " << error;
+      Parsed<MoveSequence> parsed = parse_move_sequence(text);
+      ASSERT_TRUE(parsed) << text << ": " << parsed.error();
+      const MoveSequence& sequence = *parsed;
       ASSERT_EQ(sequence.final_position().key(), g.keys[n]) << text;
       // Brute force: games reaching the position at any ply, and games starting with
       // exactly these moves (the same codes from the standard start).

@@ -7,10 +7,16 @@ namespace pgnbase::query {
 namespace {
 
 MaterialSpec material(std::string_view text) {
-  MaterialSpec m;
-  std::string error;
-  EXPECT_TRUE(parse_material(text, m, error)) << text << ": " << error;
-  return m;
+  Parsed<MaterialSpec> m = parse_material(text);
+  EXPECT_TRUE(m) << text << ": " << (m ? "" : m.error());
+  return m ? *m : MaterialSpec{};
+}
+
+// The error of a text that must not parse ("" when it parses).
+template <class T>
+std::string error_of(const Parsed<T>& parsed) {
+  EXPECT_FALSE(parsed);
+  return parsed ? "" : parsed.error();
 }
 
 TEST(PatternParse, MaterialCountsAndRanges) {
@@ -33,107 +39,99 @@ TEST(PatternParse, MaterialCountsAndRanges) {
 }
 
 TEST(PatternParse, MaterialErrorsNameTheBadPart) {
-  MaterialSpec m;
-  std::string error;
-  EXPECT_FALSE(parse_material("KRX", m, error));
-  EXPECT_EQ(error, "'KRX' has no piece X");
-  EXPECT_FALSE(parse_material("KRvKRvK", m, error));
-  EXPECT_NE(error.find("expected WHITEvBLACK"), std::string::npos);
-  EXPECT_FALSE(parse_material("KR3vK", m, error));
-  EXPECT_NE(error.find("ends in a count"), std::string::npos);
-  EXPECT_FALSE(parse_material("KKRvK", m, error));
-  EXPECT_NE(error.find("one K"), std::string::npos);
+  EXPECT_EQ(error_of(parse_material("KRX")), "'KRX' has no piece X");
+  EXPECT_NE(error_of(parse_material("KRvKRvK")).find("expected WHITEvBLACK"), std::string::npos);
+  EXPECT_NE(error_of(parse_material("KR3vK")).find("ends in a count"), std::string::npos);
+  EXPECT_NE(error_of(parse_material("KKRvK")).find("one K"), std::string::npos);
 }
 
 // Issue 22 item 9: 256 pawns wrapped the count to 0 and the range to "any number".
 TEST(PatternParse, MaterialCountsCannotWrap) {
-  MaterialSpec m;
-  std::string error;
-  EXPECT_FALSE(parse_material("K" + std::string(256, 'P') + "vK", m, error));
+  std::string error = error_of(parse_material("K" + std::string(256, 'P') + "vK"));
   EXPECT_NE(error.find("more than 8 pawns"), std::string::npos) << error;
-  EXPECT_FALSE(parse_material("K9PvK", m, error));
+  error = error_of(parse_material("K9PvK"));
   EXPECT_NE(error.find("more than 8 pawns"), std::string::npos) << error;
   std::string many = "K";
   for (int i = 0; i < 20; ++i) many += "15Q";
-  EXPECT_FALSE(parse_material(many + "vK", m, error));
+  error = error_of(parse_material(many + "vK"));
   EXPECT_NE(error.find("more than 16 men"), std::string::npos) << error;
-  EXPECT_TRUE(parse_material("KQQQQQQQQQRRBBNNvK", m, error)) << error;  // 15 men: legal after promotions
-  EXPECT_TRUE(parse_material("K8P7QvK", m, error)) << error;
+  material("KQQQQQQQQQRRBBNNvK");  // 15 men: legal after promotions
+  material("K8P7QvK");
 }
 
 TEST(PatternParse, ImbalanceForms) {
-  ImbalanceSpec i;
-  std::string error;
-  ASSERT_TRUE(parse_imbalance("QvRR", i, error)) << error;
-  EXPECT_EQ(i.difference[QUEEN], 1);
-  EXPECT_EQ(i.difference[ROOK], -2);
-  EXPECT_TRUE(i.pawns_free);
-  ASSERT_TRUE(parse_imbalance("Pawn+2", i, error)) << error;
-  EXPECT_EQ(i.difference[PAWN], 2);
-  EXPECT_FALSE(i.pawns_free);
-  ImbalanceSpec same;
-  ASSERT_TRUE(parse_imbalance("PPv", same, error));
-  EXPECT_EQ(same.difference, i.difference);
-  ASSERT_TRUE(parse_imbalance("vPP", i, error));
-  EXPECT_EQ(i.difference[PAWN], -2);
-  EXPECT_FALSE(parse_imbalance("Pawn+x", i, error));
-  EXPECT_FALSE(parse_imbalance("QvK", i, error));
-  EXPECT_NE(error.find("no piece K"), std::string::npos);
+  Parsed<ImbalanceSpec> i = parse_imbalance("QvRR");
+  ASSERT_TRUE(i) << i.error();
+  EXPECT_EQ(i->difference[QUEEN], 1);
+  EXPECT_EQ(i->difference[ROOK], -2);
+  EXPECT_TRUE(i->pawns_free);
+  i = parse_imbalance("Pawn+2");
+  ASSERT_TRUE(i) << i.error();
+  EXPECT_EQ(i->difference[PAWN], 2);
+  EXPECT_FALSE(i->pawns_free);
+  Parsed<ImbalanceSpec> same = parse_imbalance("PPv");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->difference, i->difference);
+  i = parse_imbalance("vPP");
+  ASSERT_TRUE(i);
+  EXPECT_EQ(i->difference[PAWN], -2);
+  error_of(parse_imbalance("Pawn+x"));
+  EXPECT_NE(error_of(parse_imbalance("QvK")).find("no piece K"), std::string::npos);
 }
 
 TEST(PatternParse, PieceListAndMaskAgree) {
-  PlacementSpec list, mask;
-  std::string error;
-  ASSERT_TRUE(parse_pieces("wKg1 Rf1 bKg8 ph7 -e4", list, error)) << error;
-  ASSERT_TRUE(parse_pieces(std::string(8, '?') + "/???????p/" + std::string(8, '?') + "/" + std::string(8, '?') + "/" + std::string(4, '?') + "." + std::string(3, '?') + "/" +
-                               std::string(8, '?') + "/" + std::string(8, '?') + "/?????RK?",
-                           mask, error))
-      << error;
+  Parsed<PlacementSpec> list = parse_pieces("wKg1 Rf1 bKg8 ph7 -e4");
+  ASSERT_TRUE(list) << list.error();
+  Parsed<PlacementSpec> mask =
+      parse_pieces(std::string(8, '?') + "/???????p/" + std::string(8, '?') + "/" + std::string(8, '?') + "/" +
+                   std::string(4, '?') + "." + std::string(3, '?') + "/" + std::string(8, '?') + "/" +
+                   std::string(8, '?') + "/?????RK?");
+  ASSERT_TRUE(mask) << mask.error();
   // The mask has no black king: add it to compare the rest.
-  mask.required[BLACK][KING] = square_bb(SQ_G8);
-  EXPECT_EQ(list.required, mask.required);
-  EXPECT_EQ(list.empty, mask.empty);
-  EXPECT_EQ(list.empty, square_bb(SQ_E4));
-  PlacementSpec fen;
-  ASSERT_TRUE(parse_pieces("6k1/8/8/8/8/8/8/6K1", fen, error));
-  EXPECT_EQ(popcount(fen.empty), 62);
-  EXPECT_FALSE(parse_pieces("wKg1 wQg1", list, error));
-  EXPECT_NE(error.find("two things on one square"), std::string::npos);
-  EXPECT_FALSE(parse_pieces("9/8/8/8/8/8/8/8", list, error));
-  EXPECT_FALSE(parse_pieces("8/8/8/8/8/8/8/8/8", list, error));
-  EXPECT_FALSE(parse_pieces("wZa1", list, error));
-  EXPECT_EQ(error, "'wZa1' has no piece Z");
+  mask->required[BLACK][KING] = square_bb(SQ_G8);
+  EXPECT_EQ(list->required, mask->required);
+  EXPECT_EQ(list->empty, mask->empty);
+  EXPECT_EQ(list->empty, square_bb(SQ_E4));
+  Parsed<PlacementSpec> fen = parse_pieces("6k1/8/8/8/8/8/8/6K1");
+  ASSERT_TRUE(fen);
+  EXPECT_EQ(popcount(fen->empty), 62);
+  EXPECT_NE(error_of(parse_pieces("wKg1 wQg1")).find("two things on one square"), std::string::npos);
+  error_of(parse_pieces("9/8/8/8/8/8/8/8"));
+  error_of(parse_pieces("8/8/8/8/8/8/8/8/8"));
+  EXPECT_EQ(error_of(parse_pieces("wZa1")), "'wZa1' has no piece Z");
 }
 
 TEST(PatternParse, PawnsOfBothOrOneColour) {
-  PawnSpec p;
-  std::string error;
-  ASSERT_TRUE(parse_pawns("8/pp3ppp/4p3/8/3P4/8/PP3PPP/8", p, error)) << error;
-  EXPECT_EQ(popcount(p.pawns[WHITE]), 6);
-  EXPECT_EQ(popcount(p.pawns[BLACK]), 6);
-  EXPECT_TRUE(p.checked[WHITE] && p.checked[BLACK]);
-  ASSERT_TRUE(parse_pawns("w:8/8/8/8/3P4/8/PP3PPP/8", p, error)) << error;
-  EXPECT_FALSE(p.checked[BLACK]);
-  EXPECT_FALSE(parse_pawns("w:8/p7/8/8/8/8/8/8", p, error));  // a black pawn in a White-only board
-  EXPECT_FALSE(parse_pawns("8/8/8/8/8/8/8/N7", p, error));
+  Parsed<PawnSpec> p = parse_pawns("8/pp3ppp/4p3/8/3P4/8/PP3PPP/8");
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(popcount(p->pawns[WHITE]), 6);
+  EXPECT_EQ(popcount(p->pawns[BLACK]), 6);
+  EXPECT_TRUE(p->checked[WHITE] && p->checked[BLACK]);
+  p = parse_pawns("w:8/8/8/8/3P4/8/PP3PPP/8");
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_FALSE(p->checked[BLACK]);
+  error_of(parse_pawns("w:8/p7/8/8/8/8/8/8"));  // a black pawn in a White-only board
+  error_of(parse_pawns("8/8/8/8/8/8/8/N7"));
 }
 
 TEST(PatternParse, PlyRanges) {
-  uint32_t from, to;
-  std::string error;
-  ASSERT_TRUE(parse_ply_range("20-60", from, to, error));
-  EXPECT_EQ(from, 20u);
-  EXPECT_EQ(to, 60u);
-  ASSERT_TRUE(parse_ply_range("20-", from, to, error));
-  EXPECT_EQ(to, UINT32_MAX);
-  ASSERT_TRUE(parse_ply_range("-60", from, to, error));
-  EXPECT_EQ(from, 0u);
-  ASSERT_TRUE(parse_ply_range("40", from, to, error));
-  EXPECT_EQ(from, 40u);
-  EXPECT_EQ(to, 40u);
-  EXPECT_FALSE(parse_ply_range("-", from, to, error));
-  EXPECT_FALSE(parse_ply_range("60-20", from, to, error));
-  EXPECT_FALSE(parse_ply_range("x", from, to, error));
+  Parsed<PlyRange> r = parse_ply_range("20-60");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->from, 20u);
+  EXPECT_EQ(r->to, 60u);
+  r = parse_ply_range("20-");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->to, UINT32_MAX);
+  r = parse_ply_range("-60");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->from, 0u);
+  r = parse_ply_range("40");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->from, 40u);
+  EXPECT_EQ(r->to, 40u);
+  error_of(parse_ply_range("-"));
+  error_of(parse_ply_range("60-20"));
+  error_of(parse_ply_range("x"));
 }
 
 }  // namespace

@@ -114,11 +114,10 @@ std::optional<uint32_t> naive_first(const Pattern& p, const std::vector<FenBoard
 }
 
 Pattern pattern_of(const PatternText& text) {
-  std::optional<Pattern> p;
-  std::string error;
-  EXPECT_TRUE(build_pattern(text, p, error)) << error;
-  EXPECT_TRUE(p.has_value());
-  return p.value_or(Pattern{});
+  Parsed<std::optional<Pattern>> p = build_pattern(text);
+  EXPECT_TRUE(p) << p.error();
+  EXPECT_TRUE(p && p->has_value());
+  return p && *p ? **p : Pattern{};
 }
 
 // A pattern's text with its qualifiers: side to move, ply range, --for, either colour, --last.

@@ -108,7 +108,7 @@ class PositionSearchDatabase : public ::testing::Test {
     std::vector<MoveCode> codes;
     while (s.step()) {
       Board board;
-      if (!s.column_is_null(1)) parse_fen(s.column_text(1), board, s.column_int64(0) == 1);
+      if (!s.column_is_null(1)) board = parse_fen(s.column_text(1), s.column_int64(0) == 1).value();
       else if (s.column_int64(0) == 1) board.set_chess960(true);
       auto blob = s.column_blob(2);
       store::decode_moves({reinterpret_cast<const char*>(blob.data()), blob.size()}, board, codes);
@@ -164,9 +164,10 @@ TEST_F(PositionSearchDatabase, EnPassantAndCastlingVariantsOfRealPositions) {
       fields.push_back(fen.substr(start, end - start));
     }
     auto variant = [&](const std::string& castling, const std::string& en_passant) {
-      Board b;
       std::string text = fields[0] + " " + fields[1] + " " + castling + " " + en_passant + " 0 1";
-      EXPECT_FALSE(parse_fen(text, b, position.chess960()).has_value()) << text;
+      const Parsed<Board> parsed = parse_fen(text, position.chess960());
+      ASSERT_TRUE(parsed) << text;
+      const Board& b = *parsed;
       EXPECT_EQ(search_plies(db, b), (*by_key_)[b.key()]) << text;
     };
     if (position.en_passant_capturable_pseudo()) {
@@ -209,7 +210,7 @@ TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
       options.count_threads = threads;
       options.parallel_count_candidates = 0;
       counts.push_back(GameSearch(db, options).count());
-      options.filter.time_control = TimeControlMatcher::parse("?");
+      options.filter.time_control = *TimeControlMatcher::parse("?");
       counts.push_back(GameSearch(db, options).count());
     }
     EXPECT_GT(counts[0], 100);

@@ -83,7 +83,7 @@ inline std::vector<ReplayedGame> replay_all_games(const std::string& db_path, bo
     g.id = s.column_int64(0);
     Board board;
     if (!s.column_is_null(2)) {
-      EXPECT_FALSE(parse_fen(s.column_text(2), board, s.column_int64(1) == 1).has_value());
+      board = parse_fen(s.column_text(2), s.column_int64(1) == 1).value();
     } else if (s.column_int64(1) == 1) {
       board.set_chess960(true);
     }
@@ -116,10 +116,9 @@ inline std::map<Key, Occurrences> index_by_key(const std::vector<ReplayedGame>& 
 }
 
 inline Board board_of(std::string_view fen) {
-  Board b;
-  auto error = parse_fen(fen, b);
-  EXPECT_FALSE(error.has_value()) << fen << ": " << (error ? error->message : "");
-  return b;
+  Parsed<Board> b = parse_fen(fen);
+  EXPECT_TRUE(b) << fen << ": " << (b ? "" : b.error());
+  return b ? *b : Board();
 }
 
 }  // namespace pgnbase::query_test

@@ -107,8 +107,7 @@ TEST_F(SearchOrderTest, EveryOrderBothWaysMatchesASortDoneHere) {
 
   // A position search (candidates from the position index).
   // After 1.e4 c5: many games of both files.
-  Board board;
-  ASSERT_FALSE(parse_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", board).has_value());
+  const Board board = parse_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").value();
   query::SearchOptions forward;
   forward.filter.position = board;
   std::vector<int64_t> ids = run(forward);

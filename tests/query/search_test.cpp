@@ -120,19 +120,14 @@ TEST_F(SearchTest, EloBoundsApplyToBothPlayers) {
 }
 
 TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
-  std::string error;
   auto from = [&](std::string_view text) {
     GameFilter f;
-    int64_t key;
-    EXPECT_TRUE(parse_date_bound(text, false, key, error)) << error;
-    f.date_from_key = key;
+    f.date_from_key = parse_date_bound(text, false).value();
     return f;
   };
   auto to = [&](std::string_view text) {
     GameFilter f;
-    int64_t key;
-    EXPECT_TRUE(parse_date_bound(text, true, key, error)) << error;
-    f.date_to_key = key;
+    f.date_to_key = parse_date_bound(text, true).value();
     return f;
   };
   EXPECT_EQ(ids(from("2019")), (Ids{1, 2, 3, 6, 7, 8}));
@@ -146,12 +141,9 @@ TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
 }
 
 TEST_F(SearchTest, ResultCodes) {
-  std::string error;
   auto with = [&](std::string_view text) {
     GameFilter f;
-    int r;
-    EXPECT_TRUE(parse_result(text, r, error));
-    f.result = r;
+    f.result = parse_result(text).value();
     return ids(f);
   };
   EXPECT_EQ(with("1-0"), (Ids{1, 5}));
@@ -188,28 +180,21 @@ TEST_F(SearchTest, EcoCodeRangeAndVolume) {
       if (!code.empty() && code >= low && code.substr(0, high.size()) <= high) out.push_back(id);
     return out;
   };
-  std::string error;
   for (auto [text, low, high] : {std::tuple{"C60", "C60", "C60"}, std::tuple{"c60-c99", "C60", "C99"},
                                  std::tuple{"C", "C", "C"}, std::tuple{"A00-B99", "A00", "B99"}}) {
     GameFilter f;
-    EcoRange range;
-    ASSERT_TRUE(parse_eco_range(text, range, error)) << error;
-    f.eco = range;
+    f.eco = parse_eco_range(text).value();
     EXPECT_EQ(ids(f), expected(low, high)) << text;
   }
   GameFilter c60;
-  EcoRange range;
-  ASSERT_TRUE(parse_eco_range("C60", range, error));
-  c60.eco = range;
+  c60.eco = parse_eco_range("C60").value();
   EXPECT_EQ(ids(c60), Ids{1});
 }
 
 TEST_F(SearchTest, TimeControlPatterns) {
   auto with = [&](std::string_view pattern) {
     GameFilter f;
-    std::string error;
-    f.time_control = TimeControlMatcher::parse(pattern, &error);
-    EXPECT_TRUE(f.time_control.has_value()) << error;
+    f.time_control = TimeControlMatcher::parse(pattern).value();
     return ids(f);
   };
   EXPECT_EQ(with("180+2"), Ids{1});
@@ -316,7 +301,7 @@ TEST_F(SearchTest, PositionAndHeaderFiltersCombine) {
   // The other strategy: one pass over the filtered games merged with the candidates.
   EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}}));
   f.result.reset();
-  f.time_control = TimeControlMatcher::parse("*+0");
+  f.time_control = *TimeControlMatcher::parse("*+0");
   EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}, {7, {2, 6}}}));
 }
 
@@ -333,67 +318,54 @@ TEST_F(SearchTest, PositionSearchHonoursOrderOffsetAndLimit) {
 }
 
 TEST(GameFilterParse, EcoRanges) {
-  EcoRange r;
-  std::string error;
-  ASSERT_TRUE(parse_eco_range("C60", r, error));
-  EXPECT_EQ(r.low, "C60");
-  EXPECT_EQ(r.high_exclusive, "C61");
-  ASSERT_TRUE(parse_eco_range("b20-B99", r, error));
-  EXPECT_EQ(r.low, "B20");
-  EXPECT_EQ(r.high_exclusive, "B9:");
-  ASSERT_TRUE(parse_eco_range("E", r, error));
-  EXPECT_EQ(r.low, "E");
-  EXPECT_EQ(r.high_exclusive, "F");
+  Parsed<EcoRange> r = parse_eco_range("C60");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->low, "C60");
+  EXPECT_EQ(r->high_exclusive, "C61");
+  r = parse_eco_range("b20-B99");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->low, "B20");
+  EXPECT_EQ(r->high_exclusive, "B9:");
+  r = parse_eco_range("E");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->low, "E");
+  EXPECT_EQ(r->high_exclusive, "F");
   for (std::string_view bad : {"", "F00", "C6", "C600", "C99-C60", "C-C60", "Cxx", "C60-"}) {
-    EXPECT_FALSE(parse_eco_range(bad, r, error)) << bad;
-    EXPECT_NE(error.find("ECO"), std::string::npos);
+    r = parse_eco_range(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().find("ECO"), std::string::npos);
   }
 }
 
 TEST(GameFilterParse, DateBounds) {
-  int64_t key = 0;
-  std::string error;
-  ASSERT_TRUE(parse_date_bound("2019", false, key, error));
-  EXPECT_EQ(key, 20190000);
-  ASSERT_TRUE(parse_date_bound("2019", true, key, error));
-  EXPECT_EQ(key, 20199999);
-  ASSERT_TRUE(parse_date_bound("2019.05", true, key, error));
-  EXPECT_EQ(key, 20190599);
-  ASSERT_TRUE(parse_date_bound("2019-05-17", false, key, error));
-  EXPECT_EQ(key, 20190517);
-  ASSERT_TRUE(parse_date_bound("2019.??.??", false, key, error));
-  EXPECT_EQ(key, 20190000);
+  auto key = [](std::string_view text, bool upper) { return parse_date_bound(text, upper).value(); };
+  EXPECT_EQ(key("2019", false), 20190000);
+  EXPECT_EQ(key("2019", true), 20199999);
+  EXPECT_EQ(key("2019.05", true), 20190599);
+  EXPECT_EQ(key("2019-05-17", false), 20190517);
+  EXPECT_EQ(key("2019.??.??", false), 20190000);
   // Bounds that cover whole months are their month's or year's key.
-  ASSERT_TRUE(parse_date_bound("2019.05.01", false, key, error));
-  EXPECT_EQ(key, 20190500);
-  ASSERT_TRUE(parse_date_bound("2019.01.01", false, key, error));
-  EXPECT_EQ(key, 20190000);
-  ASSERT_TRUE(parse_date_bound("2019.05.31", true, key, error));
-  EXPECT_EQ(key, 20190599);
-  ASSERT_TRUE(parse_date_bound("2019.02.28", true, key, error));
-  EXPECT_EQ(key, 20190299);
-  ASSERT_TRUE(parse_date_bound("2020.02.28", true, key, error));
-  EXPECT_EQ(key, 20200228);  // a leap year
-  ASSERT_TRUE(parse_date_bound("2019.12.31", true, key, error));
-  EXPECT_EQ(key, 20199999);
-  ASSERT_TRUE(parse_date_bound("2019.12", true, key, error));
-  EXPECT_EQ(key, 20199999);
-  ASSERT_TRUE(parse_date_bound("2019.??.17", false, key, error));
-  EXPECT_EQ(key, 20190000);
+  EXPECT_EQ(key("2019.05.01", false), 20190500);
+  EXPECT_EQ(key("2019.01.01", false), 20190000);
+  EXPECT_EQ(key("2019.05.31", true), 20190599);
+  EXPECT_EQ(key("2019.02.28", true), 20190299);
+  EXPECT_EQ(key("2020.02.28", true), 20200228);  // a leap year
+  EXPECT_EQ(key("2019.12.31", true), 20199999);
+  EXPECT_EQ(key("2019.12", true), 20199999);
+  EXPECT_EQ(key("2019.??.17", false), 20190000);
   for (std::string_view bad : {"", "19", "2019.5", "2019.13", "2019.05.32", "2019.05.17.1", "????", "2019."})
-    EXPECT_FALSE(parse_date_bound(bad, false, key, error)) << bad;
+    EXPECT_FALSE(parse_date_bound(bad, false)) << bad;
 }
 
 TEST(GameFilterParse, ResultsOrdersAndLikePatterns) {
-  int r = -1;
-  std::string error;
-  EXPECT_TRUE(parse_result("1/2-1/2", r, error));
-  EXPECT_EQ(r, 2);
-  EXPECT_FALSE(parse_result("1-1", r, error));
-  GameOrder o;
-  EXPECT_TRUE(parse_order("elo", o, error));
-  EXPECT_EQ(o, GameOrder::Elo);
-  EXPECT_FALSE(parse_order("name", o, error));
+  const Parsed<int> r = parse_result("1/2-1/2");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, 2);
+  EXPECT_FALSE(parse_result("1-1"));
+  const Parsed<GameOrder> o = parse_order("elo");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(*o, GameOrder::Elo);
+  EXPECT_FALSE(parse_order("name"));
   EXPECT_EQ(like_pattern(NamePattern{"a*b%c_d\\"}), "a%b\\%c\\_d\\\\");
 }
 

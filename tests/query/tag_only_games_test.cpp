@@ -58,7 +58,7 @@ indexer::ImportOutcome import(const std::string& db_path, const std::string& fil
 }
 
 // The whole database written by run_search in the given format.
-std::string search_output(const std::string& db_path, SearchFormat format, const std::string& out_path) {
+std::string search_output(const std::string& db_path, OutputFormat format, const std::string& out_path) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   SearchOutputOptions output;
   output.format = format;
@@ -85,7 +85,7 @@ TEST_F(TagOnlyGamesTest, EachGameIsStoredWithItsTagsResultAndNoPlies) {
 }
 
 TEST_F(TagOnlyGamesTest, ExportWritesEachGameAndReimportGivesTheSameGames) {
-  const std::string exported = search_output(db_, SearchFormat::Pgn, dir_.file("export.pgn"));
+  const std::string exported = search_output(db_, OutputFormat::Pgn, dir_.file("export.pgn"));
   size_t events = 0;
   for (size_t at = exported.find("[Event "); at != std::string::npos; at = exported.find("[Event ", at + 1)) ++events;
   EXPECT_EQ(events, kStoredPairings.size());
@@ -106,7 +106,7 @@ TEST_F(TagOnlyGamesTest, ExportWritesEachGameAndReimportGivesTheSameGames) {
 }
 
 TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
-  std::istringstream lines(search_output(db_, SearchFormat::Jsonl, dir_.file("games.jsonl")));
+  std::istringstream lines(search_output(db_, OutputFormat::Json, dir_.file("games.jsonl")));
   size_t empty = 0, total = 0;
   for (std::string line; std::getline(lines, line); ++total) {
     if (line.find("\"plies\":0,") != std::string::npos && line.find("\"moves\":[]") != std::string::npos) ++empty;
@@ -115,7 +115,7 @@ TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
   EXPECT_EQ(empty, kStoredPairings.size() - 1);
 
   store::Database db(db_, store::Database::Mode::ReadOnly);
-  for (ShowFormat format : {ShowFormat::Text, ShowFormat::Pgn, ShowFormat::Jsonl}) {
+  for (OutputFormat format : {OutputFormat::Text, OutputFormat::Pgn, OutputFormat::Json}) {
     ShowOptions options;
     options.id = 2;
     options.format = format;

@@ -179,10 +179,9 @@ TEST(TimeControl, CanonicalTextRoundTrips) {
 }
 
 TimeControlMatcher matcher(std::string_view pattern) {
-  std::string error;
-  std::optional<TimeControlMatcher> m = TimeControlMatcher::parse(pattern, &error);
-  EXPECT_TRUE(m.has_value()) << pattern << ": " << error;
-  return m.value_or(*TimeControlMatcher::parse("?"));
+  Parsed<TimeControlMatcher> m = TimeControlMatcher::parse(pattern);
+  EXPECT_TRUE(m) << pattern << ": " << (m ? "" : m.error());
+  return m ? *m : *TimeControlMatcher::parse("?");
 }
 
 TEST(TimeControlMatcher, CategoryName) {
@@ -242,11 +241,11 @@ TEST(TimeControlMatcher, BaseIncrementWithWildcards) {
 
 TEST(TimeControlMatcher, MalformedPatternIsRefusedWithAMessage) {
   for (const char* pattern : {"", "*", "superfast", "180+x", "x+*", "180+*+1", "*/60", "3 min", "*+0.5"}) {
-    std::string error;
-    EXPECT_FALSE(TimeControlMatcher::parse(pattern, &error).has_value()) << pattern;
-    EXPECT_NE(error.find(pattern), std::string::npos) << error;
+    const Parsed<TimeControlMatcher> m = TimeControlMatcher::parse(pattern);
+    ASSERT_FALSE(m) << pattern;
+    EXPECT_NE(m.error().find(pattern), std::string::npos) << m.error();
   }
-  EXPECT_FALSE(TimeControlMatcher::parse("blitzz").has_value());
+  EXPECT_FALSE(TimeControlMatcher::parse("blitzz"));
 }
 
 }  // namespace

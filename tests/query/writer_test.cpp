@@ -87,19 +87,19 @@ TEST(PgnWriter, SetUpGameNumbersBlackMovesAfterAnnotations) {
 
 TEST(PgnWriter, NotationsAndLanguages) {
   PgnWriteOptions o;
-  std::string error;
-  ASSERT_TRUE(parse_notation("de", o.notation, error));
+  o.notation = parse_notation("de").value();
   EXPECT_NE(export_sample(1, o).find("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 1-0"), std::string::npos);
-  ASSERT_TRUE(parse_notation("long", o.notation, error));
+  o.notation = parse_notation("long").value();
   EXPECT_NE(export_sample(1, o).find("1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-b5 a7-a6 1-0"), std::string::npos);
-  ASSERT_TRUE(parse_notation("uci", o.notation, error));
+  o.notation = parse_notation("uci").value();
   EXPECT_NE(export_sample(1, o).find("1. e2e4 e7e5 2. g1f3 b8c6 3. f1b5 a7a6 1-0"), std::string::npos);
-  ASSERT_TRUE(parse_notation("figurine", o.notation, error));
+  o.notation = parse_notation("figurine").value();
   EXPECT_NE(export_sample(1, o).find("2. \xE2\x99\x98" "f3"), std::string::npos);
-  ASSERT_TRUE(parse_notation("fr", o.notation, error));
+  o.notation = parse_notation("fr").value();
   EXPECT_NE(export_sample(1, o).find("2. Cf3 Cc6 3. Fb5"), std::string::npos);
-  EXPECT_FALSE(parse_notation("klingon", o.notation, error));
-  EXPECT_NE(error.find("san, long, uci, figurine"), std::string::npos);
+  const Parsed<ExportNotation> klingon = parse_notation("klingon");
+  ASSERT_FALSE(klingon);
+  EXPECT_NE(klingon.error().find("san, long, uci, figurine"), std::string::npos);
 }
 
 TEST(PgnWriter, EscapesTagValues) {

@@ -1,0 +1,23 @@
+// The run functions of pgn-query's commands, for the table in pgn_query_main.cpp.
+#pragma once
+
+#include "tools/query_command.h"
+
+namespace pgnbase::tools {
+
+// query_commands_games.cpp
+int run_search(QueryContext& ctx);
+int run_export(QueryContext& ctx);
+int run_show(QueryContext& ctx);
+// query_commands_reports.cpp
+int run_explore(QueryContext& ctx);
+int run_stats(QueryContext& ctx);
+int run_rejects(QueryContext& ctx);
+int run_player(QueryContext& ctx);
+int run_players(QueryContext& ctx);
+int run_events(QueryContext& ctx);
+// query_commands_dataset.cpp
+int run_export_dataset(QueryContext& ctx);
+int run_key(QueryContext& ctx);
+
+}  // namespace pgnbase::tools

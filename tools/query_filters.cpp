@@ -1,0 +1,106 @@
+#include "tools/query_filters.h"
+
+#include <utility>
+
+#include "core/fen.h"
+#include "query/move_sequence.h"
+#include "query/time_control.h"
+#include "tools/query_command.h"
+
+namespace pgnbase::tools {
+
+using namespace pgnbase::query;
+
+void add_filter_options(po::options_description& d, FilterText& f, bool fen_defaults_to_start) {
+  d.add_options()
+      ("fen", po::value(&f.fen), fen_defaults_to_start ? "position to explore (default: the start position)"
+                                                       : "games reaching this position at any ply (FEN; move counters ignored)")
+      ("moves", po::value(&f.moves), "games reaching the position after these moves, by any move order "
+                                     "(\"1.e4 e5 2.Nf3\"; SAN in any notation, move numbers optional)")
+      ("from-start-only", po::bool_switch(&f.from_start_only), "with --moves: only games that start with exactly those moves")
+      ("eco", po::value(&f.eco), "ECO code C60, range C60-C99, or volume C")
+      ("white", po::value(&f.white), "White player: exact, case-insensitive; * is a wildcard")
+      ("black", po::value(&f.black), "Black player (as --white)")
+      ("player", po::value(&f.player), "either player (as --white)")
+      ("as", po::value(&f.as), "with --player: white or black, only the games where the player has that colour")
+      ("min-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.min_elo = v; }), "both players rated at least this")
+      ("max-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.max_elo = v; }), "both players rated at most this")
+      ("elo-of", po::value(&f.elo_of)->default_value(f.elo_of), "whose rating --min-elo/--max-elo test: both or either")
+      ("date-from", po::value(&f.date_from), "played on or after: 2019, 2019.05 or 2019.05.17 (a game dated "
+                                             "\"2019\" or \"2019.05\" must lie wholly inside the range)")
+      ("date-to", po::value(&f.date_to), "played on or before (partial dates include the whole year/month)")
+      ("result", po::value(&f.result), "1-0, 0-1, 1/2-1/2 or *")
+      ("event", po::value(&f.event), "Event tag (as --white)")
+      ("site", po::value(&f.site), "Site tag (as --white)")
+      ("time-control", po::value(&f.time_control),
+       "bullet|blitz|rapid|classical|correspondence|ultrabullet|unknown, a TimeControl value (180+2), or 180+* / *+0")
+      ("min-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.min_plies = v; }), "at least this many half-moves")
+      ("max-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.max_plies = v; }), "at most this many half-moves");
+}
+
+GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
+  GameFilter f;
+  if (!t.fen.empty()) {
+    Parsed<Board> board = parse_fen(t.fen);
+    if (!board) throw UsageError{"bad FEN: " + board.error()};
+    f.position = *board;
+  }
+  if (!t.fen.empty() && !t.moves.empty()) throw UsageError{"--fen and --moves both name a position: give one"};
+  if (t.from_start_only && t.moves.empty()) throw UsageError{"--from-start-only needs --moves"};
+  if (!t.moves.empty()) {
+    MoveSequence sequence = parsed_or_usage_error(parse_move_sequence(t.moves));
+    f.position = sequence.final_position();
+    if (path_keys)
+      for (const Board& b : sequence.positions) path_keys->push_back(b.key());
+    if (t.from_start_only) f.opening = std::move(sequence);
+  }
+  if (!t.eco.empty()) f.eco = parsed_or_usage_error(parse_eco_range(t.eco));
+  auto name = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<NamePattern>(NamePattern{s}); };
+  f.white = name(t.white);
+  f.black = name(t.black);
+  f.player = name(t.player);
+  if (!t.as.empty()) {
+    if (!f.player) throw UsageError{"--as needs --player"};
+    if (t.as != "white" && t.as != "black") throw UsageError{"bad --as '" + t.as + "': expected white or black"};
+    std::optional<NamePattern>& side = t.as == "white" ? f.white : f.black;
+    if (side) throw UsageError{"--player with --as " + t.as + " and --" + t.as + " name the same player: give one"};
+    side = std::exchange(f.player, std::nullopt);
+  }
+  if (t.elo_of != "both" && t.elo_of != "either") throw UsageError{"bad --elo-of '" + t.elo_of + "': expected both or either"};
+  f.elo_either = t.elo_of == "either";
+  f.event = name(t.event);
+  f.site = name(t.site);
+  f.min_elo = t.min_elo;
+  f.max_elo = t.max_elo;
+  if (f.min_elo && f.max_elo && *f.min_elo > *f.max_elo)
+    throw UsageError{"--min-elo " + std::to_string(*f.min_elo) + " is above --max-elo " + std::to_string(*f.max_elo)};
+  f.min_plies = t.min_plies;
+  f.max_plies = t.max_plies;
+  if (!t.date_from.empty()) f.date_from_key = parsed_or_usage_error(parse_date_bound(t.date_from, false));
+  if (!t.date_to.empty()) f.date_to_key = parsed_or_usage_error(parse_date_bound(t.date_to, true));
+  if (f.date_from_key && f.date_to_key && *f.date_from_key > *f.date_to_key)
+    throw UsageError{"--date-from " + t.date_from + " is after --date-to " + t.date_to};
+  if (!t.result.empty()) f.result = parsed_or_usage_error(parse_result(t.result));
+  if (!t.time_control.empty()) {
+    Parsed<TimeControlMatcher> matcher = TimeControlMatcher::parse(t.time_control);
+    if (!matcher) throw UsageError{"bad --time-control '" + t.time_control + "': " + matcher.error()};
+    f.time_control = *matcher;
+  }
+  return f;
+}
+
+void add_pattern_options(po::options_description& d, PatternText& p) {
+  d.add_options()
+      ("material", po::value(&p.material), "material at some ply: KRPvKR, KR2PvKR, KR*PvKR*P (* any number)")
+      ("material-either-colour", po::bool_switch(&p.either_colour), "--material/--imbalance also with colours swapped")
+      ("imbalance", po::value(&p.imbalance), "material difference: QvRR, BvN, vPP, Pawn+2")
+      ("pieces", po::value(&p.pieces), "men on squares, the rest free: \"wKg1 wBg2 bKg8 -e4\" (-e4: e4 empty), or a "
+                                       "mask of 8 ranks as in a FEN: ? any square, . or a digit empty")
+      ("pawns", po::value(&p.pawns), "exact pawns: 8/pp3ppp/4p3/3p4/3P4/8/PP3PPP/8; w: or b: for one colour")
+      ("side-to-move", po::value(&p.side_to_move), "the pattern's first ply has w or b to move")
+      ("ply-range", po::value(&p.ply_range), "the pattern holds within these plies: 20-60, 20-, -60")
+      ("for", po::value<int64_t>()->notifier([&](int64_t v) { p.streak = v; }), "for at least N consecutive plies")
+      ("last", po::bool_switch(&p.last), "at the final position");
+}
+
+}  // namespace pgnbase::tools

@@ -1,0 +1,33 @@
+// The filter and pattern options of pgn-query search, export and explore, and the
+// GameFilter they make.
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "query/game_filter.h"
+#include "query/pattern.h"
+
+namespace pgnbase::tools {
+
+// The filter options as typed; make_filter() checks them.
+struct FilterText {
+  std::string fen, moves, eco, white, black, player, as, elo_of = "both", event, site, result, date_from, date_to,
+      time_control;
+  bool from_start_only = false;
+  std::optional<int64_t> min_elo, max_elo, min_plies, max_plies;
+};
+
+// fen_defaults_to_start: explore's help for --fen.
+void add_filter_options(boost::program_options::options_description& d, FilterText& f, bool fen_defaults_to_start);
+void add_pattern_options(boost::program_options::options_description& d, query::PatternText& p);
+
+// The filter the options ask for; throws UsageError. path_keys, when given, receives the
+// keys of the positions --moves passes through (explore names the opening by them).
+query::GameFilter make_filter(const FilterText& text, std::vector<uint64_t>* path_keys = nullptr);
+
+}  // namespace pgnbase::tools
