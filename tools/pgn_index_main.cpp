@@ -189,7 +189,6 @@ int main(int argc, char** argv) {
       ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result "
                           "equal a stored game's, or it is a truncated copy of one (by default it is skipped "
                           "and counted as a duplicate)")
-      ("dedupe", "the default now; accepted for old scripts")
       ("replace", "import the files again even when already in the database, with the options given now: "
                   "the sources of the same path or content are removed in the same transaction (standard "
                   "input and other streams: of the same content only; they are copied to --temp-dir first)")
@@ -243,10 +242,6 @@ int main(int argc, char** argv) {
   ImportOptions options;
   options.threads = std::max(1u, threads);
   options.build.keep_annotations = !vm.count("no-annotations");
-  if (vm.count("keep-duplicates") && vm.count("dedupe")) {
-    std::fprintf(stderr, "pgn-index: --dedupe and --keep-duplicates contradict each other\n");
-    return 2;
-  }
   options.dedupe = !vm.count("keep-duplicates");
   options.replace = vm.count("replace") > 0;
   if (piece_letters != "auto") {

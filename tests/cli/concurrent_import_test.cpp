@@ -181,13 +181,13 @@ TEST_F(ConcurrentImport, ImportThatStartedFirstSeesWhatAnotherStoredMeanwhile) {
   const std::string other = file("other.pgn", test::games_text(1000, 1500));
   Pipe input;
   // Imports own.pgn, then waits for standard input, holding no lock.
-  const pid_t first = start(output_dir("first"), kIndexBinary, {"--dedupe", "-o", db(), "-j", "2", own, "-"},
+  const pid_t first = start(output_dir("first"), kIndexBinary, {"-o", db(), "-j", "2", own, "-"},
                             stdin_from(input.read_end));
   input.close_read();
   ASSERT_TRUE(eventually([&] { return count(db(), "SELECT COUNT(*) FROM sources") == 1; }));
   const Ran b = run(output_dir("second"), kIndexBinary, {"-o", db(), other});
   ASSERT_EQ(b.code, 0) << b;
-  // New games, then the other import's games again: --dedupe must know them.
+  // New games, then the other import's games again: the duplicate check must know them.
   input.write_all(test::games_text(1500, 2000) + test::games_text(1000, 1500));
   input.close_write();
   const Ran a = finish(output_dir("first"), first);

@@ -54,7 +54,7 @@ TEST_F(RemoveSource, AnUnknownSourceRemovesNothing) {
 TEST_F(RemoveSource, BadCombinationsAreUsageErrors) {
   import_both();
   EXPECT_EQ(index({"-o", path("g.db"), "--remove", "1", path("a.pgn")}).code, 2);
-  EXPECT_EQ(index({"-o", path("g.db"), "--dedupe", "--keep-duplicates", path("a.pgn")}).code, 2);
+  EXPECT_EQ(index({"-o", path("g.db"), "--dedupe", path("a.pgn")}).code, 2);  // an option no longer
   EXPECT_EQ(count("SELECT count(*) FROM games"), 2);
 }
 

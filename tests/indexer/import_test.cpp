@@ -190,7 +190,7 @@ TEST_F(ImportTest, DedupeSkipsGamesAlreadyStored) {
   EXPECT_EQ(copy.summary.games_found, 34u);
   EXPECT_EQ(copy.summary.duplicates, 34u);
   EXPECT_EQ(copy.summary.imported, 0u);
-  // Without --dedupe the copies are imported.
+  // With --keep-duplicates (dedupe off) the copies are imported.
   std::ofstream(path("copy2.pgn"), std::ios::binary) << text << "\n\n";
   options.dedupe = false;
   EXPECT_EQ(import_file(path("copy2.pgn"), writer, options).summary.imported, 34u);
