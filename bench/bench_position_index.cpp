@@ -192,7 +192,7 @@ BuiltIndex build(const Corpus& corpus, const std::string& name, const PositionIn
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   built.sections = builder.section_totals();
   built.runs = builder.runs_spilled();
-  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.checkpoint_wal();
   built.file_bytes = fs::file_size(built.file->path);
   return built;
 }

@@ -272,6 +272,8 @@ void Database::configure_for_bulk_load() {
        "PRAGMA temp_store=MEMORY;");
 }
 
+void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
+
 std::string Database::integrity_check() {
   Statement check = prepare("PRAGMA integrity_check");
   std::string result;

@@ -172,6 +172,9 @@ class Database {
   // Sets the bulk-load pragmas: WAL journal, synchronous=NORMAL (durable at
   // checkpoints, never corrupt), a 256 MiB page cache, temp tables in memory.
   void configure_for_bulk_load();
+  // Copies the WAL's pages into the database file and empties the WAL (a file's size
+  // then is what it holds).
+  void checkpoint_wal();
 
   // Runs PRAGMA integrity_check and returns its rows joined by '\n' ("ok" when fine).
   std::string integrity_check();
