@@ -12,9 +12,7 @@
 #include <random>
 #include <string>
 
-#include "core/board.h"
-#include "core/movegen.h"
-#include "core/san.h"
+#include "tests/support/random_moves.h"
 
 using namespace pgnbase;
 
@@ -26,19 +24,7 @@ std::string random_game(unsigned number) {
   std::string out = "[Event \"Club archive\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"" +
                     std::to_string(number) + "\"]\n[White \"Player " + std::to_string(rng() % 100) +
                     "\"]\n[Black \"Player " + std::to_string(rng() % 100) + "\"]\n[Result \"*\"]\n\n";
-  Board board;
-  const int plies = 20 + int(rng() % 100);
-  for (int ply = 0; ply < plies; ++ply) {
-    MoveList list;
-    generate_legal_moves(board, list);
-    if (list.empty()) break;
-    const Move move = list[rng() % list.size()];
-    if (ply % 2 == 0) out += std::to_string(ply / 2 + 1) + ". ";
-    append_san(board, move, out);
-    out += ply % 10 == 9 ? "\n" : " ";
-    UndoInfo undo;
-    board.do_move(move, undo);
-  }
+  test::append_random_moves(rng, out);
   return out + "*\n";
 }
 

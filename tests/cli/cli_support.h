@@ -19,8 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.h"
-#include "core/san.h"
+#include "tests/support/random_moves.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
@@ -118,19 +117,7 @@ inline std::string random_games(int games, uint32_t seed) {
   for (int g = 0; g < games; ++g) {
     out += "[Event \"Random " + std::to_string(seed) + "\"]\n[White \"W" + std::to_string(rng() % 50) +
            "\"]\n[Black \"B" + std::to_string(rng() % 50) + "\"]\n[Result \"*\"]\n\n";
-    Board board;
-    const int plies = 20 + int(rng() % 100);
-    for (int ply = 0; ply < plies; ++ply) {
-      MoveList list;
-      generate_legal_moves(board, list);
-      if (list.empty()) break;
-      const Move m = list[rng() % list.size()];
-      if (ply % 2 == 0) out += std::to_string(ply / 2 + 1) + ". ";
-      append_san(board, m, out);
-      out += ply % 10 == 9 ? "\n" : " ";
-      UndoInfo undo;
-      board.do_move(m, undo);
-    }
+    test::append_random_moves(rng, out);
     out += "*\n\n";
   }
   return out;
