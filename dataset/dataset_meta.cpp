@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "dataset/parquet_writer.h"
+#include "io/file_io.h"
 
 namespace pgnbase::dataset {
 
@@ -155,16 +156,9 @@ void write_dataset_meta_file(const std::filesystem::path& file, const DatasetMet
   const std::string text = format_dataset_meta(meta);
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw DatasetError(file.string() + ": cannot create: " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : ENOSPC;
-      ::close(fd);
-      throw DatasetError(file.string() + ": write failed: " + std::strerror(error));
-    }
-    done += size_t(n);
+  if (const int error = io::write_all(fd, text.data(), text.size())) {
+    ::close(fd);
+    throw DatasetError(file.string() + ": write failed: " + std::strerror(error));
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0)
     throw DatasetError(file.string() + ": write failed: " + std::strerror(errno));

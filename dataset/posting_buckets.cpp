@@ -9,6 +9,7 @@
 
 #include "dataset/dataset_key.h"
 #include "dataset/parquet_writer.h"
+#include "io/file_io.h"
 
 namespace pgnbase::dataset {
 
@@ -56,18 +57,9 @@ void PostingBuckets::spill_pending() {
     const std::filesystem::path path = bucket_path(b);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) throw DatasetError(path.string() + ": cannot create: " + std::strerror(errno));
-    const char* data = reinterpret_cast<const char*>(grouped_.data() + starts_[b]);
-    size_t left = n * sizeof(DatasetPosting);
-    while (left > 0) {
-      const ssize_t written = ::write(fd, data, left);
-      if (written < 0 && errno == EINTR) continue;
-      if (written <= 0) {
-        const int error = written < 0 ? errno : ENOSPC;
-        ::close(fd);
-        throw DatasetError(path.string() + ": write failed: " + std::strerror(error));
-      }
-      data += written;
-      left -= size_t(written);
+    if (const int error = io::write_all(fd, grouped_.data() + starts_[b], n * sizeof(DatasetPosting))) {
+      ::close(fd);
+      throw DatasetError(path.string() + ": write failed: " + std::strerror(error));
     }
     if (::close(fd) != 0) throw DatasetError(path.string() + ": write failed: " + std::strerror(errno));
     spilled_[b] += n;
@@ -88,18 +80,9 @@ std::vector<DatasetPosting> PostingBuckets::read_sorted(uint32_t b) {
     const std::filesystem::path path = bucket_path(b);
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw DatasetError(path.string() + ": cannot open: " + std::strerror(errno));
-    char* data = reinterpret_cast<char*>(out.data());
-    size_t left = size_t(spilled_[b]) * sizeof(DatasetPosting);
-    while (left > 0) {
-      const ssize_t got = ::read(fd, data, left);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        const int error = got < 0 ? errno : EIO;
-        ::close(fd);
-        throw DatasetError(path.string() + ": read failed: " + std::strerror(error));
-      }
-      data += got;
-      left -= size_t(got);
+    if (const int error = io::read_exactly(fd, out.data(), size_t(spilled_[b]) * sizeof(DatasetPosting))) {
+      ::close(fd);
+      throw DatasetError(path.string() + ": read failed: " + std::strerror(error));
     }
     ::close(fd);
     ::unlink(path.c_str());

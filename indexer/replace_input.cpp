@@ -12,6 +12,7 @@
 #include "indexer/content_hash.h"
 #include "indexer/input_source.h"
 #include "indexer/run_file_cleanup.h"
+#include "io/file_io.h"
 
 namespace pgnbase::indexer {
 
@@ -54,12 +55,8 @@ SpooledStream::SpooledStream(const std::string& path, const std::filesystem::pat
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) throw InputError("cannot read '" + shown + "': " + errno_text());
       if (got == 0) break;
-      for (ssize_t written = 0; written < got;) {
-        const ssize_t n = ::write(out, buffer.data() + written, size_t(got - written));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw InputError("cannot copy '" + shown + "' to " + path_ + ": " + errno_text());
-        written += n;
-      }
+      if (const int error = io::write_all(out, buffer.data(), size_t(got)))
+        throw InputError("cannot copy '" + shown + "' to " + path_ + ": " + std::strerror(error));
     }
   } catch (...) {
     ::close(out);
