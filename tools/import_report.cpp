@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "indexer/run_file_cleanup.h"
-#include "query/plural.h"
+#include "core/plural.h"
 
 namespace pgnbase::tools {
 
@@ -36,7 +36,7 @@ void print_progress(const std::string& name, const ImportProgress& p) {
       eta = "  " + std::to_string(int(fraction * 100)) + "%  ETA " + clock_time(p.seconds * (1 - fraction) / fraction);
   }
   std::fprintf(stderr, "\r%s: %.1f MB  %s  %llu rejected  %.1f MB/s%s   ", name.c_str(), mb,
-               query::plural(int64_t(p.games), "game").c_str(), (unsigned long long)p.rejected, rate, eta.c_str());
+               plural(int64_t(p.games), "game").c_str(), (unsigned long long)p.rejected, rate, eta.c_str());
   std::fflush(stderr);
 }
 
@@ -48,16 +48,16 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
   }
   const SourceSummary& s = o.summary;
   double mb = o.bytes / 1e6;
-  std::string duplicates = s.duplicates ? ", " + query::plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
+  std::string duplicates = s.duplicates ? ", " + plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
   std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
-              name.c_str(), query::plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
+              name.c_str(), plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
               (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
               o.seconds > 0 ? s.games_found / o.seconds : 0.0);
   for (const auto& [kind, count] : s.rejects_by_kind)
     std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
   if (s.games_by_language.size() > 1 || (s.games_by_language.size() == 1 && !s.games_by_language.count("en"))) {
     for (const auto& [code, count] : s.games_by_language)
-      std::printf("  piece letters %s: %s\n", code.c_str(), query::plural(int64_t(count), "game").c_str());
+      std::printf("  piece letters %s: %s\n", code.c_str(), plural(int64_t(count), "game").c_str());
   }
   if (s.plies)
     std::printf("  %llu positions indexed (%.2f bytes each), moves %.2f bytes per ply\n",
@@ -86,10 +86,10 @@ void ImportTotals::print(double seconds) const {
   note(failed_, "failed");
   note(already_imported_, "already in the database");
   if (!detail.empty()) detail += ")";
-  std::string duplicates = duplicates_ ? ", " + query::plural(int64_t(duplicates_), "duplicate") + " skipped" : "";
+  std::string duplicates = duplicates_ ? ", " + plural(int64_t(duplicates_), "duplicate") + " skipped" : "";
   std::printf("total: %s%s, %s found, %llu imported, %llu rejected%s in %.2f s\n",
-              query::plural(int64_t(files), "file").c_str(), detail.c_str(),
-              query::plural(int64_t(games_found_), "game").c_str(),
+              plural(int64_t(files), "file").c_str(), detail.c_str(),
+              plural(int64_t(games_found_), "game").c_str(),
               (unsigned long long)imported_, (unsigned long long)rejected_, duplicates.c_str(), seconds);
 }
 

@@ -20,7 +20,7 @@
 #include "indexer/source_removal.h"
 #include "store/database.h"
 #include "store/schema_version.h"
-#include "query/explorer_summary.h"
+#include "search/explorer_summary.h"
 #include "io/file_identity.h"
 #include "tools/import_report.h"
 #include "tools/rejects_file.h"
@@ -86,7 +86,7 @@ void remove_new_database(const std::string& db) {
 void rebuild_explorer_summaries(store::Database& db, bool quiet) {
   const auto start = std::chrono::steady_clock::now();
   store::Transaction transaction(db);
-  const query::SummaryBuildStats stats = query::build_explorer_summaries(db);
+  const search::SummaryBuildStats stats = search::build_explorer_summaries(db);
   transaction.commit();
   if (!quiet && stats.positions > 0)  // small databases have none: their output stays as it was
     std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
