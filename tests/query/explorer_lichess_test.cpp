@@ -16,11 +16,12 @@
 #include "sample_games.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+const std::string kSample = test::kSample.string();
 
 // What the games table says of a game, read directly (the facets are not used).
 struct Header {

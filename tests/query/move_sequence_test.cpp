@@ -12,6 +12,7 @@
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
@@ -50,7 +51,7 @@ class MoveSequenceRealGames : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
     db_path_ = dir_->file("real.db");
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data())
       files.push_back((test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
     query_test::import_files(db_path_, files, false);

@@ -12,6 +12,7 @@
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
@@ -64,7 +65,7 @@ class NameSearchRealFiles : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
     db_path_ = dir_->file("names.db");
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data()) {
       for (const char* folder : {"nasty/scid-gtest", "nasty/pgn-extract-tests", "nasty/python-chess", "annotated"})
         for (const std::string& file : query_test::shared_files(folder)) files.push_back(file);

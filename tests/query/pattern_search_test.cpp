@@ -17,6 +17,7 @@
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
@@ -234,7 +235,7 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
 TEST(PatternSearchBruteForce, BundledLichessSample) {
   test::TempDir dir;
   const std::string db = dir.file("sample.db");
-  query_test::import_files(db, {PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst"});
+  query_test::import_files(db, {test::kSample.string()});
   EXPECT_GT(check_all_patterns(db, 2), 2000u);
 }
 

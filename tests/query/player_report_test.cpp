@@ -12,6 +12,7 @@
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase {
 namespace {
@@ -20,7 +21,7 @@ using query::NameCount;
 using query::PlayerReport;
 using query::ResultCounts;
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+const std::string kSample = test::kSample.string();
 
 struct ScannedGame {
   int64_t id;

@@ -10,6 +10,7 @@
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase {
 namespace {
@@ -24,8 +25,7 @@ class SearchOrderTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) +
-                                      "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data()) {
       files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
       files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "petrosian.pgn").string());
