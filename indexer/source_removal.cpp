@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <map>
 
 #include "indexer/position_index.h"
@@ -120,6 +121,31 @@ std::vector<int64_t> find_sources_named(store::Database& db, std::string_view id
   s.bind_text(1, std::string(id_or_path));
   s.bind_int64(2, error == std::errc() && at == end ? id : -1);
   while (s.step()) ids.push_back(s.column_int64(0));
+  if (!ids.empty()) return ids;
+  // Imported by a relative path and named by an absolute one, or the other way round: the
+  // two agree once both are made absolute from the current folder (symlinks followed where
+  // the file exists). A relative path stored from another folder is unknown to us: it is
+  // taken when it is the end of the named path, component by component, and only one
+  // source is such.
+  auto absolute = [](std::string_view path) {
+    std::error_code error;
+    std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::path(path), error);
+    if (error) p = std::filesystem::absolute(std::filesystem::path(path), error).lexically_normal();
+    return p;
+  };
+  auto ends_with = [](const std::filesystem::path& whole, const std::filesystem::path& tail) {
+    std::vector<std::filesystem::path> a(whole.begin(), whole.end()), b(tail.begin(), tail.end());
+    return !b.empty() && b.size() <= a.size() && std::equal(b.rbegin(), b.rend(), a.rbegin());
+  };
+  const std::filesystem::path wanted = absolute(id_or_path);
+  std::vector<int64_t> by_tail;
+  store::Statement all = db.prepare(store::sql::kSourceIdsAndPaths);
+  while (all.step()) {
+    const std::filesystem::path stored(all.column_text(1));
+    if (absolute(all.column_text(1)) == wanted) ids.push_back(all.column_int64(0));
+    else if (stored.is_relative() && ends_with(wanted, stored.lexically_normal())) by_tail.push_back(all.column_int64(0));
+  }
+  if (ids.empty() && by_tail.size() == 1) ids = by_tail;
   return ids;
 }
 

@@ -27,7 +27,8 @@ struct RemovedSource {
 };
 
 // The ids of the sources a user names: a source id ("3"), or a path as `pgn-query stats`
-// lists it (every source imported from that path).
+// lists it (every source imported from that path), or the same file by another path:
+// absolute where it was imported by a relative one, or relative to the current folder.
 std::vector<int64_t> find_sources_named(store::Database& db, std::string_view id_or_path);
 
 // Deletes everything of one source; the caller holds a transaction.

@@ -4,6 +4,8 @@
 #include "query/csv_writer.h"
 #include "query/json_object.h"
 #include "query/player_report.h"
+#include "search/name_match.h"
+#include "store/game_query.h"
 #include "store/read_snapshot.h"
 #include "store/names_sql.h"
 #include "query/text_table.h"
@@ -30,8 +32,9 @@ std::string date_or_empty(const std::optional<int64_t>& key) { return key ? date
 
 std::vector<NameCount> list_names(store::Database& db, const NameListOptions& options) {
   store::ReadSnapshot snapshot(db);
-  store::Statement s = db.prepare(options.events ? store::sql::kEventList : store::sql::kPlayerList);
-  s.bind_text(1, options.like ? search::like_pattern(*options.like) : "%");
+  store::Statement s = db.prepare(options.like ? (options.events ? store::sql::kEventListOf : store::sql::kPlayerListOf)
+                                               : (options.events ? store::sql::kEventList : store::sql::kPlayerList));
+  if (options.like) s.bind_text(1, store::json_id_list(search::matching_names(db, *options.like).ids));
   std::vector<NameCount> names;
   while (s.step()) {
     NameCount n;

@@ -42,11 +42,14 @@ std::string text_or_empty(const store::Statement& s, int column) {
   return s.column_is_null(column) ? std::string() : std::string(s.column_text(column));
 }
 
-// Ids of the games where the pattern names one side, through the name filter.
-std::vector<int64_t> game_ids(store::Database& db, const search::NamePattern& name, bool as_white) {
+// Ids of the games where the pattern names one side (and opponent, when given, the other),
+// through the name filter.
+std::vector<int64_t> game_ids(store::Database& db, const search::NamePattern& name,
+                              const std::optional<search::NamePattern>& opponent, bool as_white) {
   search::GameFilter filter;
   (as_white ? filter.white : filter.black) = name;
-  store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), false, store::GameKeyColumns{false, false, false});
+  (as_white ? filter.black : filter.white) = opponent;
+  store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(db), false, store::GameKeyColumns{false, false, false});
   store::Statement s = db.prepare(q.sql);
   q.bind(s);
   std::vector<int64_t> ids;
@@ -55,12 +58,12 @@ std::vector<int64_t> game_ids(store::Database& db, const search::NamePattern& na
 }
 
 // Reads the games by id; names counts the games of each matched name.
-std::vector<PlayerGame> read_games(store::Database& db, const search::NamePattern& name,
+std::vector<PlayerGame> read_games(store::Database& db, const PlayerReportOptions& options,
                                    std::unordered_map<std::string, int64_t>& names) {
   std::vector<PlayerGame> games;
   store::Statement s = db.prepare(store::sql::kReportGameById);
   for (bool as_white : {true, false}) {
-    for (int64_t id : game_ids(db, name, as_white)) {
+    for (int64_t id : game_ids(db, options.name, options.opponent, as_white)) {
       s.reset();
       s.bind_int64(1, id);
       if (!s.step()) continue;
@@ -69,7 +72,7 @@ std::vector<PlayerGame> read_games(store::Database& db, const search::NamePatter
       g.as_white = as_white;
       // Columns: id, white_id, white, black_id, black, result, date_key, date, white_elo,
       // black_elo, eco, opening, plies, event.
-      ++names[text_or_empty(s, as_white ? 2 : 4)];
+      ++names[s.column_is_null(as_white ? 2 : 4) ? "(no tag)" : text_or_empty(s, as_white ? 2 : 4)];
       g.opponent = s.column_is_null(as_white ? 4 : 2) ? "?" : text_or_empty(s, as_white ? 4 : 2);
       g.outcome = outcome_for(int(s.column_int64(5)), as_white);
       g.date_key = optional_int(s, 6);
@@ -109,12 +112,15 @@ std::string date_text(int64_t key) {
 PlayerReport build_player_report(store::Database& db, const PlayerReportOptions& options) {
   store::ReadSnapshot snapshot(db);
   std::unordered_map<std::string, int64_t> name_games;
-  const std::vector<PlayerGame> games = read_games(db, options.name, name_games);
+  const std::vector<PlayerGame> games = read_games(db, options, name_games);
   PlayerReport r;
   std::vector<std::pair<std::string, int64_t>> names(name_games.begin(), name_games.end());
   std::sort(names.begin(), names.end(),
             [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
-  for (auto& [name, n] : names) r.names.push_back(name);
+  for (auto& [name, n] : names) {
+    r.names.push_back(name);
+    r.name_games.push_back(n);
+  }
 
   std::map<int64_t, PlayerReport::Year> years;  // unknown dates under INT64_MAX
   std::map<std::pair<bool, std::string>, PlayerReport::Opening> openings;

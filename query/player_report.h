@@ -41,6 +41,7 @@ struct PlayerGame {
 
 struct PlayerReport {
   std::vector<std::string> names;  // the distinct names the pattern matched, most games first
+  std::vector<int64_t> name_games; // the games of each of names
   ResultCounts as_white, as_black, total;
   std::optional<int64_t> first_date, last_date;
   struct Year {
@@ -65,6 +66,7 @@ struct PlayerReport {
 
 struct PlayerReportOptions {
   search::NamePattern name;
+  std::optional<search::NamePattern> opponent;  // --vs: only the games against this player
   size_t top = 10;       // lines of the openings and opponents lists (0: all)
   size_t wins_shown = 3; // longest and shortest wins
 };

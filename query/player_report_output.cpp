@@ -39,8 +39,13 @@ std::vector<std::string> with_results(std::vector<std::string> cells, const Resu
 
 void print_table(const PlayerReport& r, bool wide, io::OutputFile& out) {
   std::string& o = out.buffer();
+  // Every spelling the pattern merged, with its games, so that the user can narrow to one.
   o += "player  ";
-  for (size_t i = 0; i < r.names.size(); ++i) o += (i ? ", " : "") + printable(r.names[i]);
+  for (size_t i = 0; i < r.names.size(); ++i) {
+    o += (i ? "; " : "") + printable(r.names[i]);
+    if (r.names.size() > 1) o += " (" + plural(r.name_games[i], "game") + ")";
+  }
+  if (r.names.size() > 1) o += "\n        " + std::to_string(r.names.size()) + " spellings merged: give one as =NAME to take it alone";
   o += "\ngames   " + std::to_string(r.total.games);
   if (r.first_date) o += " (" + date_text(*r.first_date) + " .. " + date_text(*r.last_date) + ")";
   if (r.total.unknown) o += ", " + std::to_string(r.total.unknown) + " with no result";

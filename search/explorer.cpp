@@ -65,7 +65,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
   }
   const bool dense_ids = max_id >= 0 && uint64_t(max_id) <= 4 * uint64_t(ids.size()) + (uint64_t{1} << 24);
   if (ids.size() <= point_lookup_limit || (!filter.has_header_filters() && !dense_ids)) {
-    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), true);
+    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(db), true);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -88,7 +88,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
       if (ids[i] < size) info[i] = {true, white[ids[i]], black[ids[i]]};
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
-    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), false);
+    store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(db), false);
     store::Statement s = db.prepare(q.sql);
     q.bind(s);
     std::vector<std::pair<uint32_t, GameInfo>> passing;
@@ -107,7 +107,7 @@ std::vector<GameInfo> look_up_games(store::Database& db, const GameFilter& filte
 // Whether the facets answer every filter set (ratings, dates, time control).
 bool facets_answer(const GameFilter& f) {
   return !f.eco && !f.white && !f.black && !f.player && !f.event && !f.site && !f.result && !f.min_plies &&
-         !f.max_plies;
+         !f.max_plies && !f.has_row_filters();
 }
 
 // The same verdicts and ratings as look_up_games, from the game facets.

@@ -1,8 +1,10 @@
 #include "search/game_filter.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "search/name_match.h"
+#include "search/row_filter.h"
 #include "store/date_key.h"
 
 namespace pgnbase::search {
@@ -13,12 +15,12 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
-// "C60" or "C": one letter A-E and nothing or two digits; upper-cased into out.
+// "C60", "C6" or "C": one letter A-E and up to two digits; upper-cased into out.
 bool parse_eco_code(std::string_view text, std::string& out) {
-  if (text.size() != 1 && text.size() != 3) return false;
+  if (text.empty() || text.size() > 3) return false;
   char letter = char(std::toupper(static_cast<unsigned char>(text[0])));
   if (letter < 'A' || letter > 'E') return false;
-  if (text.size() == 3 && !(is_digit(text[1]) && is_digit(text[2]))) return false;
+  if (!std::all_of(text.begin() + 1, text.end(), is_digit)) return false;
   out.assign(1, letter);
   out.append(text.substr(1));
   return true;
@@ -34,24 +36,25 @@ std::string successor(std::string prefix) {
 
 bool GameFilter::has_sql_filters() const {
   return eco || white || black || player || event || site || min_elo || max_elo || date_from_key ||
-         date_to_key || result || min_plies || max_plies;
+         date_to_key || result || min_plies || max_plies || has_row_filters();
 }
 
-store::GameConditions GameFilter::sql_conditions() const {
+store::GameConditions GameFilter::sql_conditions(store::Database& db) const {
   store::GameConditions c;
   if (eco) {
     c.eco_low = eco->low;
     c.eco_high_exclusive = eco->high_exclusive;
   }
-  auto globs = [](const std::optional<NamePattern>& name) -> std::optional<std::vector<std::string>> {
+  auto ids = [&db](const std::optional<NamePattern>& name) -> std::optional<store::NameIds> {
     if (!name) return std::nullopt;
-    return name_pattern_globs(*name);
+    return matching_names(db, *name);
   };
-  c.white = globs(white);
-  c.black = globs(black);
-  c.player = globs(player);
-  c.event = globs(event);
-  c.site = globs(site);
+  c.white = ids(white);
+  c.black = ids(black);
+  c.player = ids(player);
+  if (player) c.opponent = ids(opponent);
+  c.event = ids(event);
+  c.site = ids(site);
   c.min_elo = min_elo;
   c.max_elo = max_elo;
   c.elo_either = elo_either;
@@ -60,6 +63,7 @@ store::GameConditions GameFilter::sql_conditions() const {
   c.result = result;
   c.min_plies = min_plies;
   c.max_plies = max_plies;
+  if (has_row_filters()) c.game_ids = games_passing_row_filters(db, *this, c);
   return c;
 }
 
@@ -71,7 +75,8 @@ Parsed<EcoRange> parse_eco_range(std::string_view text) {
                 : parse_eco_code(text.substr(0, dash), low) && parse_eco_code(text.substr(dash + 1), high) &&
                       low.size() == high.size();
   if (!ok)
-    return ParseError{"bad ECO " + quoted(text) + ": expected a code like C60, a range like C60-C99, or a volume letter A-E"};
+    return ParseError{"bad ECO " + quoted(text) +
+                      ": expected a code like C60, a range like C60-C99, a prefix like C6, or a volume letter A-E"};
   if (high < low) return ParseError{"bad ECO range " + quoted(text) + ": the first code is after the second"};
   EcoRange range;
   range.low = low;
@@ -146,6 +151,18 @@ std::string like_pattern(const NamePattern& pattern) {
     else out += c;
   }
   return out;
+}
+
+Parsed<TagCondition> parse_tag_condition(std::string_view text) {
+  TagCondition tag;
+  const size_t equals = text.find('=');
+  tag.name = std::string(text.substr(0, equals));
+  if (equals != std::string_view::npos) tag.value = std::string(text.substr(equals + 1));
+  const bool name_ok = !tag.name.empty() && std::all_of(tag.name.begin(), tag.name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+  if (!name_ok) return ParseError{"bad --tag " + quoted(text) + ": expected NAME=VALUE or NAME (a tag name: letters, digits, _)"};
+  return tag;
 }
 
 }  // namespace pgnbase::search

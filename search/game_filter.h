@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/parsed.h"
 #include "core/board.h"
@@ -18,7 +19,7 @@
 namespace pgnbase::search {
 
 // ECO codes from low (inclusive) to high_exclusive: "C60" -> [C60, C61), "C60-C99" ->
-// [C60, C9:), "C" -> [C, D). Comparing strings this way also takes extended codes
+// [C60, C9:), "C" -> [C, D), a prefix "B2" -> [B2, B3) (B20-B29). Comparing strings this way also takes extended codes
 // such as "C60a" into their parent code.
 struct EcoRange {
   std::string low;
@@ -26,9 +27,17 @@ struct EcoRange {
 };
 
 // A name pattern for --white/--black/--player/--event/--site, matched word by word,
-// case- and accent-insensitively, '*' and '?' as wildcards (query/name_match.h).
+// case- and accent-insensitively, '*' and '?' as wildcards (search/name_match.h).
 struct NamePattern {
   std::string text;  // as the user wrote it
+};
+
+// --tag NAME=VALUE, or NAME alone (the game has the tag). The name is compared without
+// regard to case; the value is the whole tag value, case-insensitive, '*' and '?' as
+// wildcards (search/row_filter.h).
+struct TagCondition {
+  std::string name;
+  std::optional<std::string> value;
 };
 
 using store::GameOrder;
@@ -40,6 +49,11 @@ struct GameFilter {
   std::optional<MoveSequence> opening;
   std::optional<EcoRange> eco;
   std::optional<NamePattern> white, black, player, event, site;
+  std::optional<NamePattern> opponent;  // with player: head to head, either colour
+  // Filters on what SQL cannot read (the tags blob, the annotations): search/row_filter.h.
+  std::vector<TagCondition> tags;           // --tag, every one must hold
+  std::optional<NamePattern> opening_name;  // --opening: the Opening tag or the computed name, word rule
+  std::optional<NamePattern> comment;       // --comment: a comment of the game, word rule
   std::optional<int64_t> min_elo, max_elo;           // both players (either, with elo_either)
   bool elo_either = false;                           // --elo-of either: one player in range is enough
   std::optional<int64_t> date_from_key, date_to_key; // from parse_date_bound, inclusive
@@ -50,10 +64,15 @@ struct GameFilter {
 
   // Whether any filter other than the position is set.
   bool has_header_filters() const { return has_sql_filters() || time_control.has_value(); }
-  // Whether any filter that SQL evaluates (all but position and time control) is set.
+  // Whether any filter that the games query answers (all but position, time control and
+  // patterns) is set.
   bool has_sql_filters() const;
-  // Those filters as the games query takes them (names as name-word patterns).
-  store::GameConditions sql_conditions() const;
+  // Whether a filter needs each game's row read (tags, opening name, comments).
+  bool has_row_filters() const { return !tags.empty() || opening_name || comment; }
+  // Those filters as the games query takes them: names resolved to name ids
+  // (search/name_match.h), and the row filters to the ids of the games they let pass, by
+  // one scan of the games the other filters select. The caller holds a read snapshot.
+  store::GameConditions sql_conditions(store::Database& db) const;
 };
 
 Parsed<EcoRange> parse_eco_range(std::string_view text);
@@ -77,5 +96,7 @@ Parsed<GameOrder> parse_order(std::string_view text);
 
 // The SQL LIKE pattern (escape character '\') of a name pattern.
 std::string like_pattern(const NamePattern& pattern);
+// "NAME=VALUE" or "NAME" (a tag name: letters, digits, '_').
+Parsed<TagCondition> parse_tag_condition(std::string_view text);
 
 }  // namespace pgnbase::search

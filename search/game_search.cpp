@@ -96,6 +96,11 @@ Verdict replay_candidate(store::Statement& moves, const PositionCandidate& c, co
 
 GameSearch::GameSearch(store::Database& db, SearchOptions options) : db_(db), options_(std::move(options)) {}
 
+const store::GameConditions& GameSearch::conditions() {
+  if (!conditions_) conditions_ = options_.filter.sql_conditions(db_);
+  return *conditions_;
+}
+
 void GameSearch::start() {
   started_ = true;
   statement_ = db_.prepare(store::build_game_by_id_query().sql);
@@ -114,7 +119,7 @@ void GameSearch::start() {
 }
 
 void GameSearch::select_games() {
-  store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), false, key_columns(options_));
+  store::SqlQuery q = store::build_game_key_query(conditions(), false, key_columns(options_));
   store::Statement s = db_.prepare(q.sql);
   q.bind(s);
   std::vector<SortKey> keys;
@@ -145,7 +150,7 @@ void GameSearch::prepare_position_candidates() {
   std::vector<SortKey> keys;
   keys.reserve(games.size());
   if (games.size() <= options_.point_lookup_limit) {
-    store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), true, key_columns(options_));
+    store::SqlQuery q = store::build_game_key_query(conditions(), true, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     for (uint32_t i = 0; i < games.size(); ++i) {
@@ -155,7 +160,7 @@ void GameSearch::prepare_position_candidates() {
     }
   } else {
     // Every passing game (from whichever index SQLite picks), then merged by id.
-    store::SqlQuery q = store::build_game_key_query(options_.filter.sql_conditions(), false, key_columns(options_));
+    store::SqlQuery q = store::build_game_key_query(conditions(), false, key_columns(options_));
     store::Statement s = db_.prepare(q.sql);
     q.bind(s);
     std::vector<SortKey> passing;
@@ -337,7 +342,7 @@ int64_t GameSearch::count() {
   }
   if (!options_.filter.position) {
     if (!options_.filter.time_control) {
-      store::SqlQuery q = store::build_game_count_query(options_.filter.sql_conditions());
+      store::SqlQuery q = store::build_game_count_query(conditions());
       store::Statement s = db_.prepare(q.sql);
       q.bind(s);
       return clamp(s.step() ? s.column_int64(0) : 0);

@@ -89,9 +89,12 @@ class GameSearch {
   void select_pattern_games();
   void keep_pattern_candidates();
   void set_pattern_ply(uint32_t game_id);
+  // The filter's SQL conditions, resolved once (names to ids, row filters to game ids).
+  const store::GameConditions& conditions();
 
   store::Database& db_;
   SearchOptions options_;
+  std::optional<store::GameConditions> conditions_;
   store::Statement statement_;
   store::Statement moves_statement_;  // position search: the candidates' moves
   bool rows_needed_ = true;           // false while count() runs

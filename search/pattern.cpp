@@ -28,9 +28,11 @@ bool parse_square(std::string_view text, Square& out) {
   return true;
 }
 
-// One side of a material spec: "KR2P", "KR*P". A count applies to the next letter.
-bool parse_material_side(std::string_view side, std::string_view whole, std::array<MaterialSpec::Range, 6>& out,
-                         std::string& error) {
+// One side of a material spec: "KR2P", "KR*P", or without its king ("RP", pgn-extract's
+// form; empty: the bare king). A count applies to the next letter. offset: where side
+// starts in whole, for the error's character number.
+bool parse_material_side(std::string_view side, std::string_view whole, size_t offset,
+                         std::array<MaterialSpec::Range, 6>& out, std::string& error) {
   int kings = 0, men = 0;
   size_t i = 0;
   while (i < side.size()) {
@@ -54,7 +56,8 @@ bool parse_material_side(std::string_view side, std::string_view whole, std::arr
     }
     const PieceType pt = piece_type_of_letter(side[i]);
     if (pt == NO_PIECE_TYPE) {
-      error = quoted(whole) + " has no piece " + std::string(1, side[i]);
+      error = quoted(whole) + " has no piece " + std::string(1, side[i]) + " (character " +
+              std::to_string(offset + i + 1) + "; pieces are K Q R B N P, counts 2P or *P)";
       return false;
     }
     ++i;
@@ -74,8 +77,8 @@ bool parse_material_side(std::string_view side, std::string_view whole, std::arr
     if (any) r = {r.min, 255};
     else r = {uint8_t(r.min + count), r.max == 255 ? uint8_t(255) : uint8_t(r.max + count)};
   }
-  if (kings != 1) {
-    error = quoted(whole) + ": each side needs one K";
+  if (kings > 1) {
+    error = quoted(whole) + ": a side has more than one K";
     return false;
   }
   return true;
@@ -139,16 +142,20 @@ bool parse_board(std::string_view text, std::string_view whole, F&& on_square, s
 Parsed<MaterialSpec> parse_material(std::string_view text) {
   MaterialSpec out;
   std::string error;
-  const size_t v = text.find_first_of("vV");
-  if (v == std::string_view::npos || text.find_first_of("vV", v + 1) != std::string_view::npos) {
+  // The sides are split by 'v' (either case), a blank or '-', or a run of them ("KRP v KR").
+  constexpr std::string_view kSeparators = "vV -";
+  const size_t first = text.find_first_of(kSeparators);
+  const size_t after = first == std::string_view::npos ? first : text.find_first_not_of(kSeparators, first);
+  if (first == std::string_view::npos || after == std::string_view::npos ||
+      text.find_first_of(kSeparators, after) != std::string_view::npos) {
     std::array<MaterialSpec::Range, 6> ignored{};
-    if (v == std::string_view::npos && !parse_material_side(text, text, ignored, error) &&
+    if (first == std::string_view::npos && !parse_material_side(text, text, 0, ignored, error) &&
         error.find(" has no piece ") != std::string::npos)
       return ParseError{error};  // name a bad letter first: 'KRX' has no piece X
-    return ParseError{quoted(text) + ": expected WHITEvBLACK, e.g. KRPvKR"};
+    return ParseError{quoted(text) + ": expected WHITEvBLACK, e.g. KRPvKR, KRP KR, KRP-KR or RPvR"};
   }
-  if (!parse_material_side(text.substr(0, v), text, out.range[WHITE], error) ||
-      !parse_material_side(text.substr(v + 1), text, out.range[BLACK], error))
+  if (!parse_material_side(text.substr(0, first), text, 0, out.range[WHITE], error) ||
+      !parse_material_side(text.substr(after), text, after, out.range[BLACK], error))
     return ParseError{error};
   return out;
 }

@@ -18,8 +18,7 @@ constexpr std::string_view kLastPossibleDay =
 
 // The ids of the names holding every word pattern, from the name_words index: one
 // look-up per pattern word, intersected; never a scan of the games.
-std::string matching_name_ids(const std::vector<std::string>& globs, SqlQuery& q) {
-  if (globs.empty()) return "SELECT NULL WHERE 0";
+std::string names_with_words(const std::vector<std::string>& globs, SqlQuery& q) {
   std::string sql;
   for (const std::string& glob : globs) {
     if (!sql.empty()) sql += " INTERSECT ";
@@ -29,8 +28,14 @@ std::string matching_name_ids(const std::vector<std::string>& globs, SqlQuery& q
   return sql;
 }
 
-std::string name_condition(std::string_view column, const std::string& name_ids) {
-  return std::string(column) + " IN (" + name_ids + ")";
+std::string id_set(const std::vector<int64_t>& ids, SqlQuery& q) {
+  return "(SELECT value FROM json_each(" + q.add(json_id_list(ids)) + "))";
+}
+
+std::string name_condition(std::string_view column, const NameIds& names, SqlQuery& q) {
+  std::string term = std::string(column) + " IN " + id_set(names.ids, q);
+  if (names.or_absent) term = "(" + term + " OR " + std::string(column) + " IS NULL)";
+  return term;
 }
 
 // Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.
@@ -38,14 +43,18 @@ void append_conditions(const GameConditions& f, SqlQuery& q, bool where_started)
   std::vector<std::string> terms;
   if (f.eco_low) terms.push_back("g.eco >= " + q.add(*f.eco_low));
   if (f.eco_high_exclusive) terms.push_back("g.eco < " + q.add(*f.eco_high_exclusive));
-  if (f.white) terms.push_back(name_condition("g.white_id", matching_name_ids(*f.white, q)));
-  if (f.black) terms.push_back(name_condition("g.black_id", matching_name_ids(*f.black, q)));
-  if (f.player) {
-    std::string ids = matching_name_ids(*f.player, q);
-    terms.push_back("(" + name_condition("g.white_id", ids) + " OR " + name_condition("g.black_id", ids) + ")");
+  if (f.game_ids) terms.push_back("g.id IN " + id_set(*f.game_ids, q));
+  if (f.white) terms.push_back(name_condition("g.white_id", *f.white, q));
+  if (f.black) terms.push_back(name_condition("g.black_id", *f.black, q));
+  if (f.player && f.opponent) {
+    terms.push_back("((" + name_condition("g.white_id", *f.player, q) + " AND " + name_condition("g.black_id", *f.opponent, q) +
+                    ") OR (" + name_condition("g.white_id", *f.opponent, q) + " AND " +
+                    name_condition("g.black_id", *f.player, q) + "))");
+  } else if (f.player) {
+    terms.push_back("(" + name_condition("g.white_id", *f.player, q) + " OR " + name_condition("g.black_id", *f.player, q) + ")");
   }
-  if (f.event) terms.push_back(name_condition("g.event_id", matching_name_ids(*f.event, q)));
-  if (f.site) terms.push_back(name_condition("g.site_id", matching_name_ids(*f.site, q)));
+  if (f.event) terms.push_back(name_condition("g.event_id", *f.event, q));
+  if (f.site) terms.push_back(name_condition("g.site_id", *f.site, q));
   if (f.min_elo || f.max_elo) {
     // One player's rating in range; both players' unless --elo-of either.
     auto in_range = [&](const char* column) {
@@ -139,6 +148,51 @@ SqlQuery build_game_key_query(const GameConditions& filter, bool by_id, GameKeyC
   if (by_id) q.sql += " WHERE g.id = ?1";
   append_conditions(filter, q, by_id);
   return q;
+}
+
+SqlQuery build_game_scan_query(const GameConditions& filter, ScanColumns columns) {
+  // kGameColumns' order; what is not asked for is NULL, and its join left out (the name
+  // joins are most of a scan's time).
+  SqlQuery q;
+  q.sql = "SELECT g.id, ";
+  q.sql += columns.names ? "ev.name, si.name, " : "NULL, NULL, ";
+  q.sql += "g.date, g.date_key, g.round, ";
+  q.sql += columns.names ? "wh.name, bl.name, " : "NULL, NULL, ";
+  q.sql += "g.result_tag, g.result, g.white_elo, g.black_elo, g.eco, g.eco_source, ";
+  q.sql += columns.opening ? "op.name, " : "NULL, ";
+  q.sql += "g.time_control, g.plies, g.variant, g.start_fen, g.language, NULL, g.tags, ";
+  q.sql += columns.annotations ? "ga.annotations, " : "NULL, ";
+  q.sql += "g.source_id, g.game_number FROM games g";
+  if (columns.names)
+    q.sql += " LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
+             "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id";
+  if (columns.opening) q.sql += " LEFT JOIN openings op ON op.id = g.opening_id";
+  if (columns.annotations) q.sql += " LEFT JOIN game_annotations ga ON ga.id = g.id";
+  append_conditions(filter, q, false);
+  q.sql += " ORDER BY g.id";
+  return q;
+}
+
+SqlQuery build_name_candidates_query(const std::vector<std::vector<std::string>>& word_sets) {
+  SqlQuery q;
+  std::string ids;
+  for (const std::vector<std::string>& words : word_sets) {
+    if (words.empty()) continue;
+    if (!ids.empty()) ids += " UNION ";
+    ids += names_with_words(words, q);
+  }
+  q.sql = "SELECT id, name FROM names WHERE id IN (" + (ids.empty() ? std::string("SELECT NULL WHERE 0") : ids) + ")";
+  return q;
+}
+
+std::string json_id_list(const std::vector<int64_t>& ids) {
+  std::string out = "[";
+  for (int64_t id : ids) {
+    if (out.size() > 1) out += ',';
+    out += std::to_string(id);
+  }
+  out += ']';
+  return out;
 }
 
 }  // namespace pgnbase::store

@@ -16,12 +16,22 @@
 
 namespace pgnbase::store {
 
-// The header filters as SQL conditions. A name is a list of name-word GLOB patterns
-// (store/name_words.h), every one of which the name must hold; an empty list matches no
-// name.
+// The names a name filter accepts, as ids of table names (search/ resolves the user's
+// pattern to them); or_absent also takes games without the tag (an unknown name).
+struct NameIds {
+  std::vector<int64_t> ids;
+  bool or_absent = false;
+};
+
+// The header filters as SQL conditions. An id list is bound as one JSON array and read
+// with json_each, so its length costs no SQL text and SQLite seeks the index once per id.
 struct GameConditions {
   std::optional<std::string> eco_low, eco_high_exclusive;  // games.eco in [low, high)
-  std::optional<std::vector<std::string>> white, black, player, event, site;
+  std::optional<NameIds> white, black, player, event, site;
+  // With player: the other player of the game (head to head, either colour).
+  std::optional<NameIds> opponent;
+  // Only these games (what the filters that SQL cannot read, tags and comments, let pass).
+  std::optional<std::vector<int64_t>> game_ids;
   std::optional<int64_t> min_elo, max_elo;  // both players (either, with elo_either)
   bool elo_either = false;
   std::optional<int64_t> date_from_key, date_to_key;  // inclusive; see kLastPossibleDay
@@ -76,5 +86,20 @@ struct GameKeyColumns {
   bool elo = true, date = true, time_control = true;
 };
 SqlQuery build_game_key_query(const GameConditions& conditions, bool by_id, GameKeyColumns columns = {});
+
+// The columns of build_game_query for a scan by the filters SQL cannot evaluate, in id
+// order: the moves blob is left out (empty), and so are the names (Event, Site, White,
+// Black), the opening name and the annotations unless asked for.
+struct ScanColumns {
+  bool names = false, opening = false, annotations = false;
+};
+SqlQuery build_game_scan_query(const GameConditions& conditions, ScanColumns columns);
+
+// id, name of the names holding every word pattern of at least one of the sets (name_words,
+// one index look-up per pattern word): the candidates a name pattern is then tested on.
+SqlQuery build_name_candidates_query(const std::vector<std::vector<std::string>>& word_sets);
+
+// The same list as JSON for json_each: "[1,2,3]".
+std::string json_id_list(const std::vector<int64_t>& ids);
 
 }  // namespace pgnbase::store

@@ -1,5 +1,7 @@
 #include "store/name_words.h"
 
+#include <cctype>
+
 #include <array>
 
 #include "store/utf8.h"
@@ -106,7 +108,13 @@ std::vector<std::string> fold_name_words(std::string_view name) { return fold_wo
 
 std::vector<std::string> fold_pattern_words(std::string_view pattern) { return fold_words(pattern, true); }
 
-bool word_matches(std::string_view pattern, std::string_view word) {
+bool word_matches(std::string_view pattern, std::string_view word) { return glob_matches(pattern, word, false); }
+
+bool glob_matches(std::string_view pattern, std::string_view word, bool ignore_ascii_case) {
+  auto same = [ignore_ascii_case](char a, char b) {
+    if (!ignore_ascii_case) return a == b;
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  };
   // Iterative glob with one backtrack point (the last '*'): linear in practice, never
   // exponential on patterns like "*a*a*a*b".
   size_t p = 0, w = 0, star = std::string_view::npos, star_w = 0;
@@ -117,7 +125,7 @@ bool word_matches(std::string_view pattern, std::string_view word) {
     } else if (p < pattern.size() && pattern[p] == '?') {
       ++p;
       w += utf8_length(static_cast<unsigned char>(word[w]));
-    } else if (p < pattern.size() && pattern[p] == word[w]) {
+    } else if (p < pattern.size() && same(pattern[p], word[w])) {
       ++p;
       ++w;
     } else if (star != std::string_view::npos) {

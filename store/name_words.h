@@ -27,4 +27,8 @@ std::vector<std::string> fold_pattern_words(std::string_view pattern);
 // one character (a UTF-8 character, not a byte).
 bool word_matches(std::string_view pattern_word, std::string_view word);
 
+// The same glob over any text, optionally with ASCII letters compared without case (the
+// whole-value match of --tag).
+bool glob_matches(std::string_view pattern, std::string_view text, bool ignore_ascii_case);
+
 }  // namespace pgnbase::store

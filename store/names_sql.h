@@ -15,19 +15,33 @@ inline constexpr std::string_view kInsertName = "INSERT INTO names(id, name) VAL
 inline constexpr std::string_view kInsertNameWord = "INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)";
 inline constexpr std::string_view kInsertOpening = "INSERT INTO openings(id, name) VALUES (?1, ?2)";
 
-// Names matching a LIKE pattern (?1), each with its games as White and as Black and the
-// first and last date_key of each colour, from the games_white and games_black indexes
-// (name id, date_key) alone: a few index seeks per name, no game row read. Names used
-// only for events or sites have no games and are left out by the caller.
-inline constexpr std::string_view kPlayerList =
-    "SELECT n.name, "
-    "(SELECT count(*) FROM games WHERE white_id = n.id), (SELECT count(*) FROM games WHERE black_id = n.id), "
-    "(SELECT min(date_key) FROM games WHERE white_id = n.id), (SELECT max(date_key) FROM games WHERE white_id = n.id), "
-    "(SELECT min(date_key) FROM games WHERE black_id = n.id), (SELECT max(date_key) FROM games WHERE black_id = n.id) "
-    "FROM names n WHERE n.name LIKE ?1 ESCAPE '\\'";
+// One name exactly, from the names_by_name index.
+inline constexpr std::string_view kNameByName = "SELECT id, name FROM names WHERE name = ?1";
+// Names with no ASCII letter or digit: the candidates for an unknown name ("?", "-", "");
+// the caller keeps those whose folded words are none.
+inline constexpr std::string_view kWordlessNameCandidates = "SELECT id, name FROM names WHERE name NOT GLOB '*[A-Za-z0-9]*'";
+
+// Names (every one, or those whose ids ?1 lists as a JSON array), each with its games as
+// White and as Black and the first and last date_key of each colour, from the games_white
+// and games_black indexes (name id, date_key) alone: a few index seeks per name, no game
+// row read. Names used only for events or sites have no games and are left out by the
+// caller.
+#define PGNBASE_PLAYER_LIST_COLUMNS                                                                                      \
+  "SELECT n.name, "                                                                                                      \
+  "(SELECT count(*) FROM games WHERE white_id = n.id), (SELECT count(*) FROM games WHERE black_id = n.id), "             \
+  "(SELECT min(date_key) FROM games WHERE white_id = n.id), (SELECT max(date_key) FROM games WHERE white_id = n.id), "   \
+  "(SELECT min(date_key) FROM games WHERE black_id = n.id), (SELECT max(date_key) FROM games WHERE black_id = n.id) "    \
+  "FROM names n"
+inline constexpr std::string_view kPlayerList = PGNBASE_PLAYER_LIST_COLUMNS;
+inline constexpr std::string_view kPlayerListOf =
+    PGNBASE_PLAYER_LIST_COLUMNS " WHERE n.id IN (SELECT value FROM json_each(?1))";
+#undef PGNBASE_PLAYER_LIST_COLUMNS
 // The same for events: games_event (event_id) counts; the dates are read from the rows.
 inline constexpr std::string_view kEventList =
     "SELECT n.name, count(*), 0, min(g.date_key), max(g.date_key), NULL, NULL "
-    "FROM names n JOIN games g ON g.event_id = n.id WHERE n.name LIKE ?1 ESCAPE '\\' GROUP BY n.id";
+    "FROM names n JOIN games g ON g.event_id = n.id GROUP BY n.id";
+inline constexpr std::string_view kEventListOf =
+    "SELECT n.name, count(*), 0, min(g.date_key), max(g.date_key), NULL, NULL "
+    "FROM names n JOIN games g ON g.event_id = n.id WHERE n.id IN (SELECT value FROM json_each(?1)) GROUP BY n.id";
 
 }  // namespace pgnbase::store::sql

@@ -26,6 +26,7 @@ inline constexpr std::string_view kInsertCopy = "INSERT OR IGNORE INTO game_copi
 
 // A source's removal (indexer/source_removal.cpp).
 inline constexpr std::string_view kSourcesNamed = "SELECT id FROM sources WHERE path = ?1 OR id = ?2 ORDER BY id";
+inline constexpr std::string_view kSourceIdsAndPaths = "SELECT id, path FROM sources ORDER BY id";
 inline constexpr std::string_view kSourcePathById = "SELECT path FROM sources WHERE id = ?1";
 // The source's own segment (its id) and those written for games that moved to it.
 inline constexpr std::string_view kSegmentsOfSource =

@@ -49,6 +49,7 @@ struct SearchCommand {
                                               {"jsonl", OutputFormat::Json},
                                               {"pgn", OutputFormat::Pgn}};
     search::SearchOptions search;
+    if (const auto note = take_placement_fen(filter_text, pattern_text)) std::fprintf(stderr, "pgn-query: %s\n", note->c_str());
     search.filter = make_filter(filter_text);
     search.filter.pattern = parsed_or_usage_error(search::build_pattern(pattern_text));
     search.order = parsed_or_usage_error(search::parse_order(order));

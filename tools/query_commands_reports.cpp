@@ -105,9 +105,12 @@ struct PlayerCommand {
   PlayerReportOptions player;
   ReportFormatOptions report;
   int64_t top = 10;
+  std::string vs;
 
   void options(po::options_description& d) {
-    d.add_options()("top", po::value(&top)->default_value(top), "lines of the openings and opponents lists (0: all)");
+    d.add_options()
+        ("top", po::value(&top)->default_value(top), "lines of the openings and opponents lists (0: all)")
+        ("vs", po::value(&vs), "only the games against this player (head to head; names as --player)");
     report.add(d);
   }
 
@@ -117,10 +120,12 @@ struct PlayerCommand {
     if (top < 0) throw UsageError{"--top must not be negative"};
     player.name = search::NamePattern{ctx.vm()["name"].as<std::string>()};
     player.top = size_t(top);
+    if (!vs.empty()) player.opponent = search::NamePattern{vs};
     const OutputFormat format = report_format(ctx, report.format);
     const PlayerReport built = build_player_report(ctx.open(report.output), player);
     if (built.total.games == 0)
-      throw CommandFailure{"no games of '" + player.name.text + "' (pgn-query players DB --like '*NAME*' lists names)"};
+      throw CommandFailure{"no games of '" + player.name.text + "'" + (vs.empty() ? "" : " against '" + vs + "'") +
+                           " (pgn-query players DB --like NAME lists names)"};
     print_player_report(built, format, ctx.given("wide"), ctx.output());
     return kExitOk;
   }
@@ -136,8 +141,8 @@ struct NamesCommand {
 
   void options(po::options_description& d) {
     d.add_options()
-        ("like", po::value(&like), names.events ? "only events matching this pattern (as --event)"
-                                                : "only names matching this pattern (as --player)")
+        ("like", po::value(&like), names.events ? "only events matching this pattern (word by word, as --event)"
+                                                : "only names matching this pattern (word by word, as --player)")
         ("min-games", po::value(&names.min_games)->default_value(1), "only names with at least this many games")
         ("limit", po::value(&limit), "at most this many names");
     report.add(d);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/fen.h"
+#include "search/fen_input.h"
 #include "search/move_sequence.h"
 #include "search/time_control.h"
 #include "tools/query_command.h"
@@ -18,11 +19,13 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("moves", po::value(&f.moves), "games reaching the position after these moves, by any move order "
                                      "(\"1.e4 e5 2.Nf3\"; SAN in any notation, move numbers optional)")
       ("from-start-only", po::bool_switch(&f.from_start_only), "with --moves: only games that start with exactly those moves")
-      ("eco", po::value(&f.eco), "ECO code C60, range C60-C99, or volume C")
-      ("white", po::value(&f.white), "White player: exact, case-insensitive; * is a wildcard")
+      ("eco", po::value(&f.eco), "ECO code C60, range C60-C99, prefix C6 (C60-C69), or volume C")
+      ("opening", po::value(&f.opening), "opening name (the Opening tag or the computed one), word by word: \"Najdorf\"")
+      ("white", po::value(&f.white), "White player, word by word, case- and accent-insensitive (* and ? wildcards); "
+                                     "\"Magnus Carlsen\" also finds \"Carlsen,M\"; ? alone: unknown; =NAME: exactly")
       ("black", po::value(&f.black), "Black player (as --white)")
-      ("player", po::value(&f.player), "either player (as --white)")
-      ("as", po::value(&f.as), "with --player: white or black, only the games where the player has that colour")
+      ("player", po::value(&f.players)->composing(), "either player (as --white); given twice, games between the two")
+      ("as", po::value(&f.as), "with --player: white or black, only the games where the (first) player has that colour")
       ("min-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.min_elo = v; }), "both players rated at least this")
       ("max-elo", po::value<int64_t>()->notifier([&](int64_t v) { f.max_elo = v; }), "both players rated at most this")
       ("elo-of", po::value(&f.elo_of)->default_value(f.elo_of), "whose rating --min-elo/--max-elo test: both or either")
@@ -34,8 +37,19 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("site", po::value(&f.site), "Site tag (as --white)")
       ("time-control", po::value(&f.time_control),
        "bullet|blitz|rapid|classical|correspondence|ultrabullet|unknown, a TimeControl value (180+2), or 180+* / *+0")
+      ("tag", po::value(&f.tags)->composing(), "NAME=VALUE: the game has this tag with this value (whole value, "
+                                               "case-insensitive, * and ? wildcards); NAME alone: has the tag; repeatable")
+      ("comment", po::value(&f.comment), "a comment of the game holds these words (word by word, as --player)")
       ("min-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.min_plies = v; }), "at least this many half-moves")
       ("max-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.max_plies = v; }), "at most this many half-moves");
+}
+
+std::optional<std::string> take_placement_fen(FilterText& text, search::PatternText& pattern) {
+  if (!search::is_placement_only(text.fen)) return std::nullopt;
+  if (!pattern.pieces.empty()) throw UsageError{"--fen with a piece placement alone and --pieces: give one"};
+  pattern.pieces = std::exchange(text.fen, {});
+  return "--fen has the piece placement only: searching games where exactly these men stand, with either side "
+         "to move (as --pieces)";
 }
 
 search::GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
@@ -43,6 +57,7 @@ search::GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_
   if (!t.fen.empty()) {
     Parsed<Board> board = parse_fen(t.fen);
     if (!board) throw UsageError{"bad FEN: " + board.error()};
+    if (const auto why = search::impossible_castling(*board)) throw UsageError{"--fen: " + *why};
     f.position = *board;
   }
   if (!t.fen.empty() && !t.moves.empty()) throw UsageError{"--fen and --moves both name a position: give one"};
@@ -58,14 +73,27 @@ search::GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_
   auto name = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<search::NamePattern>(search::NamePattern{s}); };
   f.white = name(t.white);
   f.black = name(t.black);
-  f.player = name(t.player);
+  if (t.players.size() > 2) throw UsageError{"--player given " + std::to_string(t.players.size()) + " times: give one, or two for their games"};
+  for (const std::string& p : t.players)
+    if (p.empty()) throw UsageError{"--player is empty"};
+  if (!t.players.empty()) f.player = name(t.players[0]);
+  if (t.players.size() == 2) f.opponent = name(t.players[1]);
   if (!t.as.empty()) {
     if (!f.player) throw UsageError{"--as needs --player"};
     if (t.as != "white" && t.as != "black") throw UsageError{"bad --as '" + t.as + "': expected white or black"};
     std::optional<search::NamePattern>& side = t.as == "white" ? f.white : f.black;
+    std::optional<search::NamePattern>& other = t.as == "white" ? f.black : f.white;
     if (side) throw UsageError{"--player with --as " + t.as + " and --" + t.as + " name the same player: give one"};
+    if (f.opponent && other)
+      throw UsageError{"a second --player with --as " + t.as + " and --" + (t.as == "white" ? "black" : "white") +
+                       " name the same player: give one"};
     side = std::exchange(f.player, std::nullopt);
+    if (f.opponent) other = std::exchange(f.opponent, std::nullopt);
   }
+  if (f.opponent && (f.white || f.black)) throw UsageError{"two --player options with --white or --black: give at most two players"};
+  for (const std::string& tag : t.tags) f.tags.push_back(parsed_or_usage_error(search::parse_tag_condition(tag)));
+  f.opening_name = name(t.opening);
+  f.comment = name(t.comment);
   if (t.elo_of != "both" && t.elo_of != "either") throw UsageError{"bad --elo-of '" + t.elo_of + "': expected both or either"};
   f.elo_either = t.elo_of == "either";
   f.event = name(t.event);

@@ -16,8 +16,9 @@ namespace pgnbase::tools {
 
 // The filter options as typed; make_filter() checks them.
 struct FilterText {
-  std::string fen, moves, eco, white, black, player, as, elo_of = "both", event, site, result, date_from, date_to,
-      time_control;
+  std::string fen, moves, eco, white, black, as, elo_of = "both", event, site, result, date_from, date_to,
+      time_control, opening, comment;
+  std::vector<std::string> players, tags;  // --player (once, or twice: head to head), --tag
   bool from_start_only = false;
   std::optional<int64_t> min_elo, max_elo, min_plies, max_plies;
 };
@@ -25,6 +26,12 @@ struct FilterText {
 // fen_defaults_to_start: explore's help for --fen.
 void add_filter_options(boost::program_options::options_description& d, FilterText& f, bool fen_defaults_to_start);
 void add_pattern_options(boost::program_options::options_description& d, search::PatternText& p);
+
+// A --fen that is a piece placement alone ("rnbqkbnr/pppppppp/8/..." with no side to
+// move) moves to --pieces, which searches it whatever the side to move and castling
+// rights; returns the note that says so (nullopt: nothing moved). Throws UsageError when
+// --pieces is given too.
+std::optional<std::string> take_placement_fen(FilterText& text, search::PatternText& pattern);
 
 // The filter the options ask for; throws UsageError. path_keys, when given, receives the
 // keys of the positions --moves passes through (explore names the opening by them).

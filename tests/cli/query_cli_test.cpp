@@ -487,8 +487,8 @@ TEST_F(QueryCli, UsageErrorsExitTwoAndHelpExitsZero) {
 TEST_F(QueryCli, PatternErrorsNameTheBadPartAndExitTwo) {
   const std::string db = empty_database();
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--material", "KRX"}, "--material: 'KRX' has no piece X"},
-      {{"--material", "KRvR"}, "--material: 'KRvR': each side needs one K"},
+      {{"--material", "KRX"}, "--material: 'KRX' has no piece X (character 3;"},
+      {{"--material", "KRvKKR"}, "--material: 'KRvKKR': a side has more than one K"},
       {{"--imbalance", "QvKK"}, "--imbalance: 'QvKK' has no piece K"},
       {{"--pieces", "wXg1"}, "--pieces: 'wXg1' has no piece X"},
       {{"--pieces", "wKg9"}, "--pieces: 'wKg9': expected a piece on a square"},

@@ -39,6 +39,22 @@ TEST_F(RemoveSource, RemoveByPathOrIdSaysWhatWent) {
   EXPECT_EQ(count("SELECT count(*) FROM game_material"), 0);
 }
 
+// A source imported by a relative path is found by the absolute one, and the other way round.
+TEST_F(RemoveSource, APathFindsTheSourceAbsoluteOrRelative) {
+  Redirects in_work;
+  in_work.working_dir = fs::path(path("a.pgn")).parent_path().string();
+  file("a.pgn", kFirst);
+  ASSERT_EQ(index({"-q", "-o", path("g.db"), "a.pgn"}, in_work).code, 0);
+  ASSERT_EQ(index({"-q", "-o", path("g.db"), file("b.pgn", kSecond)}).code, 0);
+  Ran r = index({"-o", path("g.db"), "--remove", path("a.pgn")});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.out, "removed source 1 (a.pgn): 1 game, 0 rejects, 8 positions removed\n") << r;
+  r = index({"-o", path("g.db"), "--remove", "./b.pgn"}, in_work);
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(count("SELECT count(*) FROM games"), 0);
+  EXPECT_EQ(index({"-o", path("g.db"), "--remove", path("c.pgn")}).code, 1);  // no such source
+}
+
 TEST_F(RemoveSource, AnUnknownSourceRemovesNothing) {
   import_both();
   // One good name and one bad: the whole command is refused.

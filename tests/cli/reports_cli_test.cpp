@@ -253,5 +253,45 @@ TEST_F(ReportsCliTest, CountsInMessagesAreSingularForOne) {
   EXPECT_NE(exported.err.find("1 game written"), std::string::npos) << exported;
 }
 
+// Names and options that behave alike: --like takes the word rule, head to head from
+// both commands, a FEN placement alone, the --white help.
+TEST_F(ReportsCliTest, NamesAndOptionsBehaveAlike) {
+  const std::string db = sample_db();
+  // The four events whose names hold the word "titled" (README: `events --like "*titled*"`).
+  Ran events = query({"events", db, "--like", "TITLED", "--format", "csv"});
+  ASSERT_EQ(events.code, 0) << events;
+  EXPECT_EQ(lines_of(events.out).size(), 5u) << events.out;
+  Ran words = query({"search", db, "--event", "titled", "--count"});
+  Ran listed = query({"events", db, "--like", "titled", "--format", "json"});
+  int64_t listed_games = 0;
+  for (const std::string& line : lines_of(listed.out)) listed_games += json_check::parse(line)->find("games")->number;
+  EXPECT_EQ(std::to_string(listed_games) + "\n", words.out);
+  Ran players = query({"players", db, "--like", "drnykterstein", "--format", "csv"});
+  EXPECT_EQ(lines_of(players.out).size(), 2u) << players.out;
+
+  // Head to head: `player A --vs B` reports the games `search --player A --player B` finds.
+  Ran h2h = query({"search", db, "--player", "DrNykterstein", "--player", "Nikotheo", "--count"});
+  ASSERT_EQ(h2h.code, 0) << h2h;
+  EXPECT_EQ(h2h.out, "276\n");  // the opponents table of the README's player report
+  Ran report = query({"player", db, "DrNykterstein", "--vs", "Nikotheo", "--format", "json"});
+  ASSERT_EQ(report.code, 0) << report;
+  EXPECT_EQ(json_check::parse(report.out)->find("total")->find("games")->number, 276);
+  EXPECT_EQ(query({"search", db, "--player", "a", "--player", "b", "--player", "c"}).code, 2);
+
+  // A placement alone is the position with either side to move: after 1.e4 it is always Black's.
+  Ran placement = query({"search", db, "--fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "--count"});
+  ASSERT_EQ(placement.code, 0) << placement;
+  EXPECT_NE(placement.err.find("piece placement only"), std::string::npos) << placement;
+  EXPECT_EQ(placement.out, query({"search", db, "--fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                                  "--count"}).out);
+  Ran castling = query({"search", db, "--fen", "4k3/8/8/8/8/8/8/4K3 w K - 0 1"});
+  EXPECT_EQ(castling.code, 2);
+  EXPECT_EQ(std::count(castling.err.begin(), castling.err.end(), '\n'), 1) << castling.err;
+
+  Ran help = query({"search", "--help"});
+  EXPECT_EQ(help.out.find("exact, case-insensitive"), std::string::npos);
+  for (const char* option : {"--tag", "--comment", "--opening"}) EXPECT_NE(help.out.find(option), std::string::npos) << option;
+}
+
 }  // namespace
 }  // namespace pgnbase::cli_test

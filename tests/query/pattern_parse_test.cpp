@@ -39,10 +39,26 @@ TEST(PatternParse, MaterialCountsAndRanges) {
 }
 
 TEST(PatternParse, MaterialErrorsNameTheBadPart) {
-  EXPECT_EQ(error_of(search::parse_material("KRX")), "'KRX' has no piece X");
+  EXPECT_EQ(error_of(search::parse_material("KRX")),
+            "'KRX' has no piece X (character 3; pieces are K Q R B N P, counts 2P or *P)");
+  EXPECT_NE(error_of(search::parse_material("KRP KX")).find("has no piece X (character 6;"), std::string::npos);
   EXPECT_NE(error_of(search::parse_material("KRvKRvK")).find("expected WHITEvBLACK"), std::string::npos);
   EXPECT_NE(error_of(search::parse_material("KR3vK")).find("ends in a count"), std::string::npos);
   EXPECT_NE(error_of(search::parse_material("KKRvK")).find("one K"), std::string::npos);
+}
+
+TEST(PatternParse, MaterialReadsTheFormsPeopleType) {
+  auto same = [](const search::MaterialSpec& a, const search::MaterialSpec& b) {
+    for (Color c : {WHITE, BLACK})
+      for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN})
+        if (a.range[c][pt].min != b.range[c][pt].min || a.range[c][pt].max != b.range[c][pt].max) return false;
+    return true;
+  };
+  const search::MaterialSpec canonical = material("KRPvKR");
+  for (const char* form : {"krpvkr", "KRP KR", "KRP-KR", "RPvR", "rpvr", "KRP v KR", "KRP - KR", "RP KR"})
+    EXPECT_TRUE(same(material(form), canonical)) << form;
+  EXPECT_FALSE(same(material("KRPPvKR"), canonical));
+  EXPECT_TRUE(same(material("QvK"), material("KQvK")));
 }
 
 // Issue 22 item 9: 256 pawns wrapped the count to 0 and the range to "any number".

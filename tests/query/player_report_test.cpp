@@ -71,7 +71,7 @@ void expect_same(const ResultCounts& a, const ResultCounts& b, const std::string
 void check_player(const std::string& db_path, const std::vector<ScannedGame>& games, const std::string& name) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   query::PlayerReportOptions options;
-  options.name = search::NamePattern{name};
+  options.name = search::NamePattern{"=" + name};  // the stored spelling alone
   options.top = 0;
   const PlayerReport r = query::build_player_report(db, options);
   ASSERT_EQ(r.names, std::vector<std::string>{name});
