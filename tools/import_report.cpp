@@ -104,4 +104,27 @@ void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet) {
                double(stale.bytes) / double(1 << 20), temp_dir.c_str(), pids.c_str());
 }
 
+void print_thread_cpu(const ThreadCpuReport& r) {
+  std::printf("cpu seconds by thread role (wall %.2f s, %s):\n", r.wall_seconds,
+              plural(int64_t(r.games), "game").c_str());
+  std::printf("  %-8s %8.2f  main thread (explorer summaries %.2f of it)\n", "writer", r.writer_seconds,
+              r.summaries_seconds);
+  const char* busiest_role = "writer";
+  double busiest = r.writer_seconds;
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge}) {
+    const size_t i = size_t(role);
+    if (r.totals.threads[i] == 0) continue;
+    std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
+                plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
+    // Workers and merge threads divide their work among themselves; the reader is one.
+    if (role == ThreadRole::Reader && r.totals.busiest[i] > busiest) {
+      busiest = r.totals.busiest[i];
+      busiest_role = "reader";
+    }
+  }
+  if (busiest > 0)
+    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
+                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);
+}
+
 }  // namespace pgnbase::tools
