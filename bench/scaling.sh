@@ -37,7 +37,7 @@ if [ -z "$threads" ]; then
 fi
 
 echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
-printf '%4s %8s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s workers_s busiest_w merge_s reader_s ceiling/s
+printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s workers_s busiest_w merge_s reader_s other_s ceiling/s
 for t in $threads; do
   rm -f "$work/db"*
   "$index" -q --stats -j "$t" -o "$work/db" "$file" >"$work/stats"
@@ -48,7 +48,8 @@ for t in $threads; do
     $1 == "worker" { workers = $2; busiest = $NF }
     $1 == "merge" { merge = $2 }
     $1 == "reader" { reader = $2 }
+    $1 == "other" { other = $2 }
     $1 == "ceiling" { ceiling = $2 }
-    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t, wall, games / wall, writer, workers,
-                 busiest, merge, reader, ceiling }' "$work/stats"
+    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t, wall, games / wall, writer,
+                 workers, busiest, merge, reader, other, ceiling }' "$work/stats"
 done

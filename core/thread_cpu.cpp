@@ -31,6 +31,12 @@ double this_thread_cpu_seconds() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+double process_cpu_seconds() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 void name_this_thread(std::string_view name) {
   const std::string kept(name.substr(0, 15));
   pthread_setname_np(pthread_self(), kept.c_str());

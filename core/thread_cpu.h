@@ -20,6 +20,9 @@ std::string_view role_name(ThreadRole role);
 // CPU time the calling thread has used so far (CLOCK_THREAD_CPUTIME_ID).
 double this_thread_cpu_seconds();
 
+// CPU time of the whole process so far, every thread's (ended ones included).
+double process_cpu_seconds();
+
 // Names the calling thread for top, perf and gdb (at most 15 characters are kept).
 void name_this_thread(std::string_view name);
 

@@ -254,7 +254,7 @@ void Database::wait_for_locks(std::function<void()> on_long_wait) {
   sqlite3_busy_handler(db_, &LockWait::retry, lock_wait_.get());
 }
 
-void Database::configure_for_bulk_load() {
+void Database::configure_for_bulk_load(unsigned sort_threads) {
   // journal_mode answers with the mode in force: a locked or in-memory database
   // keeps its old mode without an error, so check the answer.
   Statement journal = prepare("PRAGMA journal_mode=WAL");
@@ -270,6 +270,8 @@ void Database::configure_for_bulk_load() {
        // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
        "PRAGMA cache_size=-32768;"
        "PRAGMA temp_store=MEMORY;");
+  // SQLite caps it at its compile-time SQLITE_MAX_WORKER_THREADS (8 in Debian's build).
+  exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));
 }
 
 void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }

@@ -170,8 +170,10 @@ class Database {
   void wait_for_locks(std::function<void()> on_long_wait);
 
   // Sets the bulk-load pragmas: WAL journal, synchronous=NORMAL (durable at
-  // checkpoints, never corrupt), a 256 MiB page cache, temp tables in memory.
-  void configure_for_bulk_load();
+  // checkpoints, never corrupt), a 32 MiB page cache, temp tables in memory, and up to
+  // sort_threads helper threads for SQLite's own sorts (building the games indexes at
+  // the end of a first import), so that the writing thread does not sort alone.
+  void configure_for_bulk_load(unsigned sort_threads = 0);
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
   // then is what it holds).
   void checkpoint_wal();

@@ -1,5 +1,6 @@
 #include "tools/import_report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "indexer/run_file_cleanup.h"
@@ -111,8 +112,10 @@ void print_thread_cpu(const ThreadCpuReport& r) {
               r.summaries_seconds);
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds;
+  double claimed = r.writer_seconds;
   for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge}) {
     const size_t i = size_t(role);
+    claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
     std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                 plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
@@ -122,6 +125,8 @@ void print_thread_cpu(const ThreadCpuReport& r) {
       busiest_role = "reader";
     }
   }
+  std::printf("  %-8s %8.2f  SQLite's sort helper threads (the indexes of a first import)\n", "other",
+              std::max(0.0, r.process_seconds - claimed));
   if (busiest > 0)
     std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
                 double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);

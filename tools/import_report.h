@@ -46,6 +46,7 @@ struct ThreadCpuReport {
   double writer_seconds = 0;     // the main thread: it writes every row, in input order
   double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end
   ThreadCpuTotals totals;        // the other threads, summed by role when they ended
+  double process_seconds = 0;    // every thread's: what no role claims is SQLite's sort helpers
 };
 void print_thread_cpu(const ThreadCpuReport& report);
 

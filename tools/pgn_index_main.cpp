@@ -354,7 +354,8 @@ int main(int argc, char** argv) {
                                      .games = totals.games_found(),
                                      .writer_seconds = this_thread_cpu_seconds() - main_cpu_start,
                                      .summaries_seconds = summaries_cpu,
-                                     .totals = thread_cpu_totals()});
+                                     .totals = thread_cpu_totals(),
+                                     .process_seconds = process_cpu_seconds()});
   if (totals.imported_files() == 0 && !database_existed) remove_new_database(output);
   if (rejects && totals.imported_files() > 0) {
     try {
