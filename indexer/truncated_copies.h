@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
+#include "indexer/game_id_table.h"
 #include "indexer/game_record.h"
 #include "store/database.h"
 
@@ -61,12 +61,8 @@ class TruncatedCopyFinder {
  private:
   void load();
 
-  struct Stored {
-    int64_t id = 0;
-    bool finished = false;  // its result is known
-  };
   store::Database& db_;
-  std::unordered_multimap<uint64_t, Stored> ids_by_header_;
+  GameIdTable ids_by_header_;  // marked: the game is finished (its result is known)
   bool loaded_ = false;
 };
 
