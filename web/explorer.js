@@ -28,7 +28,7 @@ function filterForm(params, go) {
     [['', 'either colour'], ['white', 'as White'], ['black', 'as Black']].map(([v, t]) =>
       el('option', { value: v, text: t, selected: params.get('as') === v })));
   const form = el('form', { class: 'filters' },
-    field('min-elo', 'Elo from', { type: 'number', min: 0, max: 4000, step: 50, placeholder: '2000' }),
+    field('min-elo', 'Elo from', { type: 'number', min: 0, max: 4000, step: 50 }),
     field('max-elo', 'to', { type: 'number', min: 0, max: 4000, step: 50 }),
     field('date-from', 'Date from', { placeholder: '2019.05', size: 10 }),
     field('date-to', 'to', { placeholder: '2022', size: 10 }),
@@ -118,7 +118,7 @@ export async function showExplorer(root, params, navigate) {
 
   const opening = result.opening;
   root.querySelector('#opening-name').textContent = opening ? `${opening.eco} ${opening.name}` : 'Opening explorer';
-  status.textContent = `${result.games.toLocaleString()} games reach this position` +
+  status.textContent = `${result.games.toLocaleString()} ${result.games === 1 ? 'game reaches' : 'games reach'} this position` +
     (result.endedHere ? `, ${result.endedHere} ended here` : '');
 
   const total = result.moves.reduce((sum, m) => sum + m.games, 0);

@@ -54,7 +54,7 @@ export async function showGame(root, id, params, navigate, replace) {
     info.append(el('span', { text: parts.join(' · ') }));
     const white = clockOf(game.startFen.split(' ')[1] === 'w' ? 'w' : 'b');
     const black = clockOf(game.startFen.split(' ')[1] === 'w' ? 'b' : 'w');
-    if (white || black) info.append(el('span', { class: 'clocks', text: `⏱ White ${white || '–'} · Black ${black || '–'}` }));
+    if (white || black) info.append(el('span', { class: 'clocks', text: `Clock: White ${white || '–'}, Black ${black || '–'}` }));
     explorerLink.href = `#/explorer?${new URLSearchParams({ fen: fens[ply] })}`;
     replace(`/game/${game.id}`, ply ? { ply } : {});
   };
@@ -94,10 +94,10 @@ export async function showGame(root, id, params, navigate, replace) {
 
   const step = (delta) => () => show(ply + delta);
   const controls = el('div', { class: 'board-controls' },
-    el('button', { type: 'button', class: 'secondary', text: '⏮', title: 'start (Home)', onclick: () => show(0) }),
-    el('button', { type: 'button', class: 'secondary', text: '◀', title: 'back (←)', onclick: step(-1) }),
-    el('button', { type: 'button', class: 'secondary', text: '▶', title: 'forward (→)', onclick: step(1) }),
-    el('button', { type: 'button', class: 'secondary', text: '⏭', title: 'end (End)', onclick: () => show(game.moves.length) }),
+    el('button', { type: 'button', class: 'secondary', text: '«', title: 'start (Home)', onclick: () => show(0) }),
+    el('button', { type: 'button', class: 'secondary', text: '‹', title: 'back (←)', onclick: step(-1) }),
+    el('button', { type: 'button', class: 'secondary', text: '›', title: 'forward (→)', onclick: step(1) }),
+    el('button', { type: 'button', class: 'secondary', text: '»', title: 'end (End)', onclick: () => show(game.moves.length) }),
     el('button', { type: 'button', class: 'secondary', text: 'Flip', onclick: () => board.flip() }),
     el('button', { type: 'button', class: 'secondary', text: 'Copy PGN', onclick: (e) => copyText(game.pgn, e.target) }),
     el('button', { type: 'button', class: 'secondary', text: 'Copy FEN', onclick: (e) => copyText(fens[ply], e.target) }));
