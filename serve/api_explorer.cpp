@@ -134,7 +134,8 @@ void append_top_game(const query::TopGame& g, std::string_view uci, std::string&
   o.text("result", g.result).text("date", g.date);
 }
 
-std::string to_json(const query::ExplorerResult& r) {
+// The answer with at most max_moves moves (the totals count them all).
+std::string to_json(const query::ExplorerResult& r, size_t max_moves) {
   std::string out;
   JsonObject top(out);
   uint64_t white = 0, draws = 0, black = 0;
@@ -147,6 +148,7 @@ std::string to_json(const query::ExplorerResult& r) {
   std::string& moves = top.key("moves");
   moves += '[';
   for (const query::ExplorerMove& m : r.moves) {
+    if (max_moves-- == 0) break;
     if (moves.back() != '[') moves += ',';
     JsonObject o(moves);
     o.text("uci", m.uci).text("san", m.san);
@@ -224,8 +226,7 @@ std::string explorer_json(store::Database& db, const ApiRequest& request) {
       add_answer(result, query::explore(db, options), options.top_games);
     }
   }
-  if (result.moves.size() > max_moves) result.moves.resize(max_moves);
-  return to_json(result);
+  return to_json(result, max_moves);
 }
 
 }  // namespace pgnbase::serve

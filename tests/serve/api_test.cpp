@@ -118,6 +118,10 @@ TEST_F(ApiTest, ExplorerFiltersAndLichessParametersNarrowTheCounts) {
   const Value from_fen = get_json("/api/explorer?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR%20b%20KQkq%20-%200%201");
   const Value from_play = get_json("/api/explorer?play=e2e4");
   EXPECT_EQ(integer(from_fen, "games"), integer(from_play, "games"));
+  // moves limits the list, not the totals.
+  const Value one = get_json("/api/explorer?play=e2e4&moves=1");
+  EXPECT_EQ(one.find("moves")->items.size(), 1u);
+  EXPECT_EQ(integer(one, "white"), integer(from_play, "white"));
 }
 
 TEST_F(ApiTest, SearchPagesAreTheLibrarysIdsAndCount) {
