@@ -18,11 +18,11 @@
 #include "store/database.h"
 #include "store/read_snapshot.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
-#include "query/game_filter.h"
-#include "query/game_search.h"
+#include "search/explorer.h"
+#include "search/game_filter.h"
+#include "search/game_search.h"
 #include "io/output_file.h"
-#include "query/position_search.h"
+#include "search/position_search.h"
 #include "query/search_output.h"
 #include "store/schema_version.h"
 
@@ -63,43 +63,43 @@ Board parse_position(std::string_view fen) {
   return *board;
 }
 
-SearchOptions position_search(std::string_view fen) {
-  SearchOptions options;
+search::SearchOptions position_search(std::string_view fen) {
+  search::SearchOptions options;
   options.filter.position = parse_position(fen);
   return options;
 }
 
-SearchOptions eco_search(std::string_view eco) {
-  SearchOptions options;
-  Parsed<EcoRange> range = parse_eco_range(eco);
+search::SearchOptions eco_search(std::string_view eco) {
+  search::SearchOptions options;
+  Parsed<search::EcoRange> range = search::parse_eco_range(eco);
   if (!range) fail(range.error());
   options.filter.eco = *range;
   return options;
 }
 
-SearchOptions player_search() {
-  SearchOptions options;
-  options.filter.player = NamePattern{std::string(kPlayer)};
+search::SearchOptions player_search() {
+  search::SearchOptions options;
+  options.filter.player = search::NamePattern{std::string(kPlayer)};
   return options;
 }
 
-SearchOptions first(SearchOptions options, int64_t limit, GameOrder order = GameOrder::Id) {
+search::SearchOptions first(search::SearchOptions options, int64_t limit, search::GameOrder order = search::GameOrder::Id) {
   options.limit = limit;
   options.order = order;
   return options;
 }
 
 // Counts the matching games, as `pgn-query search --count` does.
-int64_t count_games(const SearchOptions& options) {
+int64_t count_games(const search::SearchOptions& options) {
   store::ReadSnapshot snapshot(*g_db);
-  GameSearch search(*g_db, options);
+  search::GameSearch search(*g_db, options);
   return search.count();
 }
 
 // Reads each matching game's row as a table printer would; returns how many came.
-int64_t read_games(const SearchOptions& options) {
+int64_t read_games(const search::SearchOptions& options) {
   store::ReadSnapshot snapshot(*g_db);
-  GameSearch search(*g_db, options);
+  search::GameSearch search(*g_db, options);
   int64_t games = 0, touched = 0;
   while (search.next()) {
     const store::GameRow& row = search.row();
@@ -115,7 +115,7 @@ void report_games(benchmark::State& state, int64_t games) { state.counters["game
 // count() of a common position confirms its candidates on several threads.
 void BM_FenCount(benchmark::State& state) {
   const NamedFen& position = kPositions[state.range(0)];
-  const SearchOptions options = position_search(position.fen);
+  const search::SearchOptions options = position_search(position.fen);
   int64_t games = 0;
   for (auto _ : state) games = count_games(options);
   state.SetLabel(position.name);
@@ -125,7 +125,7 @@ BENCHMARK(BM_FenCount)->ArgName("position")->DenseRange(0, 3)->Unit(benchmark::k
 
 // A limit confirms only about as many candidates as it returns, however common the position.
 void BM_FenFirst20RuyLopez(benchmark::State& state) {
-  const SearchOptions options = first(position_search(kRuyLopez), 20);
+  const search::SearchOptions options = first(position_search(kRuyLopez), 20);
   int64_t games = 0;
   for (auto _ : state) games = read_games(options);
   report_games(state, games);
@@ -135,10 +135,10 @@ BENCHMARK(BM_FenFirst20RuyLopez)->Unit(benchmark::kMillisecond);
 // The index lookup alone (no replay): the floor under every position search.
 void BM_FenCandidatesAfterE4(benchmark::State& state) {
   const Board position = parse_position(kAfterE4);
-  PositionCandidates candidates;
+  search::PositionCandidates candidates;
   for (auto _ : state) {
     store::ReadSnapshot snapshot(*g_db);
-    find_candidates(*g_db, position, candidates);
+    search::find_candidates(*g_db, position, candidates);
   }
   state.counters["postings"] = double(candidates.postings.size());
   state.counters["candidate_games"] = double(candidates.games.size());
@@ -147,7 +147,7 @@ BENCHMARK(BM_FenCandidatesAfterE4)->Unit(benchmark::kMillisecond);
 
 // An ECO range is counted by SQL alone, from the eco index.
 void BM_EcoCountC60C99(benchmark::State& state) {
-  const SearchOptions options = eco_search("C60-C99");
+  const search::SearchOptions options = eco_search("C60-C99");
   int64_t games = 0;
   for (auto _ : state) games = count_games(options);
   report_games(state, games);
@@ -155,7 +155,7 @@ void BM_EcoCountC60C99(benchmark::State& state) {
 BENCHMARK(BM_EcoCountC60C99)->Unit(benchmark::kMillisecond);
 
 void BM_EcoFirst50B90(benchmark::State& state) {
-  const SearchOptions options = first(eco_search("B90"), 50);
+  const search::SearchOptions options = first(eco_search("B90"), 50);
   int64_t games = 0;
   for (auto _ : state) games = read_games(options);
   report_games(state, games);
@@ -164,7 +164,7 @@ BENCHMARK(BM_EcoFirst50B90)->Unit(benchmark::kMillisecond);
 
 // Names go through the names table first, then the games' player indexes.
 void BM_PlayerCount(benchmark::State& state) {
-  const SearchOptions options = player_search();
+  const search::SearchOptions options = player_search();
   int64_t games = 0;
   for (auto _ : state) games = count_games(options);
   report_games(state, games);
@@ -173,7 +173,7 @@ BENCHMARK(BM_PlayerCount)->Unit(benchmark::kMillisecond);
 
 // Input order: the ids come from the player indexes alone, then 50 rows by id.
 void BM_PlayerFirst50(benchmark::State& state) {
-  const SearchOptions options = first(player_search(), 50);
+  const search::SearchOptions options = first(player_search(), 50);
   int64_t games = 0;
   for (auto _ : state) games = read_games(options);
   report_games(state, games);
@@ -182,7 +182,7 @@ BENCHMARK(BM_PlayerFirst50)->Unit(benchmark::kMillisecond);
 
 // Ordering by date sorts the passing games' ids (dates from the player indexes) first.
 void BM_PlayerFirst50ByDate(benchmark::State& state) {
-  const SearchOptions options = first(player_search(), 50, GameOrder::Date);
+  const search::SearchOptions options = first(player_search(), 50, search::GameOrder::Date);
   int64_t games = 0;
   for (auto _ : state) games = read_games(options);
   report_games(state, games);
@@ -192,13 +192,13 @@ BENCHMARK(BM_PlayerFirst50ByDate)->Unit(benchmark::kMillisecond);
 // Argument: minimum Elo of both players, 0 for none. Without filters the postings and
 // the mover's rating index answer; with one the passing games are merged in by id.
 void BM_ExploreStartPosition(benchmark::State& state) {
-  ExplorerOptions options;
+  search::ExplorerOptions options;
   options.filter.position = Board();
   if (state.range(0) > 0) options.filter.min_elo = state.range(0);
-  ExplorerResult result;
+  search::ExplorerResult result;
   for (auto _ : state) {
     store::ReadSnapshot snapshot(*g_db);
-    result = explore(*g_db, options);
+    result = search::explore(*g_db, options);
   }
   report_games(state, int64_t(result.games));
   state.counters["moves"] = double(result.moves.size());
@@ -212,7 +212,7 @@ void BM_ExportAllPgn(benchmark::State& state) {
   io::OutputFile sink("/dev/null");
   int64_t games = 0, total = 0;
   for (auto _ : state) {
-    games = run_search(*g_db, SearchOptions{}, output, sink).games;
+    games = run_search(*g_db, search::SearchOptions{}, output, sink).games;
     sink.flush();
     total += games;
   }

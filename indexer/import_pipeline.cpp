@@ -199,7 +199,7 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
           }
           chunks.close();
         },
-        "the input reading thread");
+        "the input reading thread", ThreadRole::Reader);
     for (unsigned i = 0; i < threads; ++i)
       group.start(
           [&] {
@@ -210,7 +210,7 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
             }
             if (--workers_left == 0) reorderer.finish_producers();
           },
-          "worker thread " + std::to_string(i + 1) + " of " + std::to_string(threads));
+          "worker thread " + std::to_string(i + 1) + " of " + std::to_string(threads), ThreadRole::Worker);
     for (uint64_t index = 0;; ++index) {
       std::optional<ChunkResult> result = reorderer.take(index);
       if (!result) break;

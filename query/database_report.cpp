@@ -8,7 +8,7 @@
 
 #include "store/position_segments.h"
 #include "store/schema_version.h"
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 #include "store/game_query.h"
 #include "store/read_snapshot.h"
 #include "store/database_sql.h"
@@ -294,7 +294,7 @@ int64_t print_rejects(store::Database& db, const RejectsOptions& options, io::Ou
   s.bind_text(1, options.kind);
   std::string pattern;
   if (!options.reason.empty()) {
-    pattern = like_pattern(NamePattern{options.reason});
+    pattern = search::like_pattern(search::NamePattern{options.reason});
     if (options.reason.find('*') == std::string::npos) pattern = "%" + pattern + "%";
   }
   s.bind_text(2, pattern);

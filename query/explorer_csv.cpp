@@ -6,9 +6,9 @@
 
 namespace pgnbase::query {
 
-void print_explorer_csv(const ExplorerResult& r, io::OutputFile& out) {
+void print_explorer_csv(const search::ExplorerResult& r, io::OutputFile& out) {
   CsvWriter csv({"fen", "move", "uci", "games", "white_wins", "draws", "black_wins", "average_elo"}, out);
-  for (const ExplorerMove& m : r.moves) {
+  for (const search::ExplorerMove& m : r.moves) {
     std::string elo;
     if (r.ratings && m.rated_games) {
       char buffer[32];

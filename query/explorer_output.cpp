@@ -2,7 +2,7 @@
 // move, then the top games) and one JSON object.
 #include <cstdio>
 
-#include "query/explorer.h"
+#include "query/explorer_output.h"
 #include "query/json_writer.h"
 #include "query/text_table.h"
 
@@ -16,7 +16,7 @@ std::string percent(uint64_t part, uint64_t whole) {
   return buffer;
 }
 
-std::string describe(const OpeningName& o) { return o.eco.empty() ? std::string() : o.eco + " " + o.name; }
+std::string describe(const search::OpeningName& o) { return o.eco.empty() ? std::string() : o.eco + " " + o.name; }
 
 // The year of a stored date ("1959.??.??" -> "1959"), "?" when unknown.
 std::string year_of(const std::string& date) {
@@ -26,12 +26,12 @@ std::string year_of(const std::string& date) {
   return std::to_string(std::stoi(date.substr(0, 4)));
 }
 
-void print_top_games(const ExplorerResult& r, io::OutputFile& out) {
+void print_top_games(const search::ExplorerResult& r, io::OutputFile& out) {
   out.buffer() += "\ntop games (highest rated first)\n";
   TextTable table({{"id", true, 10}, {"white", false, 24}, {"elo", true, 5}, {"black", false, 24}, {"elo", true, 5},
                    {"result", false, 7}, {"year", false, 4}, {"move", false, 8}},
                   out);
-  for (const TopGame& g : r.top_games)
+  for (const search::TopGame& g : r.top_games)
     table.add_row({std::to_string(g.id), g.white, std::to_string(g.white_elo), g.black, std::to_string(g.black_elo),
                    g.result, year_of(g.date), g.san.empty() ? "-" : g.san});
   table.finish();
@@ -39,7 +39,7 @@ void print_top_games(const ExplorerResult& r, io::OutputFile& out) {
 
 }  // namespace
 
-void print_explorer_table(const ExplorerResult& r, io::OutputFile& out) {
+void print_explorer_table(const search::ExplorerResult& r, io::OutputFile& out) {
   std::string& text = out.buffer();
   text += "position  " + r.fen + "\n";
   if (!r.opening.eco.empty()) text += "opening   " + describe(r.opening) + "\n";
@@ -47,7 +47,7 @@ void print_explorer_table(const ExplorerResult& r, io::OutputFile& out) {
   if (r.ended_here) text += " (" + std::to_string(r.ended_here) + " end here)";
   text += "\n\n";
   bool any_unknown = false;
-  for (const ExplorerMove& m : r.moves) any_unknown |= m.unknown_results() > 0;
+  for (const search::ExplorerMove& m : r.moves) any_unknown |= m.unknown_results() > 0;
   std::vector<TextTable::Column> columns = {{"move", false, 12}, {"games", true, 12}, {"share", true, 8},
                                             {"white", true, 8},  {"draw", true, 8},   {"black", true, 8}};
   if (any_unknown) columns.push_back({"unknown", true, 8});
@@ -55,8 +55,8 @@ void print_explorer_table(const ExplorerResult& r, io::OutputFile& out) {
   columns.push_back({"opening (when it changes)", false, 60});
   TextTable table(columns, out);
   uint64_t with_moves = 0;
-  for (const ExplorerMove& m : r.moves) with_moves += m.games;
-  for (const ExplorerMove& m : r.moves) {
+  for (const search::ExplorerMove& m : r.moves) with_moves += m.games;
+  for (const search::ExplorerMove& m : r.moves) {
     std::vector<std::string> cells = {m.san, std::to_string(m.games), percent(m.games, with_moves),
                                       percent(m.white_wins, m.games), percent(m.draws, m.games),
                                       percent(m.black_wins, m.games)};
@@ -69,14 +69,14 @@ void print_explorer_table(const ExplorerResult& r, io::OutputFile& out) {
   if (!r.top_games.empty()) print_top_games(r, out);
 }
 
-void print_explorer_json(const ExplorerResult& r, io::OutputFile& out) {
+void print_explorer_json(const search::ExplorerResult& r, io::OutputFile& out) {
   std::string& text = out.buffer();
   char buffer[64];
   auto fraction = [&](uint64_t part, uint64_t whole) {
     std::snprintf(buffer, sizeof buffer, "%.4f", whole ? double(part) / double(whole) : 0.0);
     return std::string(buffer);
   };
-  auto opening = [&](const OpeningName& o) {
+  auto opening = [&](const search::OpeningName& o) {
     if (o.eco.empty()) {
       text += "null";
       return;
@@ -93,7 +93,7 @@ void print_explorer_json(const ExplorerResult& r, io::OutputFile& out) {
   opening(r.opening);
   text += ",\"games\":" + std::to_string(r.games) + ",\"ended_here\":" + std::to_string(r.ended_here) + ",\"moves\":[";
   for (size_t i = 0; i < r.moves.size(); ++i) {
-    const ExplorerMove& m = r.moves[i];
+    const search::ExplorerMove& m = r.moves[i];
     if (i) text += ',';
     text += "{\"san\":";
     append_json_string(m.san, text);
@@ -121,7 +121,7 @@ void print_explorer_json(const ExplorerResult& r, io::OutputFile& out) {
   }
   text += "],\"top_games\":[";
   for (size_t i = 0; i < r.top_games.size(); ++i) {
-    const TopGame& g = r.top_games[i];
+    const search::TopGame& g = r.top_games[i];
     if (i) text += ',';
     text += "{\"id\":" + std::to_string(g.id) + ",\"white\":";
     append_json_string(g.white, text);

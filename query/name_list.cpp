@@ -31,7 +31,7 @@ std::string date_or_empty(const std::optional<int64_t>& key) { return key ? date
 std::vector<NameCount> list_names(store::Database& db, const NameListOptions& options) {
   store::ReadSnapshot snapshot(db);
   store::Statement s = db.prepare(options.events ? store::sql::kEventList : store::sql::kPlayerList);
-  s.bind_text(1, options.like ? like_pattern(*options.like) : "%");
+  s.bind_text(1, options.like ? search::like_pattern(*options.like) : "%");
   std::vector<NameCount> names;
   while (s.step()) {
     NameCount n;

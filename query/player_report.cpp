@@ -43,8 +43,8 @@ std::string text_or_empty(const store::Statement& s, int column) {
 }
 
 // Ids of the games where the pattern names one side, through the name filter.
-std::vector<int64_t> game_ids(store::Database& db, const NamePattern& name, bool as_white) {
-  GameFilter filter;
+std::vector<int64_t> game_ids(store::Database& db, const search::NamePattern& name, bool as_white) {
+  search::GameFilter filter;
   (as_white ? filter.white : filter.black) = name;
   store::SqlQuery q = store::build_game_key_query(filter.sql_conditions(), false, store::GameKeyColumns{false, false, false});
   store::Statement s = db.prepare(q.sql);
@@ -55,7 +55,7 @@ std::vector<int64_t> game_ids(store::Database& db, const NamePattern& name, bool
 }
 
 // Reads the games by id; names counts the games of each matched name.
-std::vector<PlayerGame> read_games(store::Database& db, const NamePattern& name,
+std::vector<PlayerGame> read_games(store::Database& db, const search::NamePattern& name,
                                    std::unordered_map<std::string, int64_t>& names) {
   std::vector<PlayerGame> games;
   store::Statement s = db.prepare(store::sql::kReportGameById);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "store/database.h"
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 #include "io/output_file.h"
 #include "query/output_format.h"
 
@@ -64,7 +64,7 @@ struct PlayerReport {
 };
 
 struct PlayerReportOptions {
-  NamePattern name;
+  search::NamePattern name;
   size_t top = 10;       // lines of the openings and opponents lists (0: all)
   size_t wins_shown = 3; // longest and shortest wins
 };
@@ -81,7 +81,7 @@ struct NameCount {
 
 struct NameListOptions {
   bool events = false;                // event names instead of players
-  std::optional<NamePattern> like;    // --like: the pattern of --player / --event
+  std::optional<search::NamePattern> like;    // --like: the pattern of --player / --event
   int64_t min_games = 1;
   std::optional<int64_t> limit;
 };

@@ -4,7 +4,7 @@
 #include "query/csv_writer.h"
 #include "query/json_object.h"
 #include "query/player_report.h"
-#include "query/plural.h"
+#include "core/plural.h"
 #include "query/text_encoding.h"
 #include "query/text_table.h"
 

@@ -112,7 +112,7 @@ struct GameFormatter {
 
   // Why write() refused the row (run only then).
   std::string why_corrupt(const store::GameRow& row) const {
-    std::string reason = diagnose_game(row, format == OutputFormat::Pgn && pgn_annotations);
+    std::string reason = search::diagnose_game(row, format == OutputFormat::Pgn && pgn_annotations);
     return reason.empty() ? "its stored data does not decode" : reason;
   }
 };
@@ -125,7 +125,7 @@ void append_games(std::string_view text, io::OutputFile& out) {
 }
 
 // Decodes the current game's codes (a position search has them already).
-bool current_codes(GameSearch& search, std::span<const MoveCode>& codes) {
+bool current_codes(search::GameSearch& search, std::span<const MoveCode>& codes) {
   codes = search.codes();
   return !(codes.empty() && search.row().plies > 0);
 }
@@ -162,7 +162,7 @@ std::vector<std::string> list_cells(const store::GameRow& row, bool csv) {
   return cells;
 }
 
-void write_table(GameSearch& search, bool with_position, bool with_pattern, bool wide, io::OutputFile& out,
+void write_table(search::GameSearch& search, bool with_position, bool with_pattern, bool wide, io::OutputFile& out,
                  SearchSummary& summary) {
   TextTable table(list_columns(with_position, with_pattern), out, wide);
   while (search.next()) {
@@ -175,7 +175,7 @@ void write_table(GameSearch& search, bool with_position, bool with_pattern, bool
   table.finish();
 }
 
-void write_csv(GameSearch& search, bool with_position, io::OutputFile& out, SearchSummary& summary) {
+void write_csv(search::GameSearch& search, bool with_position, io::OutputFile& out, SearchSummary& summary) {
   std::vector<std::string> header = kCsvHeader;
   if (with_position) header.push_back("at_plies");
   CsvWriter csv(header, out);
@@ -187,7 +187,7 @@ void write_csv(GameSearch& search, bool with_position, io::OutputFile& out, Sear
   }
 }
 
-void write_serial(GameSearch& search, const SearchOutputOptions& output, io::OutputFile& out, SearchSummary& summary) {
+void write_serial(search::GameSearch& search, const SearchOutputOptions& output, io::OutputFile& out, SearchSummary& summary) {
   GameFormatter formatter(output.format, output.pgn);
   std::string game;
   while (search.next()) {
@@ -202,7 +202,7 @@ void write_serial(GameSearch& search, const SearchOutputOptions& output, io::Out
 }
 
 // The reading thread fills batches; workers format them; batches are written in order.
-void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsigned threads, io::OutputFile& out,
+void write_parallel(search::GameSearch& search, const SearchOutputOptions& output, unsigned threads, io::OutputFile& out,
                     SearchSummary& summary) {
   BoundedQueue<std::shared_ptr<Batch>> work(threads * 2);
   ThreadGroup workers;  // joined on every path, never std::terminate
@@ -266,7 +266,7 @@ void write_parallel(GameSearch& search, const SearchOutputOptions& output, unsig
 
 }  // namespace
 
-SearchSummary run_search(store::Database& db, const SearchOptions& search_options,
+SearchSummary run_search(store::Database& db, const search::SearchOptions& search_options,
                          const SearchOutputOptions& output_options, io::OutputFile& out) {
   SearchSummary summary;
   // Every corrupt game, from the search or a formatter, is counted and passed on.
@@ -275,10 +275,10 @@ SearchSummary run_search(store::Database& db, const SearchOptions& search_option
     ++summary.corrupt;
     if (output_options.on_corrupt) output_options.on_corrupt(id, reason);
   };
-  SearchOptions options = search_options;
+  search::SearchOptions options = search_options;
   options.on_corrupt = output.on_corrupt;
   store::ReadSnapshot snapshot(db);  // one snapshot for the whole search, even while an import writes
-  GameSearch search(db, options);
+  search::GameSearch search(db, options);
   if (output.count_only) {
     summary.games = search.count();
     out.buffer() += std::to_string(summary.games) + "\n";

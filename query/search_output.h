@@ -6,8 +6,8 @@
 #include <functional>
 
 #include "store/database.h"
-#include "query/game_check.h"
-#include "query/game_search.h"
+#include "search/game_check.h"
+#include "search/game_search.h"
 #include "io/output_file.h"
 #include "query/output_format.h"
 #include "query/pgn_writer.h"
@@ -24,7 +24,7 @@ struct SearchOutputOptions {
   // is the same for any count.
   unsigned threads = 0;
   // Each game skipped as corrupt, once, with its reason (on the calling thread).
-  CorruptGameReport on_corrupt;
+  search::CorruptGameReport on_corrupt;
   // For tests: the formatted bytes of each batch as it is written (threads > 1), to check
   // that batches are bounded in bytes as well as games.
   std::function<void(size_t games, size_t bytes)> on_batch_written;
@@ -33,10 +33,10 @@ struct SearchOutputOptions {
 struct SearchSummary {
   int64_t games = 0;    // games written (or counted)
   int64_t corrupt = 0;  // games skipped because their stored data did not decode or replay
-  PatternSearchStats pattern;  // a pattern search's games scanned and replayed
+  search::PatternSearchStats pattern;  // a pattern search's games scanned and replayed
 };
 
-SearchSummary run_search(store::Database& db, const SearchOptions& search, const SearchOutputOptions& output,
+SearchSummary run_search(store::Database& db, const search::SearchOptions& search, const SearchOutputOptions& output,
                          io::OutputFile& out);
 
 }  // namespace pgnbase::query

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "indexer/run_file_cleanup.h"
-#include "query/plural.h"
+#include "core/plural.h"
 
 namespace pgnbase::tools {
 
@@ -36,7 +36,7 @@ void print_progress(const std::string& name, const ImportProgress& p) {
       eta = "  " + std::to_string(int(fraction * 100)) + "%  ETA " + clock_time(p.seconds * (1 - fraction) / fraction);
   }
   std::fprintf(stderr, "\r%s: %.1f MB  %s  %llu rejected  %.1f MB/s%s   ", name.c_str(), mb,
-               query::plural(int64_t(p.games), "game").c_str(), (unsigned long long)p.rejected, rate, eta.c_str());
+               plural(int64_t(p.games), "game").c_str(), (unsigned long long)p.rejected, rate, eta.c_str());
   std::fflush(stderr);
 }
 
@@ -48,16 +48,16 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
   }
   const SourceSummary& s = o.summary;
   double mb = o.bytes / 1e6;
-  std::string duplicates = s.duplicates ? ", " + query::plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
+  std::string duplicates = s.duplicates ? ", " + plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
   std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
-              name.c_str(), query::plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
+              name.c_str(), plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
               (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
               o.seconds > 0 ? s.games_found / o.seconds : 0.0);
   for (const auto& [kind, count] : s.rejects_by_kind)
     std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
   if (s.games_by_language.size() > 1 || (s.games_by_language.size() == 1 && !s.games_by_language.count("en"))) {
     for (const auto& [code, count] : s.games_by_language)
-      std::printf("  piece letters %s: %s\n", code.c_str(), query::plural(int64_t(count), "game").c_str());
+      std::printf("  piece letters %s: %s\n", code.c_str(), plural(int64_t(count), "game").c_str());
   }
   if (s.plies)
     std::printf("  %llu positions indexed (%.2f bytes each), moves %.2f bytes per ply\n",
@@ -86,10 +86,10 @@ void ImportTotals::print(double seconds) const {
   note(failed_, "failed");
   note(already_imported_, "already in the database");
   if (!detail.empty()) detail += ")";
-  std::string duplicates = duplicates_ ? ", " + query::plural(int64_t(duplicates_), "duplicate") + " skipped" : "";
+  std::string duplicates = duplicates_ ? ", " + plural(int64_t(duplicates_), "duplicate") + " skipped" : "";
   std::printf("total: %s%s, %s found, %llu imported, %llu rejected%s in %.2f s\n",
-              query::plural(int64_t(files), "file").c_str(), detail.c_str(),
-              query::plural(int64_t(games_found_), "game").c_str(),
+              plural(int64_t(files), "file").c_str(), detail.c_str(),
+              plural(int64_t(games_found_), "game").c_str(),
               (unsigned long long)imported_, (unsigned long long)rejected_, duplicates.c_str(), seconds);
 }
 
@@ -102,6 +102,29 @@ void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet) {
   std::fprintf(stderr, "pgn-index: removed %llu run file%s (%.1f MiB) left in %s by ended imports (pid %s)\n",
                static_cast<unsigned long long>(stale.files), stale.files == 1 ? "" : "s",
                double(stale.bytes) / double(1 << 20), temp_dir.c_str(), pids.c_str());
+}
+
+void print_thread_cpu(const ThreadCpuReport& r) {
+  std::printf("cpu seconds by thread role (wall %.2f s, %s):\n", r.wall_seconds,
+              plural(int64_t(r.games), "game").c_str());
+  std::printf("  %-8s %8.2f  main thread (explorer summaries %.2f of it)\n", "writer", r.writer_seconds,
+              r.summaries_seconds);
+  const char* busiest_role = "writer";
+  double busiest = r.writer_seconds;
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge}) {
+    const size_t i = size_t(role);
+    if (r.totals.threads[i] == 0) continue;
+    std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
+                plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
+    // Workers and merge threads divide their work among themselves; the reader is one.
+    if (role == ThreadRole::Reader && r.totals.busiest[i] > busiest) {
+      busiest = r.totals.busiest[i];
+      busiest_role = "reader";
+    }
+  }
+  if (busiest > 0)
+    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
+                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);
 }
 
 }  // namespace pgnbase::tools

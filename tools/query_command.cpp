@@ -70,7 +70,7 @@ io::OutputFile& QueryContext::output() {
   return *output_;
 }
 
-query::CorruptGameReport QueryContext::corrupt_game_report() const {
+search::CorruptGameReport QueryContext::corrupt_game_report() const {
   return [command = command_.name](int64_t id, const std::string& reason) {
     std::fprintf(stderr, "pgn-query %s: corrupt game %lld: %s\n", command, (long long)id, reason.c_str());
   };

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "io/output_file.h"
-#include "query/game_check.h"
+#include "search/game_check.h"
 #include "query/output_format.h"
 #include "store/database.h"
 #include "store/read_snapshot.h"
@@ -90,7 +90,7 @@ class QueryContext {
   void close_output();
   // Prints `pgn-query CMD: corrupt game ID: REASON` for each game a command skips (a
   // database may come from anyone); the command goes on and exits 1 at the end.
-  query::CorruptGameReport corrupt_game_report() const;
+  search::CorruptGameReport corrupt_game_report() const;
   // --timing for a command that opens no database: from now to the end.
   void start_clock();
 

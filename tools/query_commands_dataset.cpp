@@ -8,7 +8,7 @@
 #include "core/fen.h"
 #include "dataset/dataset_export.h"
 #include "dataset/dataset_key.h"
-#include "query/plural.h"
+#include "core/plural.h"
 #include "query/text_encoding.h"
 #include "tools/query_commands.h"
 

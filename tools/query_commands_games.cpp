@@ -3,7 +3,7 @@
 #include <string>
 
 #include "query/game_view.h"
-#include "query/plural.h"
+#include "core/plural.h"
 #include "query/search_output.h"
 #include "tools/query_commands.h"
 #include "tools/query_filters.h"
@@ -19,7 +19,7 @@ struct SearchCommand {
 
   bool export_mode;
   FilterText filter_text;
-  PatternText pattern_text;
+  search::PatternText pattern_text;
   std::string format, output = "-", order = "id", notation = "san";
   int64_t offset = 0, limit = -1;
   unsigned threads = 0;
@@ -48,10 +48,10 @@ struct SearchCommand {
                                               {"csv", OutputFormat::Csv},
                                               {"jsonl", OutputFormat::Json},
                                               {"pgn", OutputFormat::Pgn}};
-    SearchOptions search;
+    search::SearchOptions search;
     search.filter = make_filter(filter_text);
-    search.filter.pattern = parsed_or_usage_error(build_pattern(pattern_text));
-    search.order = parsed_or_usage_error(parse_order(order));
+    search.filter.pattern = parsed_or_usage_error(search::build_pattern(pattern_text));
+    search.order = parsed_or_usage_error(search::parse_order(order));
     search.descending = ctx.given("desc");
     if (offset < 0) throw UsageError{"--offset must not be negative"};
     search.offset = offset;

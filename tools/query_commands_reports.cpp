@@ -4,10 +4,10 @@
 
 #include "core/fen.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
+#include "query/explorer_output.h"
 #include "query/explorer_csv.h"
 #include "query/player_report.h"
-#include "query/plural.h"
+#include "core/plural.h"
 #include "tools/query_commands.h"
 #include "tools/query_filters.h"
 
@@ -20,7 +20,7 @@ namespace {
 struct ExploreCommand {
   FilterText filter_text;
   std::string output = "-";
-  ExplorerOptions explorer;
+  search::ExplorerOptions explorer;
 
   void options(po::options_description& d) {
     add_filter_options(d, filter_text, true);
@@ -45,7 +45,7 @@ struct ExploreCommand {
     };
     ctx.open(output);
     io::OutputFile& out = ctx.output();
-    const ExplorerResult result = explore(ctx.snapshot(), explorer);
+    const search::ExplorerResult result = search::explore(ctx.snapshot(), explorer);
     switch (format) {
       case OutputFormat::Table: print_explorer_table(result, out); break;
       case OutputFormat::Json: print_explorer_json(result, out); break;
@@ -115,7 +115,7 @@ struct PlayerCommand {
     if (!ctx.given("name") || ctx.vm()["name"].as<std::string>().empty())
       throw UsageError{"missing the player's name"};
     if (top < 0) throw UsageError{"--top must not be negative"};
-    player.name = NamePattern{ctx.vm()["name"].as<std::string>()};
+    player.name = search::NamePattern{ctx.vm()["name"].as<std::string>()};
     player.top = size_t(top);
     const OutputFormat format = report_format(ctx, report.format);
     const PlayerReport built = build_player_report(ctx.open(report.output), player);
@@ -144,7 +144,7 @@ struct NamesCommand {
   }
 
   int run(QueryContext& ctx) {
-    if (!like.empty()) names.like = NamePattern{like};
+    if (!like.empty()) names.like = search::NamePattern{like};
     if (names.min_games < 0) throw UsageError{"--min-games must not be negative"};
     if (ctx.given("limit")) {
       if (limit < 0) throw UsageError{"--limit must not be negative"};

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "core/fen.h"
-#include "query/move_sequence.h"
-#include "query/time_control.h"
+#include "search/move_sequence.h"
+#include "search/time_control.h"
 #include "tools/query_command.h"
 
 namespace pgnbase::tools {
@@ -38,8 +38,8 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("max-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.max_plies = v; }), "at most this many half-moves");
 }
 
-GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
-  GameFilter f;
+search::GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
+  search::GameFilter f;
   if (!t.fen.empty()) {
     Parsed<Board> board = parse_fen(t.fen);
     if (!board) throw UsageError{"bad FEN: " + board.error()};
@@ -48,21 +48,21 @@ GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
   if (!t.fen.empty() && !t.moves.empty()) throw UsageError{"--fen and --moves both name a position: give one"};
   if (t.from_start_only && t.moves.empty()) throw UsageError{"--from-start-only needs --moves"};
   if (!t.moves.empty()) {
-    MoveSequence sequence = parsed_or_usage_error(parse_move_sequence(t.moves));
+    search::MoveSequence sequence = parsed_or_usage_error(search::parse_move_sequence(t.moves));
     f.position = sequence.final_position();
     if (path_keys)
       for (const Board& b : sequence.positions) path_keys->push_back(b.key());
     if (t.from_start_only) f.opening = std::move(sequence);
   }
-  if (!t.eco.empty()) f.eco = parsed_or_usage_error(parse_eco_range(t.eco));
-  auto name = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<NamePattern>(NamePattern{s}); };
+  if (!t.eco.empty()) f.eco = parsed_or_usage_error(search::parse_eco_range(t.eco));
+  auto name = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<search::NamePattern>(search::NamePattern{s}); };
   f.white = name(t.white);
   f.black = name(t.black);
   f.player = name(t.player);
   if (!t.as.empty()) {
     if (!f.player) throw UsageError{"--as needs --player"};
     if (t.as != "white" && t.as != "black") throw UsageError{"bad --as '" + t.as + "': expected white or black"};
-    std::optional<NamePattern>& side = t.as == "white" ? f.white : f.black;
+    std::optional<search::NamePattern>& side = t.as == "white" ? f.white : f.black;
     if (side) throw UsageError{"--player with --as " + t.as + " and --" + t.as + " name the same player: give one"};
     side = std::exchange(f.player, std::nullopt);
   }
@@ -76,20 +76,20 @@ GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_keys) {
     throw UsageError{"--min-elo " + std::to_string(*f.min_elo) + " is above --max-elo " + std::to_string(*f.max_elo)};
   f.min_plies = t.min_plies;
   f.max_plies = t.max_plies;
-  if (!t.date_from.empty()) f.date_from_key = parsed_or_usage_error(parse_date_bound(t.date_from, false));
-  if (!t.date_to.empty()) f.date_to_key = parsed_or_usage_error(parse_date_bound(t.date_to, true));
+  if (!t.date_from.empty()) f.date_from_key = parsed_or_usage_error(search::parse_date_bound(t.date_from, false));
+  if (!t.date_to.empty()) f.date_to_key = parsed_or_usage_error(search::parse_date_bound(t.date_to, true));
   if (f.date_from_key && f.date_to_key && *f.date_from_key > *f.date_to_key)
     throw UsageError{"--date-from " + t.date_from + " is after --date-to " + t.date_to};
-  if (!t.result.empty()) f.result = parsed_or_usage_error(parse_result(t.result));
+  if (!t.result.empty()) f.result = parsed_or_usage_error(search::parse_result(t.result));
   if (!t.time_control.empty()) {
-    Parsed<TimeControlMatcher> matcher = TimeControlMatcher::parse(t.time_control);
+    Parsed<search::TimeControlMatcher> matcher = search::TimeControlMatcher::parse(t.time_control);
     if (!matcher) throw UsageError{"bad --time-control '" + t.time_control + "': " + matcher.error()};
     f.time_control = *matcher;
   }
   return f;
 }
 
-void add_pattern_options(po::options_description& d, PatternText& p) {
+void add_pattern_options(po::options_description& d, search::PatternText& p) {
   d.add_options()
       ("material", po::value(&p.material), "material at some ply: KRPvKR, KR2PvKR, KR*PvKR*P (* any number)")
       ("material-either-colour", po::bool_switch(&p.either_colour), "--material/--imbalance also with colours swapped")

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "query/game_filter.h"
-#include "query/pattern.h"
+#include "search/game_filter.h"
+#include "search/pattern.h"
 
 namespace pgnbase::tools {
 
@@ -24,10 +24,10 @@ struct FilterText {
 
 // fen_defaults_to_start: explore's help for --fen.
 void add_filter_options(boost::program_options::options_description& d, FilterText& f, bool fen_defaults_to_start);
-void add_pattern_options(boost::program_options::options_description& d, query::PatternText& p);
+void add_pattern_options(boost::program_options::options_description& d, search::PatternText& p);
 
 // The filter the options ask for; throws UsageError. path_keys, when given, receives the
 // keys of the positions --moves passes through (explore names the opening by them).
-query::GameFilter make_filter(const FilterText& text, std::vector<uint64_t>* path_keys = nullptr);
+search::GameFilter make_filter(const FilterText& text, std::vector<uint64_t>* path_keys = nullptr);
 
 }  // namespace pgnbase::tools

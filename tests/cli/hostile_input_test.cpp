@@ -24,7 +24,7 @@
 #include "core/board.h"
 #include "store/position_index_reader.h"
 #include "store/database.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "tests/support/archives.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
@@ -341,9 +341,9 @@ TEST_F(HostileInput, SeventyThousandPliesInOneGame) {
   store::PositionIndexReader reader(db);
   EXPECT_EQ(reader.lookup(Board().key()).size(), size_t{kRounds} + 1);
   // The search finds every occurrence at its true ply (0, 4, ... 70,000).
-  query::SearchOptions options;
+  search::SearchOptions options;
   options.filter.position = Board();
-  query::GameSearch search(db, options);
+  search::GameSearch search(db, options);
   ASSERT_TRUE(search.next());
   const std::span<const uint32_t> plies = search.plies();
   ASSERT_EQ(plies.size(), size_t{kRounds} + 1);

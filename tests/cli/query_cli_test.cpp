@@ -28,6 +28,7 @@
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase {
 namespace {
@@ -527,7 +528,7 @@ std::map<int64_t, std::pair<int64_t, bool>> pattern_plies(const std::string& jso
 // player filter, the start position (--fen) and another order.
 TEST_F(QueryCli, PatternSearchInEveryFormatAndWithOtherFilters) {
   const std::string db = (*dir_ / "sample.db").string();
-  Ran index = run(*dir_, kIndexBinary, {"-q", "-o", db, PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst"});
+  Ran index = run(*dir_, kIndexBinary, {"-q", "-o", db, test::kSample.string()});
   ASSERT_EQ(index.code, 0) << index;
   const std::vector<std::string> pattern = {"--material", "KR*PvKR*P", "--for", "4"};
   auto search = [&](std::vector<std::string> extra) {

@@ -13,8 +13,8 @@
 #include "dataset/dataset_key.h"
 #include "dataset/dataset_meta.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
-#include "query/game_search.h"
+#include "search/explorer.h"
+#include "search/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "store/schema_version.h"
@@ -123,20 +123,20 @@ TEST_F(DatasetAppendTest, SecondExportAddsNewFilesOnlyWithUniqueIds) {
 
   // The start position over both exports, as the explorer and the FEN search answer it.
   store::Database db = store::open_for_reading(db_path());
-  query::ExplorerOptions options;
+  search::ExplorerOptions options;
   options.filter.position = Board();
   db.exec("BEGIN");
-  const query::ExplorerResult r = query::explore(db, options);
+  const search::ExplorerResult r = search::explore(db, options);
   db.exec("COMMIT");
   const std::string key = std::to_string(signed_key(Board().key()));
   EXPECT_EQ(duckdb_value("SELECT sum(games) FROM read_parquet('" + (dataset() / "explorer/*/*.parquet").string() +
                          "') WHERE key = " + key + " AND next_move = " + std::to_string(encode_move(Board(), r.moves[0].move))),
             std::to_string(r.moves[0].games));
-  query::SearchOptions search;
+  search::SearchOptions search;
   search.filter.position = Board();
   EXPECT_EQ(duckdb_value("SELECT count(DISTINCT game_id) FROM read_parquet('" +
                          (dataset() / "positions/*/*.parquet").string() + "') WHERE key = " + key),
-            std::to_string(query::GameSearch(db, search).count()));
+            std::to_string(search::GameSearch(db, search).count()));
 
   // Nothing new: no file written, _meta unchanged.
   const auto settled = snapshot(dataset());

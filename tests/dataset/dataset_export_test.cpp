@@ -20,8 +20,8 @@
 #include "dataset/dataset_key.h"
 #include "dataset/dataset_meta.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
-#include "query/game_search.h"
+#include "search/explorer.h"
+#include "search/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "store/schema_version.h"
@@ -80,9 +80,9 @@ std::vector<Board> sampled_positions(const std::vector<query_test::ReplayedGame>
 
 // "game_id\tply" of every occurrence of the position, from pgnbase's own search.
 std::vector<std::string> searched_postings(store::Database& db, const Board& position) {
-  query::SearchOptions options;
+  search::SearchOptions options;
   options.filter.position = position;
-  query::GameSearch search(db, options);
+  search::GameSearch search(db, options);
   std::vector<std::string> out;
   while (search.next())
     for (uint32_t ply : search.plies()) out.push_back(std::to_string(search.row().id) + "\t" + std::to_string(ply));
@@ -203,16 +203,16 @@ void DatasetExportTest::explorer_sums_equal_explore() {
   }
   store::Database db = store::open_for_reading(db_path_);
   for (const Board& b : positions) {
-    query::ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = b;
     db.exec("BEGIN");
-    const query::ExplorerResult r = query::explore(db, options);
+    const search::ExplorerResult r = search::explore(db, options);
     db.exec("COMMIT");
     // The explorer's moves as (code, counts) lines; games that ended here are code 0.
     std::vector<std::string> expected;
     const std::string games = std::to_string(r.games);
     if (r.ended_here) expected.push_back("0\t" + std::to_string(r.ended_here));
-    for (const query::ExplorerMove& m : r.moves)
+    for (const search::ExplorerMove& m : r.moves)
       expected.push_back(std::to_string(encode_move(b, m.move)) + "\t" + std::to_string(m.games) + "\t" +
                          std::to_string(m.white_wins) + "\t" + std::to_string(m.draws) + "\t" +
                          std::to_string(m.black_wins) + "\t" + std::to_string(m.rated_games) + "\t" +
@@ -229,14 +229,14 @@ void DatasetExportTest::explorer_sums_equal_explore() {
 
 void DatasetExportTest::eco_and_player_counts_equal_search_count() {
   store::Database db = store::open_for_reading(db_path_);
-  auto search_count = [&](query::GameFilter filter) {
-    query::SearchOptions options;
+  auto search_count = [&](search::GameFilter filter) {
+    search::SearchOptions options;
     options.filter = std::move(filter);
-    return std::to_string(query::GameSearch(db, options).count());
+    return std::to_string(search::GameSearch(db, options).count());
   };
   for (const char* eco : {"B20-B99", "C60-C99", "A", "D", "E60", "C"}) {
-    query::GameFilter f;
-    const query::EcoRange range = query::parse_eco_range(eco).value();
+    search::GameFilter f;
+    const search::EcoRange range = search::parse_eco_range(eco).value();
     f.eco = range;
     EXPECT_EQ(duckdb_value("SELECT count(*) FROM " + table(dataset(), "games") + " WHERE eco >= '" + range.low +
                            "' AND eco < '" + range.high_exclusive + "'"),
@@ -244,8 +244,8 @@ void DatasetExportTest::eco_and_player_counts_equal_search_count() {
         << eco;
   }
   for (const char* player : {"DrNykterstein", "drnykterstein", "Fischer, Robert J.", "Blazinq"}) {
-    query::GameFilter f;
-    f.player = query::NamePattern{player};
+    search::GameFilter f;
+    f.player = search::NamePattern{player};
     const std::string name = std::string(player);
     EXPECT_EQ(duckdb_value("SELECT count(*) FROM " + table(dataset(), "games") + " WHERE lower(white) = lower('" +
                            name + "') OR lower(black) = lower('" + name + "')"),

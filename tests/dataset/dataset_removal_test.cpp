@@ -21,8 +21,8 @@
 #include "dataset/dataset_key.h"
 #include "indexer/input_source.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
-#include "query/game_search.h"
+#include "search/explorer.h"
+#include "search/game_search.h"
 #include "tests/dataset/node_readers.h"
 #include "tests/query/query_test_support.h"
 #include "store/schema_version.h"
@@ -154,25 +154,25 @@ class DatasetRemovalTest : public test::TempDirTest {
     for (const Board& b : positions) {
       const std::string where =
           " WHERE kb = " + std::to_string(b.key() >> 58) + " AND key = " + std::to_string(signed_key(b.key()));
-      query::SearchOptions search;
+      search::SearchOptions search;
       search.filter.position = b;
-      query::GameSearch found(database, search);
+      search::GameSearch found(database, search);
       std::vector<std::string> postings;
       while (found.next())
         for (uint32_t ply : found.plies())
           postings.push_back(std::to_string(found.row().id) + "\t" + std::to_string(ply));
       expect("SELECT game_id, ply FROM " + live("positions") + where + " ORDER BY game_id, ply", postings);
 
-      query::ExplorerOptions options;
+      search::ExplorerOptions options;
       options.filter.position = b;
       database.exec("BEGIN");
-      const query::ExplorerResult r = query::explore(database, options);
+      const search::ExplorerResult r = search::explore(database, options);
       database.exec("COMMIT");
       // Per move: games, results, rated games and their rating sum; the games that ended
       // here (move 0) by their count only, as explore has it.
       std::vector<std::string> moves;
       if (r.ended_here) moves.push_back("0\t" + std::to_string(r.ended_here));
-      for (const query::ExplorerMove& m : r.moves)
+      for (const search::ExplorerMove& m : r.moves)
         moves.push_back(std::to_string(encode_move(b, m.move)) + "\t" + std::to_string(m.games) + "\t" +
                         std::to_string(m.white_wins) + "\t" + std::to_string(m.draws) + "\t" +
                         std::to_string(m.black_wins) + "\t" + std::to_string(m.rated_games) + "\t" +

@@ -23,7 +23,7 @@
 #include "indexer/import_pipeline.h"
 #include "store/database.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
+#include "query/explorer_output.h"
 #include "io/output_file.h"
 #include "query/search_output.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -177,7 +177,7 @@ void run_command(F&& f) {
 // Collects a command's corrupt-game reports: each game once, each reason one line.
 struct CorruptReports {
   std::set<int64_t> ids;
-  CorruptGameReport report() {
+  search::CorruptGameReport report() {
     ids.clear();
     return [this](int64_t id, const std::string& reason) {
       check(ids.insert(id).second, "a corrupt game reported twice", reason);
@@ -202,7 +202,7 @@ void run_queries(const std::string& path, uint8_t mask) {
   for (int format = 0; format < 3; ++format)
     for (int position = 0; position < 3 && (mask >> format & 1); ++position, end_transaction())
       run_command([&] {
-        SearchOptions search;
+        search::SearchOptions search;
         if (position == 1) search.filter.position = Board();
         if (position == 2) search.filter.position = after_e4;
         SearchOutputOptions output;
@@ -215,17 +215,17 @@ void run_queries(const std::string& path, uint8_t mask) {
   for (int variant = 3; variant <= 7; variant += 4, end_transaction()) {
     if (!(mask >> variant & 1)) continue;
     run_command([&] {
-      SearchOptions search;
+      search::SearchOptions search;
       search.filter.position = after_e4;
       search.count_threads = 1;
       SearchOutputOptions output;
       output.count_only = variant == 3;
       output.format = OutputFormat::Pgn;
       if (variant == 7) {
-        Parsed<EcoRange> eco = parse_eco_range("B");
+        Parsed<search::EcoRange> eco = search::parse_eco_range("B");
         check(eco.ok(), "ECO range B", eco ? "" : eco.error());
         search.filter.eco = *eco;
-        search.order = GameOrder::Elo;
+        search.order = search::GameOrder::Elo;
       }
       output.on_corrupt = reports.report();
       io::OutputFile out("/dev/null");
@@ -234,10 +234,10 @@ void run_queries(const std::string& path, uint8_t mask) {
   }
   for (const Board& position : {Board(), after_e4})
     if (mask & 16) run_command([&] {
-      ExplorerOptions options;
+      search::ExplorerOptions options;
       options.filter.position = position;
       options.on_corrupt = reports.report();
-      ExplorerResult result = explore(db, options);
+      search::ExplorerResult result = search::explore(db, options);
       io::OutputFile out("/dev/null");
       print_explorer_json(result, out);
       print_explorer_table(result, out);

@@ -17,6 +17,7 @@
 #include "core/replay.h"
 #include "indexer/input_source.h"
 #include "tests/support/shared_data.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -26,7 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 const fs::path kSourceDir = fs::path(PGNBASE_SOURCE_DIR);
 // The bundled sample: 2,000 lichess games (CC0), each with lichess's own ECO tag.
-const fs::path kSample = kSourceDir / "tools/sample/lichess-drnykterstein-2000.pgn.zst";
+using test::kSample;
 
 // Keys of a game's main line, keys[0] = start; empty when a move does not replay.
 std::vector<uint64_t> keys_of(const Board& start, const std::vector<std::string_view>& tokens) {

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "query/game_filter.h"
-#include "query/game_search.h"
+#include "search/game_filter.h"
+#include "search/game_search.h"
 #include "query_test_support.h"
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
@@ -34,23 +34,23 @@ constexpr std::string_view kDatedGames[] = {
     "[Date \"1957.02\"]",                               // 12
 };
 
-Ids ids(const std::string& db_path, const GameFilter& filter, GameOrder order = GameOrder::Id) {
+Ids ids(const std::string& db_path, const search::GameFilter& filter, search::GameOrder order = search::GameOrder::Id) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
-  SearchOptions options;
+  search::SearchOptions options;
   options.filter = filter;
   options.order = order;
-  GameSearch search(db, options);
+  search::GameSearch search(db, options);
   Ids out;
   while (search.next()) out.push_back(search.row().id);
-  EXPECT_EQ(GameSearch(db, options).count(), int64_t(out.size()));
+  EXPECT_EQ(search::GameSearch(db, options).count(), int64_t(out.size()));
   return out;
 }
 
 // Games inside [from, to] as pgn-query reads the bounds; "" leaves a side open.
 Ids between(const std::string& db_path, std::string_view from, std::string_view to) {
-  GameFilter f;
-  if (!from.empty()) f.date_from_key = parse_date_bound(from, false).value();
-  if (!to.empty()) f.date_to_key = parse_date_bound(to, true).value();
+  search::GameFilter f;
+  if (!from.empty()) f.date_from_key = search::parse_date_bound(from, false).value();
+  if (!to.empty()) f.date_to_key = search::parse_date_bound(to, true).value();
   return ids(db_path, f);
 }
 
@@ -113,10 +113,10 @@ TEST_F(DateRangeTest, UnknownDatesAreInNoRange) {
 }
 
 TEST_F(DateRangeTest, OrderDatePutsAPartlyKnownDateFirstInItsYearOrMonth) {
-  EXPECT_EQ(ids(db_path_, GameFilter{}, GameOrder::Date), (Ids{11, 1, 2, 12, 3, 4, 7, 5, 6, 8, 10, 9}));
-  GameFilter f;  // the same order through the filtered path
+  EXPECT_EQ(ids(db_path_, search::GameFilter{}, search::GameOrder::Date), (Ids{11, 1, 2, 12, 3, 4, 7, 5, 6, 8, 10, 9}));
+  search::GameFilter f;  // the same order through the filtered path
   f.date_from_key = 19570000;
-  EXPECT_EQ(ids(db_path_, f, GameOrder::Date), (Ids{1, 2, 12, 3, 4, 7, 5, 6, 8, 10}));
+  EXPECT_EQ(ids(db_path_, f, search::GameOrder::Date), (Ids{1, 2, 12, 3, 4, 7, 5, 6, 8, 10}));
 }
 
 TEST_F(DateRangeTest, DateColumnKeepsTheTagAsWritten) {
@@ -167,7 +167,7 @@ TEST_F(RealDatesTest, OrderDateSortsEveryGameByItsYear) {
   store::Statement unknown = db.prepare("SELECT count(*) FROM games WHERE date_key IS NULL");
   ASSERT_TRUE(unknown.step());
   EXPECT_EQ(unknown.column_int64(0), 0);
-  const Ids ordered = ids(real_db_, GameFilter{}, GameOrder::Date);
+  const Ids ordered = ids(real_db_, search::GameFilter{}, search::GameOrder::Date);
   ASSERT_EQ(ordered.size(), 69u);
   int previous_year = 0;
   for (int64_t id : ordered) {

@@ -10,7 +10,7 @@
 #include "indexer/import_pipeline.h"
 #include "indexer/source_removal.h"
 #include "store/position_index_reader.h"
-#include "query/explorer.h"
+#include "search/explorer.h"
 #include "io/output_file.h"
 #include "query/search_output.h"
 #include "query_test_support.h"
@@ -87,7 +87,7 @@ TEST_F(DuplicatesTest, AnExportedFileReimportsAsDuplicatesOnly) {
     SearchOutputOptions output;
     output.format = OutputFormat::Pgn;
     io::OutputFile out(exported);
-    EXPECT_EQ(run_search(database, SearchOptions{}, output, out).games, int64_t(first.summary.imported));
+    EXPECT_EQ(run_search(database, search::SearchOptions{}, output, out).games, int64_t(first.summary.imported));
     out.close();
   }
   ASSERT_NE(test::read_file(exported).find("[Date \"????.??.??\"]"), std::string::npos);
@@ -183,11 +183,11 @@ TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
   }
   auto explorer = [](const std::string& db) {
     store::Database database(db, store::Database::Mode::ReadOnly);
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = Board();
-    ExplorerResult r = explore(database, options);
+    search::ExplorerResult r = search::explore(database, options);
     std::string out = std::to_string(r.games);
-    for (const ExplorerMove& m : r.moves) out += " " + m.san + ":" + std::to_string(m.games) + "/" + std::to_string(m.white_wins);
+    for (const search::ExplorerMove& m : r.moves) out += " " + m.san + ":" + std::to_string(m.games) + "/" + std::to_string(m.white_wins);
     return out;
   };
   EXPECT_EQ(explorer(both), explorer(alone));

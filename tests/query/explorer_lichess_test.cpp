@@ -9,18 +9,19 @@
 
 #include "store/eco_table.h"
 #include "store/game_facets.h"
-#include "query/explorer.h"
-#include "query/explorer_summary.h"
-#include "query/time_control.h"
+#include "search/explorer.h"
+#include "search/explorer_summary.h"
+#include "search/time_control.h"
 #include "query_test_support.h"
 #include "sample_games.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+const std::string kSample = test::kSample.string();
 
 // What the games table says of a game, read directly (the facets are not used).
 struct Header {
@@ -53,7 +54,7 @@ class ExplorerLichess : public ::testing::Test {
   }
 
   // The brute-force verdict of the filter's rating, date and time-control parts.
-  static bool passes(const GameFilter& f, const Header& h) {
+  static bool passes(const search::GameFilter& f, const Header& h) {
     auto in = [&](int64_t elo) {
       return elo > 0 && (!f.min_elo || elo >= *f.min_elo) && (!f.max_elo || elo <= *f.max_elo);
     };
@@ -68,7 +69,7 @@ class ExplorerLichess : public ::testing::Test {
   }
 
   // Per next position key, the passing games that move there from `key`.
-  static std::map<Key, std::set<int64_t>> expected_moves(Key key, const GameFilter& f, std::string* fen) {
+  static std::map<Key, std::set<int64_t>> expected_moves(Key key, const search::GameFilter& f, std::string* fen) {
     std::map<Key, std::set<int64_t>> next;
     for (const auto& g : *games_) {
       if (!passes(f, headers_->at(g.id))) continue;
@@ -81,15 +82,15 @@ class ExplorerLichess : public ::testing::Test {
     return next;
   }
 
-  static ExplorerResult run(const Board& position, const GameFilter& filter, bool facets) {
+  static search::ExplorerResult run(const Board& position, const search::GameFilter& filter, bool facets) {
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter = filter;
     options.filter.position = position;
     options.use_facets = facets;
     options.facet_min_games = 0;
     options.point_lookup_limit = facets ? 20000 : 0;  // SQL: one pass over the passing games
-    return explore(db, options);
+    return search::explore(db, options);
   }
 
   static inline test::TempDir* dir_ = nullptr;
@@ -113,9 +114,9 @@ TEST_F(ExplorerLichess, FacetsAreStoredForEveryGame) {
 }
 
 TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
-  std::vector<std::pair<std::string, GameFilter>> filters;
+  std::vector<std::pair<std::string, search::GameFilter>> filters;
   filters.push_back({"none", {}});
-  GameFilter f;
+  search::GameFilter f;
   f.min_elo = 3000;
   filters.push_back({"min-elo 3000", f});
   f.elo_either = true;
@@ -129,7 +130,7 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
   f.date_to_key = 20210699;
   filters.push_back({"2021.03-2021.06", f});
   f = {};
-  f.time_control = *TimeControlMatcher::parse("bullet");
+  f.time_control = *search::TimeControlMatcher::parse("bullet");
   f.min_elo = 2800;
   f.date_from_key = 20210000;
   filters.push_back({"bullet, 2800+, from 2021", f});
@@ -145,12 +146,12 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
       uint64_t want_total = 0;
       for (const auto& [next, ids] : want) want_total += ids.size();
       for (bool facets : {true, false}) {
-        const ExplorerResult r = run(position, filter, facets);
+        const search::ExplorerResult r = run(position, filter, facets);
         EXPECT_EQ(r.used_facets, facets) << label;
         std::map<Key, std::set<int64_t>> found_keys;
         uint64_t total = 0;
         std::map<Key, uint64_t> found, wanted;
-        for (const ExplorerMove& m : r.moves) {
+        for (const search::ExplorerMove& m : r.moves) {
           Board after = position;
           UndoInfo undo;
           after.do_move(m.move, undo);
@@ -166,8 +167,8 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
 }
 
 TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {
-  GameFilter filter;
-  filter.time_control = *TimeControlMatcher::parse("blitz");
+  search::GameFilter filter;
+  filter.time_control = *search::TimeControlMatcher::parse("blitz");
   const Board position = query_test::board_of("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
   std::string ignored;
   std::vector<std::pair<int64_t, int64_t>> rated;  // (-rating sum, id)
@@ -180,10 +181,10 @@ TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {
   rated.erase(std::unique(rated.begin(), rated.end()), rated.end());
   ASSERT_GE(rated.size(), 5u);
   for (bool facets : {true, false}) {
-    const ExplorerResult r = run(position, filter, facets);
+    const search::ExplorerResult r = run(position, filter, facets);
     ASSERT_EQ(r.top_games.size(), 5u);
     for (size_t i = 0; i < 5; ++i) {
-      const TopGame& g = r.top_games[i];
+      const search::TopGame& g = r.top_games[i];
       EXPECT_EQ(g.id, rated[i].second) << i;
       EXPECT_EQ(g.white_elo, headers_->at(g.id).white_elo);
       EXPECT_EQ(g.black_elo, headers_->at(g.id).black_elo);
@@ -199,14 +200,14 @@ TEST_F(ExplorerLichess, OpeningNamesComeFromTheDeepestNamedPosition) {
   // 1.e4 c5 2.Nf3 is named (B27 Sicilian Defense); each of its moves names its own line
   // or, when the table has no entry, inherits the position's.
   const Board position = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
-  const ExplorerResult r = run(position, {}, true);
+  const search::ExplorerResult r = run(position, {}, true);
   const store::EcoEntry* own = table.find(position.key());
   ASSERT_TRUE(own);
   EXPECT_EQ(r.opening.eco, own->eco);
   EXPECT_EQ(r.opening.name, own->name);
   ASSERT_GE(r.moves.size(), 3u);
   size_t named = 0;
-  for (const ExplorerMove& m : r.moves) {
+  for (const search::ExplorerMove& m : r.moves) {
     const store::EcoEntry* child = table.find(query_test::board_of(m.fen).key());
     EXPECT_EQ(m.opening.name, child ? child->name : own->name) << m.san;
     named += child != nullptr;
@@ -219,11 +220,11 @@ TEST_F(ExplorerLichess, OpeningNamesComeFromTheDeepestNamedPosition) {
 TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
   const std::string copy = dir_->file("summaries.db");
   std::filesystem::copy_file(db_path_, copy);
-  SummaryBuildStats stats;
+  search::SummaryBuildStats stats;
   {
     store::Database db(copy, store::Database::Mode::ReadWrite);
     store::Transaction t(db);
-    stats = build_explorer_summaries(db, 50);
+    stats = search::build_explorer_summaries(db, 50);
     t.commit();
   }
   EXPECT_GT(stats.positions, 20u);
@@ -237,13 +238,13 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
   while (!todo.empty()) {
     const Board position = todo.back();
     todo.pop_back();
-    const std::optional<ExplorerResult> stored = read_explorer_summary(db, position);
+    const std::optional<search::ExplorerResult> stored = search::read_explorer_summary(db, position);
     if (!stored) continue;
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = position;
-    const ExplorerResult a = explore(db, options);
+    const search::ExplorerResult a = search::explore(db, options);
     options.use_summaries = false;
-    const ExplorerResult b = explore(db, options);
+    const search::ExplorerResult b = search::explore(db, options);
     ASSERT_EQ(a.games, b.games);
     EXPECT_EQ(a.ended_here, b.ended_here);
     ASSERT_EQ(a.moves.size(), b.moves.size()) << a.fen;
@@ -276,7 +277,7 @@ TEST_F(ExplorerLichess, SummariesAnswerAsThePostingsDo) {
   test::write_file(more, query_test::kSampleGames);
   query_test::import_files(copy, {more});
   store::Database after(copy, store::Database::Mode::ReadOnly);
-  EXPECT_FALSE(read_explorer_summary(after, Board()));
+  EXPECT_FALSE(search::read_explorer_summary(after, Board()));
 }
 
 }  // namespace
@@ -294,12 +295,12 @@ TEST_F(ExplorerLichess, SummariesAreStaleAfterAReplacementWithTheSameMoves) {
   {
     store::Database db(copy, store::Database::Mode::ReadWrite);
     store::Transaction t(db);
-    build_explorer_summaries(db, 50);
+    search::build_explorer_summaries(db, 50);
     t.commit();
   }
   {
     store::Database db(copy, store::Database::Mode::ReadOnly);
-    ASSERT_TRUE(read_explorer_summary(db, Board()));
+    ASSERT_TRUE(search::read_explorer_summary(db, Board()));
   }
   indexer::DatabaseWriter writer(copy, indexer::WriterOptions{});
   indexer::ImportOptions options;
@@ -310,7 +311,7 @@ TEST_F(ExplorerLichess, SummariesAreStaleAfterAReplacementWithTheSameMoves) {
   const indexer::ImportOutcome outcome = indexer::import_file(kSample, writer, options);
   ASSERT_EQ(outcome.replaced.size(), 1u);
   store::Database after(copy, store::Database::Mode::ReadOnly);
-  EXPECT_FALSE(read_explorer_summary(after, Board()));
+  EXPECT_FALSE(search::read_explorer_summary(after, Board()));
 }
 
 }  // namespace

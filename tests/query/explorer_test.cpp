@@ -6,7 +6,7 @@
 #include <set>
 
 #include "json_check.h"
-#include "query/explorer.h"
+#include "query/explorer_output.h"
 #include "sample_games.h"
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
@@ -15,24 +15,24 @@
 namespace pgnbase::query {
 namespace {
 
-ExplorerResult explore_sample(std::string_view fen, GameFilter filter = {}, bool ratings = true,
+search::ExplorerResult explore_sample(std::string_view fen, search::GameFilter filter = {}, bool ratings = true,
                               size_t point_lookup_limit = 20000) {
   store::Database db(query_test::sample_database(), store::Database::Mode::ReadOnly);
-  ExplorerOptions options;
+  search::ExplorerOptions options;
   options.filter = std::move(filter);
   options.filter.position = query_test::board_of(fen);
   options.ratings = ratings;
   options.point_lookup_limit = point_lookup_limit;
-  return explore(db, options);
+  return search::explore(db, options);
 }
 
 TEST(Explorer, StartPositionCountsResultsAndRatings) {
   for (size_t limit : {size_t(20000), size_t(0)}) {  // ratings by game id, then from the indexes
-    ExplorerResult r = explore_sample(kStartFen, {}, true, limit);
+    search::ExplorerResult r = explore_sample(kStartFen, {}, true, limit);
     EXPECT_EQ(r.games, 7u);
     EXPECT_EQ(r.ended_here, 0u);
     ASSERT_EQ(r.moves.size(), 2u);
-    const ExplorerMove& e4 = r.moves[0];
+    const search::ExplorerMove& e4 = r.moves[0];
     EXPECT_EQ(e4.san, "e4");
     EXPECT_EQ(e4.uci, "e2e4");
     EXPECT_EQ(e4.games, 6u);
@@ -47,7 +47,7 @@ TEST(Explorer, StartPositionCountsResultsAndRatings) {
 }
 
 TEST(Explorer, PostingsAloneGiveTheSameCounts) {
-  ExplorerResult with = explore_sample(kStartFen), without = explore_sample(kStartFen, {}, false);
+  search::ExplorerResult with = explore_sample(kStartFen), without = explore_sample(kStartFen, {}, false);
   EXPECT_FALSE(without.ratings);
   ASSERT_EQ(with.moves.size(), without.moves.size());
   for (size_t i = 0; i < with.moves.size(); ++i) {
@@ -60,7 +60,7 @@ TEST(Explorer, PostingsAloneGiveTheSameCounts) {
 
 TEST(Explorer, RepeatedPositionAndGameEnd) {
   // Game 7 reaches it twice (playing Nf3, then ending there); the mover is White.
-  ExplorerResult r = explore_sample("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  search::ExplorerResult r = explore_sample("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
   EXPECT_EQ(r.games, 3u);
   EXPECT_EQ(r.ended_here, 1u);
   ASSERT_EQ(r.moves.size(), 2u);
@@ -72,15 +72,15 @@ TEST(Explorer, RepeatedPositionAndGameEnd) {
 
 TEST(Explorer, HeaderFiltersSelectTheGames) {
   for (size_t limit : {size_t(20000), size_t(0)}) {  // by game id, then merged with one SQL pass
-    GameFilter draws;
+    search::GameFilter draws;
     draws.result = 2;
-    ExplorerResult r = explore_sample(kStartFen, draws, true, limit);
+    search::ExplorerResult r = explore_sample(kStartFen, draws, true, limit);
     EXPECT_EQ(r.games, 2u);
     ASSERT_EQ(r.moves.size(), 1u);
     EXPECT_EQ(r.moves[0].san, "e4");
     EXPECT_EQ(r.moves[0].draws, 2u);
-    GameFilter blitz;
-    blitz.time_control = *TimeControlMatcher::parse("180+2");
+    search::GameFilter blitz;
+    blitz.time_control = *search::TimeControlMatcher::parse("180+2");
     r = explore_sample(kStartFen, blitz, false, limit);
     ASSERT_EQ(r.moves.size(), 1u);
     EXPECT_EQ(r.moves[0].games, 1u);
@@ -88,14 +88,14 @@ TEST(Explorer, HeaderFiltersSelectTheGames) {
 }
 
 TEST(Explorer, UnknownPositionIsEmpty) {
-  ExplorerResult r = explore_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
+  search::ExplorerResult r = explore_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
   EXPECT_EQ(r.games, 0u);
   EXPECT_TRUE(r.moves.empty());
 }
 
 TEST(Explorer, TableAndJsonOutput) {
   test::TempDir dir;
-  ExplorerResult r = explore_sample(kStartFen);
+  search::ExplorerResult r = explore_sample(kStartFen);
   {
     io::OutputFile out(dir.file("table.txt"));
     print_explorer_table(r, out);
@@ -156,13 +156,13 @@ TEST(Explorer, RealFilesAgainstAFullReplay) {
   size_t checked = 0, i = 0;
   for (const auto& [key, e] : expected) {
     if (i++ % 10 && e.games.size() < 3) continue;  // every common position, a tenth of the rest
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = query_test::board_of(e.fen);
-    const ExplorerResult r = explore(db, options);
+    const search::ExplorerResult r = search::explore(db, options);
     ASSERT_EQ(r.games, e.games.size()) << e.fen;
     EXPECT_EQ(r.ended_here, e.ended.size()) << e.fen;
     std::map<Key, uint64_t> found;
-    for (const ExplorerMove& m : r.moves) {
+    for (const search::ExplorerMove& m : r.moves) {
       Board after = *options.filter.position;
       UndoInfo undo;
       after.do_move(m.move, undo);

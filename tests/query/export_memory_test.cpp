@@ -33,7 +33,7 @@ TEST(ExportMemory, BatchesAreBoundedInBytes) {
     ++batches;
   };
   io::OutputFile out(dir.file("out.pgn"));
-  const SearchSummary summary = run_search(db, SearchOptions{}, output, out);
+  const SearchSummary summary = run_search(db, search::SearchOptions{}, output, out);
   out.close();
   EXPECT_EQ(summary.games, 30);
   EXPECT_GE(batches, 5u);

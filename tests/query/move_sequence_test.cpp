@@ -6,12 +6,13 @@
 #include <set>
 
 #include "core/san.h"
-#include "query/explorer.h"
-#include "query/game_search.h"
-#include "query/move_sequence.h"
+#include "search/explorer.h"
+#include "search/game_search.h"
+#include "search/move_sequence.h"
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 constexpr std::string_view kRuyLopezFen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
 std::string final_fen(std::string_view text) {
-  Parsed<MoveSequence> s = parse_move_sequence(text);
+  Parsed<search::MoveSequence> s = search::parse_move_sequence(text);
   EXPECT_TRUE(s) << text << ": " << (s ? "" : s.error());
   return s ? write_fen(s->final_position()) : "";
 }
@@ -29,18 +30,18 @@ TEST(MoveSequence, ReadsEveryNotationWithOrWithoutMoveNumbers) {
                                 "1.e4 1...e5 2.Nf3 2...Nc6 3.Bb5", "1. e4 e5 2. Sf3 Sc6 3. Lb5",
                                 "e2e4 e7e5 g1f3 b8c6 f1b5", "  1.e4   e5\t2.Nf3 Nc6 3.Bb5+ "})
     EXPECT_EQ(final_fen(text), kRuyLopezFen) << text;
-  Parsed<MoveSequence> s = parse_move_sequence("1.e4 e5 2.Nf3");
+  Parsed<search::MoveSequence> s = search::parse_move_sequence("1.e4 e5 2.Nf3");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->moves.size(), 3u);
   EXPECT_EQ(s->positions.size(), 4u);
 }
 
 TEST(MoveSequence, BadMovesAreNamed) {
-  Parsed<MoveSequence> s = parse_move_sequence("1.e4 e5 2.Nf6");
+  Parsed<search::MoveSequence> s = search::parse_move_sequence("1.e4 e5 2.Nf6");
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().find("ply 3"), std::string::npos) << s.error();
   EXPECT_NE(s.error().find("Nf6"), std::string::npos) << s.error();
-  s = parse_move_sequence("  1. ");
+  s = search::parse_move_sequence("  1. ");
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().find("no move"), std::string::npos) << s.error();
 }
@@ -50,7 +51,7 @@ class MoveSequenceRealGames : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
     db_path_ = dir_->file("real.db");
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data())
       files.push_back((test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
     query_test::import_files(db_path_, files, false);
@@ -91,9 +92,9 @@ TEST_F(MoveSequenceRealGames, SearchAndExplorerAgreeWithAFullReplay) {
       if (g.codes.size() < n) continue;
       const std::string text = typed_moves(g, n);
       if (!tried.insert(text).second) continue;
-      Parsed<MoveSequence> parsed = parse_move_sequence(text);
+      Parsed<search::MoveSequence> parsed = search::parse_move_sequence(text);
       ASSERT_TRUE(parsed) << text << ": " << parsed.error();
-      const MoveSequence& sequence = *parsed;
+      const search::MoveSequence& sequence = *parsed;
       ASSERT_EQ(sequence.final_position().key(), g.keys[n]) << text;
       // Brute force: games reaching the position at any ply, and games starting with
       // exactly these moves (the same codes from the standard start).
@@ -112,21 +113,21 @@ TEST_F(MoveSequenceRealGames, SearchAndExplorerAgreeWithAFullReplay) {
       const std::vector<uint32_t> ids = games_starting_with(db, sequence);
       EXPECT_EQ(std::set<int64_t>(ids.begin(), ids.end()), starting) << text;
       for (bool from_start : {false, true}) {
-        SearchOptions options;
+        search::SearchOptions options;
         options.filter.position = sequence.final_position();
         if (from_start) options.filter.opening = sequence;
-        GameSearch search(db, options);
+        search::GameSearch search(db, options);
         std::set<int64_t> found;
         while (search.next()) found.insert(search.row().id);
         EXPECT_EQ(found, from_start ? starting : reaching) << text << (from_start ? " (from start)" : "");
       }
-      ExplorerOptions explore_options;
+      search::ExplorerOptions explore_options;
       explore_options.filter.position = sequence.final_position();
       explore_options.filter.opening = sequence;
-      const ExplorerResult r = explore(db, explore_options);
+      const search::ExplorerResult r = search::explore(db, explore_options);
       EXPECT_EQ(r.games, starting.size()) << text;
       std::map<Key, uint64_t> found_next;
-      for (const ExplorerMove& m : r.moves) found_next[query_test::board_of(m.fen).key()] += m.games;
+      for (const search::ExplorerMove& m : r.moves) found_next[query_test::board_of(m.fen).key()] += m.games;
       EXPECT_EQ(found_next, next_from_start) << text;
       ++checked;
     }

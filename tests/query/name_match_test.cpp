@@ -6,19 +6,20 @@
 #include <set>
 
 #include "store/name_words.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "store/game_query.h"
-#include "query/name_match.h"
+#include "search/name_match.h"
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
 
 using Words = std::vector<std::string>;
 
-bool matches(std::string_view pattern, std::string_view name) { return name_matches(NamePattern{std::string(pattern)}, name); }
+bool matches(std::string_view pattern, std::string_view name) { return search::name_matches(search::NamePattern{std::string(pattern)}, name); }
 
 TEST(NameFold, CaseAccentsAndLatin1FoldToTheSameWords) {
   const Words kramnik = {"kramnik", "vladimir"};
@@ -64,7 +65,7 @@ class NameSearchRealFiles : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
     db_path_ = dir_->file("names.db");
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data()) {
       for (const char* folder : {"nasty/scid-gtest", "nasty/pgn-extract-tests", "nasty/python-chess", "annotated"})
         for (const std::string& file : query_test::shared_files(folder)) files.push_back(file);
@@ -76,25 +77,25 @@ class NameSearchRealFiles : public ::testing::Test {
     dir_ = nullptr;
   }
 
-  static std::set<int64_t> searched(const NamePattern& pattern) {
+  static std::set<int64_t> searched(const search::NamePattern& pattern) {
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
-    SearchOptions options;
+    search::SearchOptions options;
     options.filter.player = pattern;
-    GameSearch search(db, std::move(options));
+    search::GameSearch search(db, std::move(options));
     std::set<int64_t> out;
     while (search.next()) out.insert(search.row().id);
     return out;
   }
   // Every stored game read, its White and Black tested with name_matches.
-  static std::set<int64_t> scanned(const NamePattern& pattern) {
+  static std::set<int64_t> scanned(const search::NamePattern& pattern) {
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
     store::Statement s = db.prepare(
         "SELECT g.id, wh.name, bl.name FROM games g LEFT JOIN names wh ON wh.id = g.white_id "
         "LEFT JOIN names bl ON bl.id = g.black_id");
     std::set<int64_t> out;
     while (s.step()) {
-      bool white = !s.column_is_null(1) && name_matches(pattern, s.column_text(1));
-      bool black = !s.column_is_null(2) && name_matches(pattern, s.column_text(2));
+      bool white = !s.column_is_null(1) && search::name_matches(pattern, s.column_text(1));
+      bool black = !s.column_is_null(2) && search::name_matches(pattern, s.column_text(2));
       if (white || black) out.insert(s.column_int64(0));
     }
     return out;
@@ -110,10 +111,10 @@ std::string NameSearchRealFiles::db_path_;
 TEST_F(NameSearchRealFiles, IndexLookUpAgreesWithAScanOfEveryGame) {
   for (const char* text : {"DrNykterstein", "drnyk*", "Fischer", "fischer r", "Robert Fischer", "PETROSIAN", "Tigran",
                            "Kramnik", "KRAMNÍK", "Kr?mn?k", "Крамник", "*ov", "Tal", "NN", "?", "a", "*", "Carlsen"}) {
-    const NamePattern pattern{text};
+    const search::NamePattern pattern{text};
     EXPECT_EQ(searched(pattern), scanned(pattern)) << text;
   }
-  EXPECT_EQ(searched(NamePattern{"DrNykterstein"}).size(), 2000u);
+  EXPECT_EQ(searched(search::NamePattern{"DrNykterstein"}).size(), 2000u);
 }
 
 TEST_F(NameSearchRealFiles, KramnikIsFoundInLatin1AndInUtf8) {
@@ -125,15 +126,15 @@ TEST_F(NameSearchRealFiles, KramnikIsFoundInLatin1AndInUtf8) {
   std::set<int64_t> scid;
   while (s.step()) scid.insert(s.column_int64(0));
   ASSERT_EQ(scid.size(), 2u);
-  const std::set<int64_t> found = searched(NamePattern{"KRAMNÍK"});
+  const std::set<int64_t> found = searched(search::NamePattern{"KRAMNÍK"});
   for (int64_t id : scid) EXPECT_TRUE(found.count(id)) << id;
-  EXPECT_GE(searched(NamePattern{"Fischer"}).size(), 76u);  // 76 White tags of the real files
+  EXPECT_GE(searched(search::NamePattern{"Fischer"}).size(), 76u);  // 76 White tags of the real files
 }
 
 TEST_F(NameSearchRealFiles, APlayerQueryLooksUpNameWordsAndTheGameIndexes) {
-  GameFilter filter;
-  filter.player = NamePattern{"Fischer R"};
-  store::SqlQuery q = store::build_game_query(filter.sql_conditions(), GameOrder::Id);
+  search::GameFilter filter;
+  filter.player = search::NamePattern{"Fischer R"};
+  store::SqlQuery q = store::build_game_query(filter.sql_conditions(), search::GameOrder::Id);
   store::Database db(db_path_, store::Database::Mode::ReadOnly);
   store::Statement plan = db.prepare("EXPLAIN QUERY PLAN " + q.sql);
   q.bind(plan);

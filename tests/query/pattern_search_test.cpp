@@ -11,12 +11,13 @@
 #include <map>
 #include <optional>
 
-#include "query/game_search.h"
-#include "query/pattern.h"
-#include "query/pattern_search.h"
+#include "search/game_search.h"
+#include "search/pattern.h"
+#include "search/pattern_search.h"
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase::query {
 namespace {
@@ -53,7 +54,7 @@ FenBoard read_fen_board(const std::string& fen) {
 }
 
 // The board pattern (material, imbalance, pieces, pawns) judged square by square.
-bool naive_holds(const Pattern& p, const FenBoard& b) {
+bool naive_holds(const search::Pattern& p, const FenBoard& b) {
   const auto& count = b.count;
   auto material_ok = [&](bool swapped) {
     for (Color c : {WHITE, BLACK})
@@ -95,7 +96,7 @@ bool naive_holds(const Pattern& p, const FenBoard& b) {
 
 // The first ply p where the pattern holds at p .. p+N-1, all in the ply range, with the
 // side to move at p and, for --last, p+N-1 the final position.
-std::optional<uint32_t> naive_first(const Pattern& p, const std::vector<FenBoard>& boards) {
+std::optional<uint32_t> naive_first(const search::Pattern& p, const std::vector<FenBoard>& boards) {
   const size_t n = boards.size();
   std::vector<bool> holds(n);
   std::vector<char> side(n);
@@ -113,15 +114,15 @@ std::optional<uint32_t> naive_first(const Pattern& p, const std::vector<FenBoard
   return std::nullopt;
 }
 
-Pattern pattern_of(const PatternText& text) {
-  Parsed<std::optional<Pattern>> p = build_pattern(text);
+search::Pattern pattern_of(const search::PatternText& text) {
+  Parsed<std::optional<search::Pattern>> p = search::build_pattern(text);
   EXPECT_TRUE(p) << p.error();
   EXPECT_TRUE(p && p->has_value());
-  return p && *p ? **p : Pattern{};
+  return p && *p ? **p : search::Pattern{};
 }
 
 // A pattern's text with its qualifiers: side to move, ply range, --for, either colour, --last.
-PatternText with(PatternText t, std::string side, std::string plies, int streak, bool either, bool last) {
+search::PatternText with(search::PatternText t, std::string side, std::string plies, int streak, bool either, bool last) {
   t.side_to_move = std::move(side);
   t.ply_range = std::move(plies);
   if (streak > 1) t.streak = streak;
@@ -131,15 +132,15 @@ PatternText with(PatternText t, std::string side, std::string plies, int streak,
 }
 
 // A pattern of one kind: field is &PatternText::material, ::imbalance, ::pieces or ::pawns.
-PatternText one(std::string PatternText::*field, std::string value) {
-  PatternText t;
+search::PatternText one(std::string search::PatternText::*field, std::string value) {
+  search::PatternText t;
   t.*field = std::move(value);
   return t;
 }
-PatternText material(std::string m) { return one(&PatternText::material, std::move(m)); }
-PatternText imbalance(std::string i) { return one(&PatternText::imbalance, std::move(i)); }
-PatternText pieces(std::string p) { return one(&PatternText::pieces, std::move(p)); }
-PatternText pawns(std::string p) { return one(&PatternText::pawns, std::move(p)); }
+search::PatternText material(std::string m) { return one(&search::PatternText::material, std::move(m)); }
+search::PatternText imbalance(std::string i) { return one(&search::PatternText::imbalance, std::move(i)); }
+search::PatternText pieces(std::string p) { return one(&search::PatternText::pieces, std::move(p)); }
+search::PatternText pawns(std::string p) { return one(&search::PatternText::pawns, std::move(p)); }
 
 // A mask of 8 ranks from the top: "any" ranks written as 8 question marks.
 std::string mask(std::vector<std::string> ranks) {
@@ -149,8 +150,8 @@ std::string mask(std::vector<std::string> ranks) {
 }
 
 // A few dozen patterns of every kind and qualifier.
-std::vector<PatternText> patterns_to_check() {
-  std::vector<PatternText> out;
+std::vector<search::PatternText> patterns_to_check() {
+  std::vector<search::PatternText> out;
   for (const char* m : {"KRPvKR", "KRvKR", "KQvKQ", "KR*PvKR*P", "KBvKN", "K*PvK*P", "KQ*PvKR*P", "KRRvKRR",
                         "KQRR2B2N8PvKQRR2B2N8P", "K2QvKQ", "KNvK"}) {
     out.push_back(material(m));
@@ -173,7 +174,7 @@ std::vector<PatternText> patterns_to_check() {
     out.push_back(pieces(p));
     out.push_back(with(pieces(p), "", "10-60", 5, false, false));
   }
-  PatternText both = material("KRPvKR");
+  search::PatternText both = material("KRPvKR");
   both.pieces = "wPa7";
   out.push_back(both);
   both = imbalance("BvN");
@@ -188,7 +189,7 @@ std::vector<PatternText> patterns_to_check() {
   return out;
 }
 
-std::string describe(const PatternText& t) {
+std::string describe(const search::PatternText& t) {
   return "material=" + t.material + " imbalance=" + t.imbalance + " pieces=" + t.pieces + " pawns=" + t.pawns +
          " stm=" + t.side_to_move + " plies=" + t.ply_range + " for=" + std::to_string(t.streak.value_or(1)) +
          (t.either_colour ? " either" : "") + (t.last ? " last" : "");
@@ -204,13 +205,13 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
   }
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   size_t total = 0, checked = 0;
-  for (const PatternText& text : patterns_to_check()) {
-    const Pattern pattern = pattern_of(text);
+  for (const search::PatternText& text : patterns_to_check()) {
+    const search::Pattern pattern = pattern_of(text);
     Matches expected;
     for (const auto& [id, boards] : games)
       if (auto ply = naive_first(pattern, boards)) expected[id] = *ply;
     Matches found;
-    for (const PatternHit& h : find_pattern_games(db, pattern, nullptr, threads)) found[h.game_id] = h.ply;
+    for (const search::PatternHit& h : search::find_pattern_games(db, pattern, nullptr, threads)) found[h.game_id] = h.ply;
     EXPECT_EQ(found, expected) << describe(text);
     total += expected.size();
     // Restricted to chosen games, for every fourth pattern: many (scanned) and few
@@ -224,7 +225,7 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
           only.push_back(uint32_t(id));
           if (expected.count(id)) expected_only[id] = expected[id];
         }
-      for (const PatternHit& h : find_pattern_games(db, pattern, &only, threads)) found_only[h.game_id] = h.ply;
+      for (const search::PatternHit& h : search::find_pattern_games(db, pattern, &only, threads)) found_only[h.game_id] = h.ply;
       EXPECT_EQ(found_only, expected_only) << describe(text) << " every " << every;
     }
   }
@@ -234,7 +235,7 @@ size_t check_all_patterns(const std::string& db_path, unsigned threads) {
 TEST(PatternSearchBruteForce, BundledLichessSample) {
   test::TempDir dir;
   const std::string db = dir.file("sample.db");
-  query_test::import_files(db, {PGNBASE_SOURCE_DIR "/tools/sample/lichess-drnykterstein-2000.pgn.zst"});
+  query_test::import_files(db, {test::kSample.string()});
   EXPECT_GT(check_all_patterns(db, 2), 2000u);
 }
 

@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <map>
 
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 #include "query/player_report.h"
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase {
 namespace {
@@ -20,7 +21,7 @@ using query::NameCount;
 using query::PlayerReport;
 using query::ResultCounts;
 
-const std::string kSample = std::string(PGNBASE_SOURCE_DIR) + "/tools/sample/lichess-drnykterstein-2000.pgn.zst";
+const std::string kSample = test::kSample.string();
 
 struct ScannedGame {
   int64_t id;
@@ -70,7 +71,7 @@ void expect_same(const ResultCounts& a, const ResultCounts& b, const std::string
 void check_player(const std::string& db_path, const std::vector<ScannedGame>& games, const std::string& name) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   query::PlayerReportOptions options;
-  options.name = query::NamePattern{name};
+  options.name = search::NamePattern{name};
   options.top = 0;
   const PlayerReport r = query::build_player_report(db, options);
   ASSERT_EQ(r.names, std::vector<std::string>{name});
@@ -167,12 +168,12 @@ TEST_F(PlayerReportTest, ReportsOfRealPlayersMatchTheScan) {
   // The name is matched as --player matches it.
   store::Database database(db(), store::Database::Mode::ReadOnly);
   query::PlayerReportOptions options;
-  options.name = query::NamePattern{"drnykterstein"};  // case-insensitive, as --player
+  options.name = search::NamePattern{"drnykterstein"};  // case-insensitive, as --player
   const PlayerReport r = query::build_player_report(database, options);
   EXPECT_EQ(r.names, std::vector<std::string>{"DrNykterstein"});
   EXPECT_EQ(r.total.games, 2000);
   EXPECT_EQ(r.as_white.games + r.as_black.games, 2000);
-  options.name = query::NamePattern{"Nobody At All"};
+  options.name = search::NamePattern{"Nobody At All"};
   EXPECT_EQ(query::build_player_report(database, options).total.games, 0);
 }
 
@@ -205,7 +206,7 @@ TEST_F(PlayerReportTest, PlayersAndEventsListsMatchTheScan) {
       EXPECT_GE(listed[i - 1].games, listed[i].games);
     }
   }
-  options.like = query::NamePattern{"nikotheo"};
+  options.like = search::NamePattern{"nikotheo"};
   const std::vector<NameCount> one = query::list_names(database, options);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].games, expected["Nikotheo"].games);

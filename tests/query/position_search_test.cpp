@@ -7,9 +7,9 @@
 
 #include "core/pgn_reader.h"
 #include "core/replay.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "store/game_query.h"
-#include "query/position_search.h"
+#include "search/position_search.h"
 #include "query_test_support.h"
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
@@ -37,10 +37,10 @@ struct MainLineCollector : PgnVisitorBase {
 };
 
 Occurrences search_plies(store::Database& db, const Board& position, size_t point_lookup_limit = 20000) {
-  SearchOptions options;
+  search::SearchOptions options;
   options.filter.position = position;
   options.point_lookup_limit = point_lookup_limit;
-  GameSearch search(db, options);
+  search::GameSearch search(db, options);
   Occurrences out;
   while (search.next()) out[search.row().id].assign(search.plies().begin(), search.plies().end());
   // Lean segments store key fingerprints: about 1 lookup in 4,000 meets a game of
@@ -185,13 +185,13 @@ TEST_F(PositionSearchDatabase, EnPassantAndCastlingVariantsOfRealPositions) {
 
 TEST_F(PositionSearchDatabase, BothFilterStrategiesAgree) {
   store::Database db(db_path_, store::Database::Mode::ReadOnly);
-  SearchOptions options;
+  search::SearchOptions options;
   options.filter.position = Board();
   options.filter.result = 1;
   std::vector<int64_t> by_lookup, by_merge;
   for (size_t limit : {size_t(1) << 30, size_t(0)}) {
     options.point_lookup_limit = limit;
-    GameSearch search(db, options);
+    search::GameSearch search(db, options);
     auto& out = limit ? by_lookup : by_merge;
     while (search.next()) out.push_back(search.row().id);
   }
@@ -205,13 +205,13 @@ TEST_F(PositionSearchDatabase, CountsAgreeOnAnyNumberOfThreads) {
                           "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}) {
     std::vector<int64_t> counts;
     for (unsigned threads : {1u, 2u, 5u}) {
-      SearchOptions options;
+      search::SearchOptions options;
       options.filter.position = query_test::board_of(fen);
       options.count_threads = threads;
       options.parallel_count_candidates = 0;
-      counts.push_back(GameSearch(db, options).count());
-      options.filter.time_control = *TimeControlMatcher::parse("?");
-      counts.push_back(GameSearch(db, options).count());
+      counts.push_back(search::GameSearch(db, options).count());
+      options.filter.time_control = *search::TimeControlMatcher::parse("?");
+      counts.push_back(search::GameSearch(db, options).count());
     }
     EXPECT_GT(counts[0], 100);
     EXPECT_GT(counts[1], 0);
@@ -231,7 +231,7 @@ TEST_F(PositionSearchDatabase, ReachabilityNeverGivesUpBeforeALaterOccurrence) {
   uint64_t plies_total = 0, plies_read = 0;
   for (size_t p = 0; p < positions.size(); p += positions.size() / 12) {  // 12 positions, all through a game
     const Board& position = positions[p];
-    const Reachability reachability(position);
+    const search::Reachability reachability(position);
     for (const query_test::ReplayedGame& game : *games_) {
       size_t last_occurrence = 0;
       bool occurs = false;
@@ -270,12 +270,12 @@ TEST_F(PositionSearchDatabase, ReachabilityNeverGivesUpBeforeALaterOccurrence) {
 TEST(SamePosition, IgnoresCountersAndUncapturableEnPassant) {
   Board a = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
   Board b = query_test::board_of("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 7 30");
-  EXPECT_TRUE(same_position(a, b));
+  EXPECT_TRUE(search::same_position(a, b));
   Board c = query_test::board_of("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
   Board d = query_test::board_of("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
-  EXPECT_FALSE(same_position(c, d));
+  EXPECT_FALSE(search::same_position(c, d));
   Board e = query_test::board_of("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w Kkq - 0 3");
-  EXPECT_FALSE(same_position(d, e));
+  EXPECT_FALSE(search::same_position(d, e));
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 #include <algorithm>
 
 #include "core/fen.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "query_test_support.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/bundled_sample.h"
 
 namespace pgnbase {
 namespace {
@@ -24,8 +25,7 @@ class SearchOrderTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new test::TempDir;
-    std::vector<std::string> files = {std::string(PGNBASE_SOURCE_DIR) +
-                                      "/tools/sample/lichess-drnykterstein-2000.pgn.zst"};
+    std::vector<std::string> files = {test::kSample.string()};
     if (test::have_shared_data()) {
       files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "fischer.pgn").string());
       files.push_back((test::shared_data() / "nasty" / "pgn-extract-tests" / "petrosian.pgn").string());
@@ -45,9 +45,9 @@ class SearchOrderTest : public ::testing::Test {
     return out;
   }
 
-  static std::vector<int64_t> run(query::SearchOptions options) {
+  static std::vector<int64_t> run(search::SearchOptions options) {
     store::Database db(dir_->file("o.db"), store::Database::Mode::ReadOnly);
-    query::GameSearch search(db, std::move(options));
+    search::GameSearch search(db, std::move(options));
     std::vector<int64_t> ids;
     while (search.next()) ids.push_back(search.row().id);
     return ids;
@@ -59,17 +59,17 @@ test::TempDir* SearchOrderTest::dir_ = nullptr;
 
 // The expected order: known values by the sort direction, unknown ones last; ties by id
 // in the same direction.
-std::vector<int64_t> expected(std::vector<Key> games, query::GameOrder order, bool desc) {
+std::vector<int64_t> expected(std::vector<Key> games, search::GameOrder order, bool desc) {
   auto value = [&](const Key& k) -> std::optional<int64_t> {
-    if (order == query::GameOrder::Date) return k.date;
-    if (order == query::GameOrder::Elo) {
+    if (order == search::GameOrder::Date) return k.date;
+    if (order == search::GameOrder::Elo) {
       if (!k.white_elo && !k.black_elo) return std::nullopt;
       return k.white_elo.value_or(*k.black_elo) + k.black_elo.value_or(*k.white_elo);
     }
     return int64_t(0);
   };
   // Elo's natural order is strongest first; --desc turns it round.
-  const bool larger_first = order == query::GameOrder::Elo ? !desc : desc;
+  const bool larger_first = order == search::GameOrder::Elo ? !desc : desc;
   std::stable_sort(games.begin(), games.end(), [&](const Key& a, const Key& b) {
     const auto va = value(a), vb = value(b);
     if (va.has_value() != vb.has_value()) return va.has_value();
@@ -85,9 +85,9 @@ std::vector<int64_t> expected(std::vector<Key> games, query::GameOrder order, bo
 // GameSearch selects games.
 TEST_F(SearchOrderTest, EveryOrderBothWaysMatchesASortDoneHere) {
   const std::vector<Key> games = keys();
-  for (query::GameOrder order : {query::GameOrder::Id, query::GameOrder::Date, query::GameOrder::Elo})
+  for (search::GameOrder order : {search::GameOrder::Id, search::GameOrder::Date, search::GameOrder::Elo})
     for (bool desc : {false, true}) {
-      query::SearchOptions options;
+      search::SearchOptions options;
       options.order = order;
       options.descending = desc;
       EXPECT_EQ(run(options), expected(games, order, desc)) << int(order) << " desc " << desc;
@@ -96,27 +96,27 @@ TEST_F(SearchOrderTest, EveryOrderBothWaysMatchesASortDoneHere) {
   // With a player filter (the ids come from the name index).
   std::vector<Key> filtered = games;
   std::erase_if(filtered, [](const Key& k) { return k.white != "DrNykterstein"; });
-  query::SearchOptions options;
-  options.filter.white = query::NamePattern{"DrNykterstein"};
-  options.order = query::GameOrder::Date;
+  search::SearchOptions options;
+  options.filter.white = search::NamePattern{"DrNykterstein"};
+  options.order = search::GameOrder::Date;
   options.descending = true;
   options.limit = 50;
-  std::vector<int64_t> want = expected(filtered, query::GameOrder::Date, true);
+  std::vector<int64_t> want = expected(filtered, search::GameOrder::Date, true);
   want.resize(50);
   EXPECT_EQ(run(options), want);
 
   // A position search (candidates from the position index).
   // After 1.e4 c5: many games of both files.
   const Board board = parse_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").value();
-  query::SearchOptions forward;
+  search::SearchOptions forward;
   forward.filter.position = board;
   std::vector<int64_t> ids = run(forward);
   ASSERT_GT(ids.size(), 10u);
-  query::SearchOptions backward = forward;
+  search::SearchOptions backward = forward;
   backward.descending = true;
   std::reverse(ids.begin(), ids.end());
   EXPECT_EQ(run(backward), ids);
-  backward.order = query::GameOrder::Date;
+  backward.order = search::GameOrder::Date;
   const std::vector<int64_t> newest = run(backward);
   for (size_t i = 1; i < newest.size(); ++i) {
     const auto a = games[size_t(newest[i - 1] - 1)].date, b = games[size_t(newest[i] - 1)].date;

@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "query/game_filter.h"
-#include "query/game_search.h"
+#include "search/game_filter.h"
+#include "search/game_search.h"
 #include "sample_games.h"
 
 namespace pgnbase::query {
@@ -19,31 +19,31 @@ class SearchTest : public ::testing::Test {
   static void SetUpTestSuite() { db_path_ = query_test::sample_database(); }
 
   // Ids of the games the search returns, in order.
-  static std::vector<int64_t> ids(SearchOptions options) {
+  static std::vector<int64_t> ids(search::SearchOptions options) {
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
-    GameSearch search(db, std::move(options));
+    search::GameSearch search(db, std::move(options));
     std::vector<int64_t> out;
     while (search.next()) out.push_back(search.row().id);
     return out;
   }
-  static std::vector<int64_t> ids(GameFilter filter) {
-    SearchOptions options;
+  static std::vector<int64_t> ids(search::GameFilter filter) {
+    search::SearchOptions options;
     options.filter = std::move(filter);
     return ids(std::move(options));
   }
   // Plies per game of a position search.
-  static std::map<int64_t, std::vector<uint32_t>> plies(GameFilter filter, size_t point_lookup_limit = 20000) {
+  static std::map<int64_t, std::vector<uint32_t>> plies(search::GameFilter filter, size_t point_lookup_limit = 20000) {
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
-    SearchOptions options;
+    search::SearchOptions options;
     options.filter = std::move(filter);
     options.point_lookup_limit = point_lookup_limit;
-    GameSearch search(db, std::move(options));
+    search::GameSearch search(db, std::move(options));
     std::map<int64_t, std::vector<uint32_t>> out;
     while (search.next()) out[search.row().id].assign(search.plies().begin(), search.plies().end());
     return out;
   }
-  static GameFilter position(std::string_view fen) {
-    GameFilter f;
+  static search::GameFilter position(std::string_view fen) {
+    search::GameFilter f;
     f.position = board_of(fen);
     return f;
   }
@@ -57,59 +57,59 @@ using Ids = std::vector<int64_t>;
 using Plies = std::map<int64_t, std::vector<uint32_t>>;
 
 TEST_F(SearchTest, DatabaseHoldsTheEightGoodGames) {
-  EXPECT_EQ(ids(GameFilter{}), (Ids{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(ids(search::GameFilter{}), (Ids{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST_F(SearchTest, APlainWordMatchesAWholeWordOfTheName) {
-  GameFilter f;
-  f.white = NamePattern{"CARLSEN, MAGNUS"};
+  search::GameFilter f;
+  f.white = search::NamePattern{"CARLSEN, MAGNUS"};
   EXPECT_EQ(ids(f), (Ids{1, 2}));
-  f.white = NamePattern{"Carlsen"};
+  f.white = search::NamePattern{"Carlsen"};
   EXPECT_EQ(ids(f), (Ids{1, 2}));
-  f.white = NamePattern{"Magnus Carlsen"};  // any order, the comma is no part of a word
+  f.white = search::NamePattern{"Magnus Carlsen"};  // any order, the comma is no part of a word
   EXPECT_EQ(ids(f), (Ids{1, 2}));
-  f.white = NamePattern{"Carlse"};  // not a whole word
+  f.white = search::NamePattern{"Carlse"};  // not a whole word
   EXPECT_EQ(ids(f), Ids{});
-  f.white = NamePattern{"Carlsen M"};  // one letter: an initial
+  f.white = search::NamePattern{"Carlsen M"};  // one letter: an initial
   EXPECT_EQ(ids(f), (Ids{1, 2}));
-  f.white = NamePattern{"Carlsen Hans"};  // every word must be in the name
+  f.white = search::NamePattern{"Carlsen Hans"};  // every word must be in the name
   EXPECT_EQ(ids(f), Ids{});
 }
 
 TEST_F(SearchTest, BlackTakesWildcards) {
-  GameFilter f;
-  f.black = NamePattern{"carlsen*"};
+  search::GameFilter f;
+  f.black = search::NamePattern{"carlsen*"};
   EXPECT_EQ(ids(f), Ids{3});
-  f.black = NamePattern{"*er"};  // a word ending in "er": Müller, Other
+  f.black = search::NamePattern{"*er"};  // a word ending in "er": Müller, Other
   EXPECT_EQ(ids(f), (Ids{4, 5, 7}));
-  f.black = NamePattern{"M?ller"};  // ? is one character, ü included
+  f.black = search::NamePattern{"M?ller"};  // ? is one character, ü included
   EXPECT_EQ(ids(f), Ids{4});
 }
 
 TEST_F(SearchTest, PlayerMatchesEitherColour) {
-  GameFilter f;
-  f.player = NamePattern{"carlsen, magnus"};
+  search::GameFilter f;
+  f.player = search::NamePattern{"carlsen, magnus"};
   EXPECT_EQ(ids(f), (Ids{1, 2, 3}));
-  f.player = NamePattern{"*kamura*"};
+  f.player = search::NamePattern{"*kamura*"};
   EXPECT_EQ(ids(f), (Ids{1, 4}));
-  f.player = NamePattern{"MULLER, HANS"};  // case and accents folded
+  f.player = search::NamePattern{"MULLER, HANS"};  // case and accents folded
   EXPECT_EQ(ids(f), (Ids{3, 4}));
 }
 
 TEST_F(SearchTest, PunctuationInNamesSeparatesWords) {
-  GameFilter f;
-  f.white = NamePattern{"Test_Player%"};
+  search::GameFilter f;
+  f.white = search::NamePattern{"Test_Player%"};
   EXPECT_EQ(ids(f), Ids{5});
-  f.white = NamePattern{"TestXPlayer%"};
+  f.white = search::NamePattern{"TestXPlayer%"};
   EXPECT_EQ(ids(f), Ids{});
-  f.white = NamePattern{"test player"};
+  f.white = search::NamePattern{"test player"};
   EXPECT_EQ(ids(f), Ids{5});
-  f.white = NamePattern{"%_"};  // no word at all: no name
+  f.white = search::NamePattern{"%_"};  // no word at all: no name
   EXPECT_EQ(ids(f), Ids{});
 }
 
 TEST_F(SearchTest, EloBoundsApplyToBothPlayers) {
-  GameFilter f;
+  search::GameFilter f;
   f.min_elo = 2200;
   EXPECT_EQ(ids(f), (Ids{1, 5}));
   f.min_elo.reset();
@@ -121,13 +121,13 @@ TEST_F(SearchTest, EloBoundsApplyToBothPlayers) {
 
 TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
   auto from = [&](std::string_view text) {
-    GameFilter f;
-    f.date_from_key = parse_date_bound(text, false).value();
+    search::GameFilter f;
+    f.date_from_key = search::parse_date_bound(text, false).value();
     return f;
   };
   auto to = [&](std::string_view text) {
-    GameFilter f;
-    f.date_to_key = parse_date_bound(text, true).value();
+    search::GameFilter f;
+    f.date_to_key = search::parse_date_bound(text, true).value();
     return f;
   };
   EXPECT_EQ(ids(from("2019")), (Ids{1, 2, 3, 6, 7, 8}));
@@ -135,15 +135,15 @@ TEST_F(SearchTest, PartialDatesBoundWholeYearsAndMonths) {
   EXPECT_EQ(ids(to("2019")), (Ids{1, 2, 5}));
   EXPECT_EQ(ids(to("2019.04")), (Ids{5}));  // game 2, of "2019.??.??", may be after April
   EXPECT_EQ(ids(to("2019.??.??")), (Ids{1, 2, 5}));
-  GameFilter june = from("2021.06.01");
+  search::GameFilter june = from("2021.06.01");
   june.date_to_key = to("2021.06.07").date_to_key;
   EXPECT_EQ(ids(june), Ids{6});
 }
 
 TEST_F(SearchTest, ResultCodes) {
   auto with = [&](std::string_view text) {
-    GameFilter f;
-    f.result = parse_result(text).value();
+    search::GameFilter f;
+    f.result = search::parse_result(text).value();
     return ids(f);
   };
   EXPECT_EQ(with("1-0"), (Ids{1, 5}));
@@ -153,16 +153,16 @@ TEST_F(SearchTest, ResultCodes) {
 }
 
 TEST_F(SearchTest, EventAndSite) {
-  GameFilter f;
-  f.event = NamePattern{"club"};
+  search::GameFilter f;
+  f.event = search::NamePattern{"club"};
   EXPECT_EQ(ids(f), (Ids{3, 4, 5}));
-  f.event = NamePattern{"champ*"};
+  f.event = search::NamePattern{"champ*"};
   EXPECT_EQ(ids(f), Ids{5});
   f.event.reset();
-  f.site = NamePattern{"LICHESS*"};
+  f.site = search::NamePattern{"LICHESS*"};
   EXPECT_EQ(ids(f), Ids{2});
-  f.site = NamePattern{"berlin"};
-  f.event = NamePattern{"Club Championship"};
+  f.site = search::NamePattern{"berlin"};
+  f.event = search::NamePattern{"Club Championship"};
   EXPECT_EQ(ids(f), Ids{5});
 }
 
@@ -182,19 +182,19 @@ TEST_F(SearchTest, EcoCodeRangeAndVolume) {
   };
   for (auto [text, low, high] : {std::tuple{"C60", "C60", "C60"}, std::tuple{"c60-c99", "C60", "C99"},
                                  std::tuple{"C", "C", "C"}, std::tuple{"A00-B99", "A00", "B99"}}) {
-    GameFilter f;
-    f.eco = parse_eco_range(text).value();
+    search::GameFilter f;
+    f.eco = search::parse_eco_range(text).value();
     EXPECT_EQ(ids(f), expected(low, high)) << text;
   }
-  GameFilter c60;
-  c60.eco = parse_eco_range("C60").value();
+  search::GameFilter c60;
+  c60.eco = search::parse_eco_range("C60").value();
   EXPECT_EQ(ids(c60), Ids{1});
 }
 
 TEST_F(SearchTest, TimeControlPatterns) {
   auto with = [&](std::string_view pattern) {
-    GameFilter f;
-    f.time_control = TimeControlMatcher::parse(pattern).value();
+    search::GameFilter f;
+    f.time_control = search::TimeControlMatcher::parse(pattern).value();
     return ids(f);
   };
   EXPECT_EQ(with("180+2"), Ids{1});
@@ -202,7 +202,7 @@ TEST_F(SearchTest, TimeControlPatterns) {
   EXPECT_EQ(with("bullet"), Ids{7});
   EXPECT_EQ(with("?"), (Ids{4, 8}));  // no TimeControl tag counts as unknown
   // Everything else: the library's matcher decides, once per distinct value.
-  TimeControlMatcher blitz = *TimeControlMatcher::parse("blitz");
+  search::TimeControlMatcher blitz = *search::TimeControlMatcher::parse("blitz");
   std::map<int64_t, std::string> values = {{1, "180+2"}, {2, "600"}, {3, "-"}, {4, "?"},
                                            {5, "40/7200:3600"}, {6, "300+0"}, {7, "60+0"}, {8, "?"}};
   Ids expected;
@@ -212,7 +212,7 @@ TEST_F(SearchTest, TimeControlPatterns) {
 }
 
 TEST_F(SearchTest, PlyBounds) {
-  GameFilter f;
+  search::GameFilter f;
   f.min_plies = 10;
   EXPECT_EQ(ids(f), (Ids{3, 5}));
   f.max_plies = 10;
@@ -223,8 +223,8 @@ TEST_F(SearchTest, PlyBounds) {
 }
 
 TEST_F(SearchTest, FiltersCombineWithAnd) {
-  GameFilter f;
-  f.player = NamePattern{"carlsen, magnus"};
+  search::GameFilter f;
+  f.player = search::NamePattern{"carlsen, magnus"};
   f.result = 1;
   EXPECT_EQ(ids(f), Ids{1});
   f.result.reset();
@@ -233,12 +233,12 @@ TEST_F(SearchTest, FiltersCombineWithAnd) {
 }
 
 TEST_F(SearchTest, OrderOffsetAndLimit) {
-  SearchOptions o;
-  o.order = GameOrder::Date;  // unknown dates last
+  search::SearchOptions o;
+  o.order = search::GameOrder::Date;  // unknown dates last
   EXPECT_EQ(ids(o), (Ids{5, 2, 1, 3, 6, 7, 8, 4}));
-  o.order = GameOrder::Elo;  // a lone rating counts for both players
+  o.order = search::GameOrder::Elo;  // a lone rating counts for both players
   EXPECT_EQ(ids(o), (Ids{1, 2, 5, 3, 4, 6, 7, 8}));
-  o.order = GameOrder::Id;
+  o.order = search::GameOrder::Id;
   o.offset = 2;
   o.limit = 3;
   EXPECT_EQ(ids(o), (Ids{3, 4, 5}));
@@ -250,15 +250,15 @@ TEST_F(SearchTest, OrderOffsetAndLimit) {
 
 TEST_F(SearchTest, CountAgreesWithTheRows) {
   store::Database db(db_path_, store::Database::Mode::ReadOnly);
-  SearchOptions o;
-  o.filter.event = NamePattern{"club*"};
-  EXPECT_EQ(GameSearch(db, o).count(), 3);
+  search::SearchOptions o;
+  o.filter.event = search::NamePattern{"club*"};
+  EXPECT_EQ(search::GameSearch(db, o).count(), 3);
   o.offset = 1;
   o.limit = 1;
-  EXPECT_EQ(GameSearch(db, o).count(), 1);
-  SearchOptions p;
+  EXPECT_EQ(search::GameSearch(db, o).count(), 1);
+  search::SearchOptions p;
   p.filter.position = board_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-  EXPECT_EQ(GameSearch(db, p).count(), 3);
+  EXPECT_EQ(search::GameSearch(db, p).count(), 3);
 }
 
 TEST_F(SearchTest, PositionFoundAtEveryPly) {
@@ -295,22 +295,22 @@ TEST_F(SearchTest, SetUpPositionsAreSearchedFromTheirFen) {
 }
 
 TEST_F(SearchTest, PositionAndHeaderFiltersCombine) {
-  GameFilter f = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  search::GameFilter f = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
   f.result = 3;
   EXPECT_EQ(plies(f), (Plies{{6, {2}}}));
   // The other strategy: one pass over the filtered games merged with the candidates.
   EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}}));
   f.result.reset();
-  f.time_control = *TimeControlMatcher::parse("*+0");
+  f.time_control = *search::TimeControlMatcher::parse("*+0");
   EXPECT_EQ(plies(f, 0), (Plies{{6, {2}}, {7, {2, 6}}}));
 }
 
 TEST_F(SearchTest, PositionSearchHonoursOrderOffsetAndLimit) {
-  SearchOptions o;
+  search::SearchOptions o;
   o.filter = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-  o.order = GameOrder::Date;
+  o.order = search::GameOrder::Date;
   EXPECT_EQ(ids(o), (Ids{1, 6, 7}));
-  o.order = GameOrder::Elo;
+  o.order = search::GameOrder::Elo;
   EXPECT_EQ(ids(o), (Ids{1, 6, 7}));
   o.offset = 1;
   o.limit = 1;
@@ -318,27 +318,27 @@ TEST_F(SearchTest, PositionSearchHonoursOrderOffsetAndLimit) {
 }
 
 TEST(GameFilterParse, EcoRanges) {
-  Parsed<EcoRange> r = parse_eco_range("C60");
+  Parsed<search::EcoRange> r = search::parse_eco_range("C60");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->low, "C60");
   EXPECT_EQ(r->high_exclusive, "C61");
-  r = parse_eco_range("b20-B99");
+  r = search::parse_eco_range("b20-B99");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->low, "B20");
   EXPECT_EQ(r->high_exclusive, "B9:");
-  r = parse_eco_range("E");
+  r = search::parse_eco_range("E");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->low, "E");
   EXPECT_EQ(r->high_exclusive, "F");
   for (std::string_view bad : {"", "F00", "C6", "C600", "C99-C60", "C-C60", "Cxx", "C60-"}) {
-    r = parse_eco_range(bad);
+    r = search::parse_eco_range(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_NE(r.error().find("ECO"), std::string::npos);
   }
 }
 
 TEST(GameFilterParse, DateBounds) {
-  auto key = [](std::string_view text, bool upper) { return parse_date_bound(text, upper).value(); };
+  auto key = [](std::string_view text, bool upper) { return search::parse_date_bound(text, upper).value(); };
   EXPECT_EQ(key("2019", false), 20190000);
   EXPECT_EQ(key("2019", true), 20199999);
   EXPECT_EQ(key("2019.05", true), 20190599);
@@ -354,19 +354,19 @@ TEST(GameFilterParse, DateBounds) {
   EXPECT_EQ(key("2019.12", true), 20199999);
   EXPECT_EQ(key("2019.??.17", false), 20190000);
   for (std::string_view bad : {"", "19", "2019.5", "2019.13", "2019.05.32", "2019.05.17.1", "????", "2019."})
-    EXPECT_FALSE(parse_date_bound(bad, false)) << bad;
+    EXPECT_FALSE(search::parse_date_bound(bad, false)) << bad;
 }
 
 TEST(GameFilterParse, ResultsOrdersAndLikePatterns) {
-  const Parsed<int> r = parse_result("1/2-1/2");
+  const Parsed<int> r = search::parse_result("1/2-1/2");
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, 2);
-  EXPECT_FALSE(parse_result("1-1"));
-  const Parsed<GameOrder> o = parse_order("elo");
+  EXPECT_FALSE(search::parse_result("1-1"));
+  const Parsed<search::GameOrder> o = search::parse_order("elo");
   ASSERT_TRUE(o);
-  EXPECT_EQ(*o, GameOrder::Elo);
-  EXPECT_FALSE(parse_order("name"));
-  EXPECT_EQ(like_pattern(NamePattern{"a*b%c_d\\"}), "a%b\\%c\\_d\\\\");
+  EXPECT_EQ(*o, search::GameOrder::Elo);
+  EXPECT_FALSE(search::parse_order("name"));
+  EXPECT_EQ(search::like_pattern(search::NamePattern{"a*b%c_d\\"}), "a%b\\%c\\_d\\\\");
 }
 
 }  // namespace

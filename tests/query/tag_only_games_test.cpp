@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "query/explorer.h"
+#include "search/explorer.h"
 #include "query/game_view.h"
 #include "io/output_file.h"
 #include "query/search_output.h"
@@ -63,7 +63,7 @@ std::string search_output(const std::string& db_path, OutputFormat format, const
   SearchOutputOptions output;
   output.format = format;
   io::OutputFile out(out_path);
-  EXPECT_EQ(run_search(db, SearchOptions{}, output, out).games, int64_t(kStoredPairings.size()));
+  EXPECT_EQ(run_search(db, search::SearchOptions{}, output, out).games, int64_t(kStoredPairings.size()));
   out.close();
   return test::read_file(out_path);
 }
@@ -141,10 +141,10 @@ TEST_F(TagOnlyGamesTest, SearchAsJsonLinesAndShowHandleGamesWithoutMoves) {
 TEST_F(TagOnlyGamesTest, ExplorerCountsGamesThatEndAtTheStart) {
   store::Database db(db_, store::Database::Mode::ReadOnly);
   for (bool use_facets : {true, false}) {
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = Board();
     options.use_facets = use_facets;
-    const ExplorerResult r = explore(db, options);
+    const search::ExplorerResult r = search::explore(db, options);
     EXPECT_EQ(r.games, kStoredPairings.size()) << use_facets;
     EXPECT_EQ(r.ended_here, kStoredPairings.size() - 1) << use_facets;
     ASSERT_EQ(r.moves.size(), 1u) << use_facets;

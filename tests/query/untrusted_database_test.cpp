@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "query/explorer.h"
+#include "search/explorer.h"
 #include "query_test_support.h"
 #include "sample_games.h"
 #include "tests/support/temp_dir.h"
@@ -24,12 +24,12 @@ TEST(UntrustedDatabase, HugeGameIdDoesNotSizeTheExplorersRatingArray) {
     db.exec("UPDATE games SET id = 1099511627776 WHERE id = (SELECT max(id) FROM games)");
   }
   store::Database db(path, store::Database::Mode::ReadOnly);
-  ExplorerResult results[2];
+  search::ExplorerResult results[2];
   for (size_t limit : {0, 1}) {  // 0: the one-pass strategy; 20000: by id
-    ExplorerOptions options;
+    search::ExplorerOptions options;
     options.filter.position = Board();
     options.point_lookup_limit = limit ? 20000 : 0;
-    ASSERT_NO_THROW(results[limit] = explore(db, options));
+    ASSERT_NO_THROW(results[limit] = search::explore(db, options));
   }
   ASSERT_EQ(results[0].moves.size(), results[1].moves.size());
   EXPECT_GT(results[0].games, 0u);

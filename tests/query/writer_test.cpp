@@ -8,7 +8,7 @@
 #include "store/moves_codec.h"
 #include "store/tag_codec.h"
 #include "json_check.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "query/json_writer.h"
 #include "query/pgn_writer.h"
 #include "sample_games.h"
@@ -19,10 +19,10 @@ namespace {
 // Writes game id of the sample database with the given options.
 std::string export_sample(int64_t id, PgnWriteOptions options = {}) {
   store::Database db(query_test::sample_database(), store::Database::Mode::ReadOnly);
-  SearchOptions search;
+  search::SearchOptions search;
   search.offset = id - 1;
   search.limit = 1;
-  GameSearch games(db, search);
+  search::GameSearch games(db, search);
   EXPECT_TRUE(games.next());
   std::string out;
   PgnWriter writer(options);
@@ -236,9 +236,9 @@ TEST(JsonGameWriter, ThousandsOfTagsCostWorkLinearInTheirNumber) {
 
 TEST(JsonGameWriter, OneValidObjectPerGameWithTagsAndSanMoves) {
   store::Database db(query_test::sample_database(), store::Database::Mode::ReadOnly);
-  SearchOptions search;
+  search::SearchOptions search;
   search.filter.position = query_test::board_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-  GameSearch games(db, search);
+  search::GameSearch games(db, search);
   JsonGameWriter writer;
   int n = 0;
   while (games.next()) {

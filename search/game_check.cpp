@@ -1,4 +1,4 @@
-#include "query/game_check.h"
+#include "search/game_check.h"
 
 #include <cstdio>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "store/moves_codec.h"
 #include "store/tag_codec.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -73,4 +73,4 @@ std::string diagnose_game(const store::GameRow& row, bool with_annotations) {
   return {};
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -20,7 +20,7 @@
 #include "core/parsed.h"
 #include "core/types.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // Allowed counts of each man, [Color][PieceType] for PAWN..QUEEN (kings: one each).
 struct MaterialSpec {
@@ -92,4 +92,4 @@ Parsed<PlyRange> parse_ply_range(std::string_view text);
 // "w" or "b" (also "white", "black").
 Parsed<Color> parse_side(std::string_view text);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -1,8 +1,8 @@
-#include "query/pattern_match.h"
+#include "search/pattern_match.h"
 
 #include <algorithm>
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -142,4 +142,4 @@ bool StreakFinder::feed(uint32_t first, uint32_t count, bool holds) {
   return false;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "store/database.h"
-#include "query/game_check.h"
-#include "query/game_filter.h"
+#include "search/game_check.h"
+#include "search/game_filter.h"
 #include "store/game_row.h"
-#include "query/pattern_search.h"
-#include "query/position_search.h"
+#include "search/pattern_search.h"
+#include "search/position_search.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 struct SearchOptions {
   GameFilter filter;
@@ -122,4 +122,4 @@ class GameSearch {
   PatternSearchStats pattern_stats_;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -12,7 +12,7 @@
 #include "core/parsed.h"
 #include "store/database.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 struct MoveSequence {
   std::vector<Board> positions;  // positions[0] the start position, positions[i] after ply i
@@ -34,4 +34,4 @@ Parsed<MoveSequence> parse_move_sequence(std::string_view text);
 // sequence costs one pass over the postings of the start position.
 std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequence& sequence);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

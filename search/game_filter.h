@@ -11,11 +11,11 @@
 #include "core/parsed.h"
 #include "core/board.h"
 #include "store/game_query.h"
-#include "query/move_sequence.h"
-#include "query/pattern.h"
-#include "query/time_control.h"
+#include "search/move_sequence.h"
+#include "search/pattern.h"
+#include "search/time_control.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // ECO codes from low (inclusive) to high_exclusive: "C60" -> [C60, C61), "C60-C99" ->
 // [C60, C9:), "C" -> [C, D). Comparing strings this way also takes extended codes
@@ -78,4 +78,4 @@ Parsed<GameOrder> parse_order(std::string_view text);
 // The SQL LIKE pattern (escape character '\') of a name pattern.
 std::string like_pattern(const NamePattern& pattern);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

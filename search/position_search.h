@@ -19,7 +19,7 @@
 #include "store/database.h"
 #include "store/moves_codec.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // Whether two boards are the same position for the index: the two move counters and the
 // Chess960 flag are ignored, an en-passant square counts only when a pawn could take.
@@ -76,4 +76,4 @@ bool read_and_confirm(const store::Statement& row, const Board& position,
                       std::span<const store::Posting> candidate_postings, std::vector<MoveCode>& codes, Board& start,
                       std::vector<uint32_t>& confirmed_plies, bool& read_all);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -1,4 +1,4 @@
-#include "query/explorer_summary.h"
+#include "search/explorer_summary.h"
 
 #include <deque>
 #include <unordered_set>
@@ -9,7 +9,7 @@
 #include "core/san.h"
 #include "store/explorer_summaries.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -96,4 +96,4 @@ std::optional<ExplorerResult> read_explorer_summary(store::Database& db, const B
   return r;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -1,10 +1,10 @@
-#include "query/name_match.h"
+#include "search/name_match.h"
 
 #include <algorithm>
 
 #include "store/name_words.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 std::vector<std::string> name_pattern_globs(const NamePattern& pattern) {
   std::vector<std::string> globs = store::fold_pattern_words(pattern.text);
@@ -22,4 +22,4 @@ bool name_matches(const NamePattern& pattern, std::string_view name) {
   });
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

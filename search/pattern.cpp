@@ -1,9 +1,9 @@
-#include "query/pattern.h"
+#include "search/pattern.h"
 
 #include <cctype>
 #include <charconv>
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -322,4 +322,4 @@ Parsed<std::optional<Pattern>> build_pattern(const PatternText& t) {
   return std::optional<Pattern>(p);
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -1,4 +1,4 @@
-#include "query/move_sequence.h"
+#include "search/move_sequence.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +10,9 @@
 #include "store/game_row.h"
 #include "store/game_query.h"
 #include "store/games_sql.h"
-#include "query/position_search.h"
+#include "search/position_search.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -122,4 +122,4 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   return ids;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -14,7 +14,7 @@
 
 #include "store/game_row.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // Receives each corrupt game once, on the thread that runs the command (not on a
 // formatting worker). reason is one line.
@@ -33,4 +33,4 @@ std::string replay_failure(const store::Statement& row);
 // As diagnose_moves, then the tags payload and (when with_annotations) the annotations.
 std::string diagnose_game(const store::GameRow& row, bool with_annotations);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -6,9 +6,9 @@
 
 #include "core/board.h"
 #include "store/material_runs.h"
-#include "query/pattern.h"
+#include "search/pattern.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // Whether material satisfies the pattern's --material and --imbalance, and has at least
 // the men its --pieces and exactly the pawn counts its --pawns need. Together with
@@ -55,4 +55,4 @@ class StreakFinder {
   uint32_t match_ = 0;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace pgnbase::query {
+namespace pgnbase {
 
 // n and the noun, with "s" added unless n is 1 (plural_form for irregular nouns).
 inline std::string plural(int64_t n, std::string_view noun, std::string_view plural_form = {}) {
@@ -16,4 +16,4 @@ inline std::string plural(int64_t n, std::string_view noun, std::string_view plu
   return out;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase

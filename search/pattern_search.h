@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "store/database.h"
-#include "query/pattern.h"
+#include "search/pattern.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 struct PatternHit {
   uint32_t game_id = 0;
@@ -39,4 +39,4 @@ std::vector<PatternHit> find_pattern_games(store::Database& db, const Pattern& p
 // The hit of game_id in hits (sorted by id), or nullptr.
 const PatternHit* find_hit(std::span<const PatternHit> hits, uint32_t game_id);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

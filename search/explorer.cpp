@@ -1,4 +1,4 @@
-#include "query/explorer.h"
+#include "search/explorer.h"
 
 #include <algorithm>
 #include <array>
@@ -13,10 +13,10 @@
 #include "store/game_row.h"
 #include "store/game_query.h"
 #include "store/games_sql.h"
-#include "query/explorer_summary.h"
-#include "query/position_search.h"
+#include "search/explorer_summary.h"
+#include "search/position_search.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -390,4 +390,4 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   return result;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -21,11 +21,10 @@
 #include "store/database.h"
 #include "store/explorer_summaries.h"
 #include "store/game_facets.h"
-#include "query/game_check.h"
-#include "query/game_filter.h"
-#include "io/output_file.h"
+#include "search/game_check.h"
+#include "search/game_filter.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 using store::OpeningName;
 
@@ -85,7 +84,4 @@ struct ExplorerOptions {
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options);
 
-void print_explorer_table(const ExplorerResult& result, io::OutputFile& out);
-void print_explorer_json(const ExplorerResult& result, io::OutputFile& out);
-
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

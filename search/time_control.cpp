@@ -1,9 +1,9 @@
-#include "query/time_control.h"
+#include "search/time_control.h"
 
 #include <algorithm>
 #include <array>
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -271,4 +271,4 @@ bool TimeControlMatcher::matches(std::string_view tag_value) const {
   return matches(time_control);
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

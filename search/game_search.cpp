@@ -1,4 +1,4 @@
-#include "query/game_search.h"
+#include "search/game_search.h"
 
 #include <algorithm>
 #include <thread>
@@ -10,7 +10,7 @@
 #include "store/read_snapshot.h"
 #include "store/games_sql.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -359,4 +359,4 @@ int64_t GameSearch::count() {
   return n;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

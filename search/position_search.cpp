@@ -1,4 +1,4 @@
-#include "query/position_search.h"
+#include "search/position_search.h"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "store/position_index_reader.h"
 #include "store/game_row.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -122,4 +122,4 @@ bool read_and_confirm(const store::Statement& row, const Board& position,
          });
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

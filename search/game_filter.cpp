@@ -1,11 +1,11 @@
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 
 #include <cctype>
 
-#include "query/name_match.h"
+#include "search/name_match.h"
 #include "store/date_key.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -148,4 +148,4 @@ std::string like_pattern(const NamePattern& pattern) {
   return out;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

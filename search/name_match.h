@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 // The pattern's words as SQLite GLOB patterns over name_words.word (folded words hold no
 // GLOB special character but the wildcards): an initial "m" becomes "m*". Empty when the
@@ -22,4 +22,4 @@ std::vector<std::string> name_pattern_globs(const NamePattern& pattern);
 // what the name_words look-up must agree with.
 bool name_matches(const NamePattern& pattern, std::string_view name);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

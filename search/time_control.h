@@ -25,7 +25,7 @@
 
 #include "core/parsed.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 enum class TimeControlKind : uint8_t { Unknown, None, Sandclock, Periods };
 
@@ -109,4 +109,4 @@ class TimeControlMatcher {
   uint64_t increment_milliseconds_ = kAny;
 };
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -11,9 +11,9 @@
 #include <span>
 
 #include "store/database.h"
-#include "query/explorer.h"
+#include "search/explorer.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 inline constexpr uint64_t kSummaryMinGames = 5000;
 inline constexpr size_t kSummaryTopGames = 10;
@@ -34,4 +34,4 @@ SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_gam
 // top_games[i].id only), or nullopt when there is none or it is stale.
 std::optional<ExplorerResult> read_explorer_summary(store::Database& db, const Board& position);
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search

@@ -1,4 +1,4 @@
-#include "query/pattern_search.h"
+#include "search/pattern_search.h"
 
 #include <algorithm>
 #include <exception>
@@ -11,10 +11,10 @@
 #include "store/game_query.h"
 #include "store/read_snapshot.h"
 #include "store/games_sql.h"
-#include "query/pattern_match.h"
-#include "query/position_search.h"
+#include "search/pattern_match.h"
+#include "search/position_search.h"
 
-namespace pgnbase::query {
+namespace pgnbase::search {
 
 namespace {
 
@@ -174,4 +174,4 @@ const PatternHit* find_hit(std::span<const PatternHit> hits, uint32_t game_id) {
   return it != hits.end() && it->game_id == game_id ? &*it : nullptr;
 }
 
-}  // namespace pgnbase::query
+}  // namespace pgnbase::search
