@@ -1,11 +1,11 @@
 // GET /api/explorer in the shape of the lichess opening explorer (lila-openingexplorer's
-// src/api/response.rs), answered by query::explore() with the filters of `explore`.
+// src/api/response.rs), answered by search::explore() with the filters of `explore`.
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
 
-#include "query/explorer.h"
+#include "search/explorer.h"
 #include "query/json_object.h"
 #include "serve/api.h"
 #include "store/read_snapshot.h"
@@ -34,7 +34,7 @@ std::vector<std::string> split_list(const std::string& text) {
 
 // lichess's ratings=1600,1800 as the band of both players' ratings: from the lowest
 // bucket to below the bucket after the highest (2500 has no top).
-void apply_rating_buckets(const std::string& text, query::GameFilter& filter) {
+void apply_rating_buckets(const std::string& text, search::GameFilter& filter) {
   int low = INT32_MAX, high = -1;
   for (const std::string& item : split_list(text)) {
     int index = -1;
@@ -50,26 +50,26 @@ void apply_rating_buckets(const std::string& text, query::GameFilter& filter) {
 }
 
 // lichess's since/until ("2019" or "2019-05") as date bounds.
-void apply_month(const std::string& text, bool upper, query::GameFilter& filter) {
+void apply_month(const std::string& text, bool upper, search::GameFilter& filter) {
   if (text.empty()) return;
   std::string date = text;
   std::replace(date.begin(), date.end(), '-', '.');
-  Parsed<int64_t> key = query::parse_date_bound(date, upper);
+  Parsed<int64_t> key = search::parse_date_bound(date, upper);
   if (!key) throw RequestError{std::string(upper ? "until" : "since") + ": " + key.error()};
   (upper ? filter.date_to_key : filter.date_from_key) = *key;
 }
 
 // Adds the answer for one more speed (speeds partition the games) into total.
-void add_answer(query::ExplorerResult& total, query::ExplorerResult part, size_t top_games) {
+void add_answer(search::ExplorerResult& total, search::ExplorerResult part, size_t top_games) {
   if (total.fen.empty()) {
     total = std::move(part);
     return;
   }
   total.games += part.games;
   total.ended_here += part.ended_here;
-  for (query::ExplorerMove& m : part.moves) {
+  for (search::ExplorerMove& m : part.moves) {
     auto same = std::find_if(total.moves.begin(), total.moves.end(),
-                             [&](const query::ExplorerMove& t) { return t.uci == m.uci; });
+                             [&](const search::ExplorerMove& t) { return t.uci == m.uci; });
     if (same == total.moves.end()) {
       total.moves.push_back(std::move(m));
       continue;
@@ -82,15 +82,15 @@ void add_answer(query::ExplorerResult& total, query::ExplorerResult part, size_t
     same->rating_sum += m.rating_sum;
   }
   std::stable_sort(total.moves.begin(), total.moves.end(),
-                   [](const query::ExplorerMove& a, const query::ExplorerMove& b) { return a.games > b.games; });
-  for (query::TopGame& g : part.top_games) total.top_games.push_back(std::move(g));
-  std::stable_sort(total.top_games.begin(), total.top_games.end(), [](const query::TopGame& a, const query::TopGame& b) {
+                   [](const search::ExplorerMove& a, const search::ExplorerMove& b) { return a.games > b.games; });
+  for (search::TopGame& g : part.top_games) total.top_games.push_back(std::move(g));
+  std::stable_sort(total.top_games.begin(), total.top_games.end(), [](const search::TopGame& a, const search::TopGame& b) {
     return a.white_elo + a.black_elo > b.white_elo + b.black_elo;
   });
   if (total.top_games.size() > top_games) total.top_games.resize(top_games);
 }
 
-void append_opening(const query::OpeningName& opening, std::string& out) {
+void append_opening(const search::OpeningName& opening, std::string& out) {
   if (opening.eco.empty() && opening.name.empty()) {
     out += "null";
     return;
@@ -108,7 +108,7 @@ void append_player(std::string_view name, int elo, std::string& out) {
   o.text("name", name).number("rating", elo ? std::optional<int64_t>(elo) : std::nullopt);
 }
 
-void append_top_game(const query::TopGame& g, std::string_view uci, std::string& out) {
+void append_top_game(const search::TopGame& g, std::string_view uci, std::string& out) {
   JsonObject o(out);
   if (uci.empty()) o.key("uci") += "null";
   else o.text("uci", uci);
@@ -135,11 +135,11 @@ void append_top_game(const query::TopGame& g, std::string_view uci, std::string&
 }
 
 // The answer with at most max_moves moves (the totals count them all).
-std::string to_json(const query::ExplorerResult& r, size_t max_moves) {
+std::string to_json(const search::ExplorerResult& r, size_t max_moves) {
   std::string out;
   JsonObject top(out);
   uint64_t white = 0, draws = 0, black = 0;
-  for (const query::ExplorerMove& m : r.moves) {
+  for (const search::ExplorerMove& m : r.moves) {
     white += m.white_wins;
     draws += m.draws;
     black += m.black_wins;
@@ -147,7 +147,7 @@ std::string to_json(const query::ExplorerResult& r, size_t max_moves) {
   top.number("white", int64_t(white)).number("draws", int64_t(draws)).number("black", int64_t(black));
   std::string& moves = top.key("moves");
   moves += '[';
-  for (const query::ExplorerMove& m : r.moves) {
+  for (const search::ExplorerMove& m : r.moves) {
     if (max_moves-- == 0) break;
     if (moves.back() != '[') moves += ',';
     JsonObject o(moves);
@@ -155,9 +155,9 @@ std::string to_json(const query::ExplorerResult& r, size_t max_moves) {
     o.number("averageRating", m.rated_games ? std::optional<int64_t>(std::llround(m.average_rating())) : std::nullopt);
     o.number("white", int64_t(m.white_wins)).number("draws", int64_t(m.draws)).number("black", int64_t(m.black_wins));
     // lichess names the game when exactly one played the move; pgnbase can when it is a top game.
-    const query::TopGame* only = nullptr;
+    const search::TopGame* only = nullptr;
     if (m.games == 1)
-      for (const query::TopGame& g : r.top_games)
+      for (const search::TopGame& g : r.top_games)
         if (g.san == m.san) only = &g;
     if (only) append_top_game(*only, m.uci, o.key("game"));
     else o.key("game") += "null";
@@ -167,10 +167,10 @@ std::string to_json(const query::ExplorerResult& r, size_t max_moves) {
   moves += ']';
   std::string& games = top.key("topGames");
   games += '[';
-  for (const query::TopGame& g : r.top_games) {
+  for (const search::TopGame& g : r.top_games) {
     if (games.back() != '[') games += ',';
     std::string_view uci;
-    for (const query::ExplorerMove& m : r.moves)
+    for (const search::ExplorerMove& m : r.moves)
       if (m.san == g.san) uci = m.uci;
     append_top_game(g, uci, games);
   }
@@ -190,7 +190,7 @@ std::string explorer_json(store::Database& db, const ApiRequest& request) {
   request.check_names(allowed);
   if (request.has("moves") && request.text("moves").find_first_not_of("0123456789") != std::string::npos)
     throw RequestError{"moves: the explorer takes the position as fen and play (moves is lichess's count of moves)"};
-  query::ExplorerOptions options;
+  search::ExplorerOptions options;
   options.filter = request.filter(ApiRequest::Use::Explorer);
   options.filter.position = request.position(&options.path_keys);
   options.top_games = size_t(request.integer("topGames", 5, 0, 15));
@@ -199,7 +199,7 @@ std::string explorer_json(store::Database& db, const ApiRequest& request) {
     if (request.has("as")) throw RequestError{"give color or as, not both"};
     const std::string& color = request.text("color");
     if (color != "white" && color != "black") throw RequestError{"color: '" + color + "': expected white or black"};
-    std::optional<query::NamePattern>& side = color == "white" ? options.filter.white : options.filter.black;
+    std::optional<search::NamePattern>& side = color == "white" ? options.filter.white : options.filter.black;
     if (side) throw RequestError{"player with color " + color + " and " + color + " name the same player: give one"};
     side = std::exchange(options.filter.player, std::nullopt);
   }
@@ -214,16 +214,16 @@ std::string explorer_json(store::Database& db, const ApiRequest& request) {
   const size_t max_moves = size_t(request.integer("moves", 100, 0, 500));
 
   store::ReadSnapshot snapshot(db);
-  query::ExplorerResult result;
+  search::ExplorerResult result;
   if (speeds.empty()) {
-    result = query::explore(db, options);
+    result = search::explore(db, options);
   } else {
     for (std::string& speed : speeds) {
       std::transform(speed.begin(), speed.end(), speed.begin(), [](char c) { return char(std::tolower(c)); });
-      Parsed<query::TimeControlMatcher> matcher = query::TimeControlMatcher::parse(speed);
+      Parsed<search::TimeControlMatcher> matcher = search::TimeControlMatcher::parse(speed);
       if (!matcher) throw RequestError{"speeds: '" + speed + "': " + matcher.error()};
       options.filter.time_control = *matcher;
-      add_answer(result, query::explore(db, options), options.top_games);
+      add_answer(result, search::explore(db, options), options.top_games);
     }
   }
   return to_json(result, max_moves);

@@ -3,9 +3,9 @@
 // rating of each of the player's games, for the page's plot.
 #include "io/output_file.h"
 #include "query/database_report.h"
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "query/json_object.h"
-#include "query/name_match.h"
+#include "search/name_match.h"
 #include "query/player_report.h"
 #include "serve/api.h"
 #include "store/read_snapshot.h"
@@ -18,16 +18,16 @@ constexpr int64_t kMaxRatingPoints = 5000;
 
 // [[date_key, rating], ...] of the player's rated, dated games, oldest first, at most
 // kMaxRatingPoints (evenly spread over the games when there are more).
-std::string rating_points(store::Database& db, const query::NamePattern& name) {
-  query::SearchOptions options;
+std::string rating_points(store::Database& db, const search::NamePattern& name) {
+  search::SearchOptions options;
   options.filter.player = name;
   options.order = store::GameOrder::Date;
-  query::GameSearch search(db, options);
+  search::GameSearch search(db, options);
   std::vector<std::pair<int64_t, int64_t>> points;
   while (search.next()) {
     const store::GameRow& row = search.row();
     if (!row.date_key) continue;
-    const bool as_white = row.white && query::name_matches(name, *row.white);
+    const bool as_white = row.white && search::name_matches(name, *row.white);
     const std::optional<int64_t> elo = as_white ? row.white_elo : row.black_elo;
     if (elo) points.emplace_back(*row.date_key, *elo);
   }
@@ -47,7 +47,7 @@ std::string player_json(store::Database& db, const ApiRequest& request) {
   request.check_names({"name", "top"});
   if (!request.has("name")) throw RequestError{"missing name"};
   query::PlayerReportOptions options;
-  options.name = query::NamePattern{request.text("name")};
+  options.name = search::NamePattern{request.text("name")};
   options.top = size_t(request.integer("top", 10, 0, 100));
   const query::PlayerReport report = query::build_player_report(db, options);
   if (report.total.games == 0) throw NotFound{"no games of '" + options.name.text + "'"};

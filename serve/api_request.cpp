@@ -4,7 +4,7 @@
 
 #include "core/fen.h"
 #include "core/san.h"
-#include "query/pattern.h"
+#include "search/pattern.h"
 #include "tools/query_command.h"
 #include "tools/query_filters.h"
 
@@ -101,7 +101,7 @@ Board ApiRequest::position(std::vector<uint64_t>* path_keys, std::vector<std::st
   return board;
 }
 
-query::GameFilter ApiRequest::filter(Use use) const {
+search::GameFilter ApiRequest::filter(Use use) const {
   tools::FilterText t;
   t.eco = text("eco");
   t.white = text("white");
@@ -128,11 +128,11 @@ query::GameFilter ApiRequest::filter(Use use) const {
   t.max_elo = optional_integer("max-elo");
   t.min_plies = optional_integer("min-plies");
   t.max_plies = optional_integer("max-plies");
-  query::GameFilter filter;
+  search::GameFilter filter;
   try {
     filter = tools::make_filter(t);
     if (use == Use::Search) {
-      query::PatternText p;
+      search::PatternText p;
       p.material = text("material");
       p.imbalance = text("imbalance");
       p.pieces = text("pieces");
@@ -142,7 +142,7 @@ query::GameFilter ApiRequest::filter(Use use) const {
       p.either_colour = flag("material-either-colour");
       p.last = flag("last");
       if (has("for")) p.streak = integer("for", 1, 1, 10000);
-      filter.pattern = tools::parsed_or_usage_error(query::build_pattern(p));
+      filter.pattern = tools::parsed_or_usage_error(search::build_pattern(p));
     }
   } catch (const tools::UsageError& e) {
     throw RequestError{e.message};

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/board.h"
-#include "query/game_filter.h"
+#include "search/game_filter.h"
 
 namespace pgnbase::serve {
 
@@ -52,7 +52,7 @@ class ApiRequest {
   // search also moves (a move sequence, which names a position) and the material and
   // placement patterns. fen and play are the caller's (position()).
   enum class Use { Explorer, Search };
-  query::GameFilter filter(Use use) const;
+  search::GameFilter filter(Use use) const;
 
  private:
   std::map<std::string, std::string, std::less<>> values_;

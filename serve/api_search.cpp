@@ -1,6 +1,6 @@
 // GET /api/search: one page of the games a GameSearch selects, the page bounded, and
 // how many games match in all.
-#include "query/game_search.h"
+#include "search/game_search.h"
 #include "query/json_object.h"
 #include "serve/api.h"
 #include "store/read_snapshot.h"
@@ -19,7 +19,7 @@ void append_optional_text(JsonObject& o, std::string_view name, const std::optio
   else o.key(name) += "null";
 }
 
-void append_row(query::GameSearch& search, std::string& out) {
+void append_row(search::GameSearch& search, std::string& out) {
   const store::GameRow& row = search.row();
   JsonObject o(out);
   o.number("id", row.id);
@@ -48,14 +48,14 @@ std::string search_json(store::Database& db, const ApiRequest& request) {
   for (std::string_view name : pattern_parameter_names()) allowed.push_back(name);
   for (std::string_view name : {"moves", "from-start-only", "order", "desc", "offset", "limit"}) allowed.push_back(name);
   request.check_names(allowed);
-  query::SearchOptions options;
+  search::SearchOptions options;
   options.filter = request.filter(ApiRequest::Use::Search);
   if (request.has("fen") || request.has("play")) {
     if (options.filter.position) throw RequestError{"fen and moves both name a position: give one"};
     options.filter.position = request.position();
   }
   if (request.has("order")) {
-    Parsed<query::GameOrder> order = query::parse_order(request.text("order"));
+    Parsed<search::GameOrder> order = search::parse_order(request.text("order"));
     if (!order) throw RequestError{"order: " + order.error()};
     options.order = *order;
   }
@@ -68,16 +68,16 @@ std::string search_json(store::Database& db, const ApiRequest& request) {
   options.count_threads = 1;
 
   store::ReadSnapshot snapshot(db);
-  query::SearchOptions counting = options;
+  search::SearchOptions counting = options;
   counting.offset = 0;
   counting.limit.reset();
-  const int64_t total = query::GameSearch(db, counting).count();
+  const int64_t total = search::GameSearch(db, counting).count();
   std::string out;
   JsonObject top(out);
   top.number("total", total).number("offset", options.offset).number("limit", limit);
   std::string& games = top.key("games");
   games += '[';
-  query::GameSearch search(db, options);
+  search::GameSearch search(db, options);
   while (search.next()) {
     if (games.back() != '[') games += ',';
     append_row(search, games);

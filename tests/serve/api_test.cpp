@@ -5,10 +5,10 @@
 #include "core/fen.h"
 #include "io/output_file.h"
 #include "query/database_report.h"
-#include "query/explorer.h"
-#include "query/game_search.h"
+#include "search/explorer.h"
+#include "search/game_search.h"
 #include "query/game_view.h"
-#include "query/move_sequence.h"
+#include "search/move_sequence.h"
 #include "query/player_report.h"
 #include "serve/web_assets.h"
 #include "store/read_snapshot.h"
@@ -64,14 +64,14 @@ std::string text(const Value& v, std::string_view key) {
 TEST_F(ApiTest, ExplorerAnswersAsTheLibraryInTheLichessShape) {
   const Value answer = get_json("/api/explorer?play=e2e4,e7e5&topGames=3");
   store::Database db = store::open_for_reading(db_path_);
-  query::ExplorerOptions options;
-  Parsed<query::MoveSequence> moves = query::parse_move_sequence("1.e4 e5");
+  search::ExplorerOptions options;
+  Parsed<search::MoveSequence> moves = search::parse_move_sequence("1.e4 e5");
   ASSERT_TRUE(moves);
   options.filter.position = moves->final_position();
   for (const Board& b : moves->positions) options.path_keys.push_back(b.key());
   options.top_games = 3;
   store::ReadSnapshot snapshot(db);
-  const query::ExplorerResult expected = query::explore(db, options);
+  const search::ExplorerResult expected = search::explore(db, options);
 
   const Value* list = answer.find("moves");
   ASSERT_TRUE(list);
@@ -79,7 +79,7 @@ TEST_F(ApiTest, ExplorerAnswersAsTheLibraryInTheLichessShape) {
   int64_t white = 0;
   for (size_t i = 0; i < expected.moves.size(); ++i) {
     const Value& m = list->items[i];
-    const query::ExplorerMove& e = expected.moves[i];
+    const search::ExplorerMove& e = expected.moves[i];
     EXPECT_EQ(text(m, "uci"), e.uci);
     EXPECT_EQ(text(m, "san"), e.san);
     EXPECT_EQ(integer(m, "white"), int64_t(e.white_wins));
@@ -127,15 +127,15 @@ TEST_F(ApiTest, ExplorerFiltersAndLichessParametersNarrowTheCounts) {
 TEST_F(ApiTest, SearchPagesAreTheLibrarysIdsAndCount) {
   const Value page = get_json("/api/search?player=drnykterstein&result=1-0&order=elo&offset=5&limit=10");
   store::Database db = store::open_for_reading(db_path_);
-  query::SearchOptions options;
-  options.filter.player = query::NamePattern{"drnykterstein"};
+  search::SearchOptions options;
+  options.filter.player = search::NamePattern{"drnykterstein"};
   options.filter.result = 1;
   options.order = store::GameOrder::Elo;
   store::ReadSnapshot snapshot(db);
-  const int64_t total = query::GameSearch(db, options).count();
+  const int64_t total = search::GameSearch(db, options).count();
   options.offset = 5;
   options.limit = 10;
-  query::GameSearch search(db, options);
+  search::GameSearch search(db, options);
   std::vector<int64_t> ids;
   while (search.next()) ids.push_back(search.row().id);
   EXPECT_EQ(integer(page, "total"), total);
@@ -203,7 +203,7 @@ TEST_F(ApiTest, PlayerAndStatsAreTheCommandsJson) {
   std::string player;
   {
     query::PlayerReportOptions options;
-    options.name = query::NamePattern{"Nikotheo"};
+    options.name = search::NamePattern{"Nikotheo"};
     io::OutputFile out(&player);
     query::print_player_report(query::build_player_report(db, options), query::OutputFormat::Json, false, out);
     out.close();
