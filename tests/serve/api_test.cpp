@@ -20,19 +20,8 @@ namespace {
 
 using json_check::Value;
 
-class ApiTest : public ::testing::Test {
+class ApiTest : public SampleServerTest {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new test::TempDir("serve-api");
-    db_path_ = (dir_->path() / "sample.db").string();
-    import_into(db_path_, {test::kSample.string()});
-    server_ = new RunningServer(options_for(db_path_));
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete dir_;
-  }
-
   static Value get_json(const std::string& target) {
     auto response = server_->client()->Get(target);
     EXPECT_TRUE(response) << target;
@@ -42,14 +31,7 @@ class ApiTest : public ::testing::Test {
     return parse_json(response->body);
   }
 
-  static test::TempDir* dir_;
-  static std::string db_path_;
-  static RunningServer* server_;
 };
-
-test::TempDir* ApiTest::dir_ = nullptr;
-std::string ApiTest::db_path_;
-RunningServer* ApiTest::server_ = nullptr;
 
 int64_t integer(const Value& v, std::string_view key) {
   const Value* member = v.find(key);

@@ -19,26 +19,7 @@ bool one_line(const std::string& body) {
   return !body.empty() && body.back() == '\n' && body.find('\n') == body.size() - 1;
 }
 
-class SafetyTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new test::TempDir("serve-safety");
-    db_path_ = (dir_->path() / "sample.db").string();
-    import_into(db_path_, {test::kSample.string()});
-    server_ = new RunningServer(options_for(db_path_));
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete dir_;
-  }
-  static test::TempDir* dir_;
-  static std::string db_path_;
-  static RunningServer* server_;
-};
-
-test::TempDir* SafetyTest::dir_ = nullptr;
-std::string SafetyTest::db_path_;
-RunningServer* SafetyTest::server_ = nullptr;
+using SafetyTest = SampleServerTest;
 
 TEST_F(SafetyTest, BadParametersAnswer400WithOneLine) {
   const char* targets[] = {

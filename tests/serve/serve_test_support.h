@@ -71,4 +71,22 @@ inline json_check::Value parse_json(const std::string& body) {
   return value ? *value : json_check::Value{};
 }
 
+// A fixture with one server for the whole suite, over the bundled sample.
+class SampleServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<test::TempDir>("serve-sample");
+    db_path_ = (dir_->path() / "sample.db").string();
+    import_into(db_path_, {test::kSample.string()});
+    server_ = std::make_unique<RunningServer>(options_for(db_path_));
+  }
+  static void TearDownTestSuite() {
+    server_.reset();
+    dir_.reset();
+  }
+  static inline std::unique_ptr<test::TempDir> dir_;
+  static inline std::string db_path_;
+  static inline std::unique_ptr<RunningServer> server_;
+};
+
 }  // namespace pgnbase::serve_test
