@@ -11,7 +11,6 @@
 // then call join(), which waits for every thread and rethrows the first exception. The
 // destructor joins too, without rethrowing, so a thread never outlives the state it uses.
 //
-// Header-only, like bounded_queue.h, so that query/ uses it without linking the importer.
 // Thread safety: start() and join() from the owning thread; on_error from any thread.
 #pragma once
 
@@ -26,6 +25,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/thread_cpu.h"
 
 namespace pgnbase {
 
@@ -43,16 +43,19 @@ class ThreadGroup {
   ThreadGroup& operator=(const ThreadGroup&) = delete;
 
   // Runs fn on a new thread; throws ThreadStartError, with `what` saying which thread
-  // (e.g. "worker thread 7 of 300"), when it cannot start.
+  // (e.g. "worker thread 7 of 300"), when it cannot start. A thread with a role is named
+  // after it ("pgn-worker") and adds its CPU time to thread_cpu_totals() when it ends.
   template <class F>
-  void start(F fn, const std::string& what) {
+  void start(F fn, const std::string& what, ThreadRole role = ThreadRole::Other) {
     try {
-      threads_.emplace_back([this, fn = std::move(fn)]() mutable {
+      threads_.emplace_back([this, role, fn = std::move(fn)]() mutable {
+        if (role != ThreadRole::Other) name_this_thread("pgn-" + std::string(role_name(role)));
         try {
           fn();
         } catch (...) {
           fail(std::current_exception());
         }
+        if (role != ThreadRole::Other) add_thread_cpu(role, this_thread_cpu_seconds());
       });
     } catch (const std::system_error& e) {
       throw ThreadStartError("cannot start " + what + ": " + e.code().message() + " (try fewer threads: -j)");

@@ -44,7 +44,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
   // A second import into the same database queues behind the first.
   db_.wait_for_locks(options_.on_lock_wait);
-  db_.configure_for_bulk_load();
+  db_.configure_for_bulk_load(options_.threads);
   {
     store::Transaction t(db_);
     db_.exec(store::kSchemaSql);
@@ -244,7 +244,8 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   insert_material_.bind_int64(1, id);
   insert_material_.bind_blob_static(2, bytes_of(game.material_blob));
   insert_material_.run();
-  if (dedupe_keys_loaded_) dedupe_keys_.try_emplace(game.dedupe_key, id);
+  if (dedupe_keys_loaded_ && dedupe_keys_.find(uint64_t(game.dedupe_key)) == 0)
+    dedupe_keys_.add(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
   return id;
 }
@@ -268,12 +269,14 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
     store::Statement keys = db_.prepare(store::sql::kDedupeKeys);
-    while (keys.step()) dedupe_keys_.try_emplace(keys.column_int64(0), keys.column_int64(1));
+    while (keys.step())
+      if (dedupe_keys_.find(uint64_t(keys.column_int64(0))) == 0)
+        dedupe_keys_.add(uint64_t(keys.column_int64(0)), uint32_t(keys.column_int64(1)));
     dedupe_keys_loaded_ = true;
   }
   int64_t stored_id = 0;
-  if (auto it = dedupe_keys_.find(game.dedupe_key); it != dedupe_keys_.end()) {
-    stored_id = it->second;
+  if (const uint32_t first = dedupe_keys_.find(uint64_t(game.dedupe_key)); first != 0) {
+    stored_id = first;
     if (summary_.first_duplicates.size() < SourceSummary::kNamedDuplicates)
       summary_.first_duplicates.push_back(TruncatedCopy{.game_number = game.place.number, .line = game.place.line,
                                                         .stored_id = stored_id, .plies = game.codes.size()});

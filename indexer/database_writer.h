@@ -12,11 +12,11 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "indexer/game_record.h"
 #include "indexer/posting_sorter.h"
 #include "indexer/source_removal.h"
+#include "indexer/game_id_table.h"
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
 #include "store/schema_version.h"
@@ -126,7 +126,7 @@ class DatabaseWriter {
   std::unordered_map<std::string, int64_t> opening_ids_;
   std::vector<std::pair<int64_t, std::string>> new_openings_;
   int64_t next_opening_id_ = 1;
-  std::unordered_map<int64_t, int64_t> dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
+  GameIdTable dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   TruncatedCopyFinder truncated_{db_};
   // Prepared by the first begin_source, used by every source after it.

@@ -213,7 +213,7 @@ store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int
   };
   ThreadGroup merger;  // joined on every path; starting it may throw ThreadStartError
   if (small) merge();
-  else merger.start(merge, "the position index merge thread");
+  else merger.start(merge, "the position index merge thread", ThreadRole::Merge);
   uint64_t postings = 0, groups = 0;
   try {
     store::Statement& insert = db.cached(sql::kInsertBlock);

@@ -9,6 +9,8 @@
 #include <thread>
 #include <utility>
 
+#include "core/thread_cpu.h"
+
 namespace pgnbase::indexer {
 
 namespace {
@@ -259,9 +261,14 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
       failed = true;
     }
   };
+  auto helper = [&] {
+    name_this_thread("pgn-merge");
+    work();
+    add_thread_cpu(ThreadRole::Merge, this_thread_cpu_seconds());
+  };
   std::vector<std::thread> helpers;
   try {
-    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(helper);
   } catch (const std::system_error&) {
     // Fewer threads than asked (none could start): the others and this one do the work.
   }

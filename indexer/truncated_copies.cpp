@@ -76,38 +76,43 @@ void TruncatedCopyFinder::load() {
   store::Statement s = db_.prepare(store::sql::kCopyCheckHeaders);
   auto column = [&](int c) { return s.column_is_null(c) ? std::nullopt : std::optional<std::string_view>(s.column_text(c)); };
   while (s.step())
-    ids_by_header_.emplace(header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or("")),
-                           s.column_int64(0));
+    ids_by_header_.add(header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or("")),
+                       uint32_t(s.column_int64(0)), store::GameResult(s.column_int64(7)) != store::GameResult::Unknown);
   loaded_ = true;
 }
 
 std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
-  auto [begin, end] = ids_by_header_.equal_range(game.copy_header_hash);
-  if (begin == end) return std::nullopt;
-  store::Statement s = db_.prepare(store::sql::kCopyCheckGame);
-  for (auto it = begin; it != end; ++it) {
+  const bool finished = game.result != store::GameResult::Unknown;
+  std::optional<TruncatedCopy> copy;
+  store::Statement* row = nullptr;
+  ids_by_header_.any_of(game.copy_header_hash, [&](uint32_t id, bool stored_finished) {
+    if (finished && stored_finished) return false;  // neither can be an earlier state of the other
+    if (!row) row = &db_.cached(store::sql::kCopyCheckGame);
+    store::Statement& s = *row;
     s.reset();
-    s.bind_int64(1, it->second);
-    if (!s.step()) continue;
+    s.bind_int64(1, id);
+    if (!s.step()) return false;
     const std::span<const std::byte> blob = s.column_blob(0);
     const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
     const auto stored_result = store::GameResult(s.column_int64(1));
     const bool new_is_shorter = truncates(game.moves_blob, game.result, stored, stored_result);
-    if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) continue;
+    if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) return false;
     const std::span<const std::byte> tags = s.column_blob(4);
     if (!same_identity(game, s.column_is_null(3) ? std::nullopt : std::optional<std::string_view>(s.column_text(3)),
                        std::string_view(reinterpret_cast<const char*>(tags.data()), tags.size())))
-      continue;
-    return TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = it->second,
+      return false;
+    copy = TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = id,
                          .plies = game.codes.size(), .stored_plies = uint64_t(s.column_int64(2)),
                          .new_is_shorter = new_is_shorter};
-  }
-  return std::nullopt;
+    return true;
+  });
+  if (row) row->reset();  // a cached statement left on a row would hold its read open
+  return copy;
 }
 
 void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
-  if (loaded_) ids_by_header_.emplace(game.copy_header_hash, id);
+  if (loaded_) ids_by_header_.add(game.copy_header_hash, uint32_t(id), game.result != store::GameResult::Unknown);
 }
 
 void TruncatedCopyFinder::clear() {

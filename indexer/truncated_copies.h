@@ -9,9 +9,10 @@
 //   - its moves are a strict prefix of the other's, or the same moves where only the other
 //     has a result.
 // The writer asks this finder about each game that is not an exact duplicate; the finder
-// keeps, in memory, the game ids of every stored game by a hash of the first headers, and
-// reads a stored game's row only when they agree, so the cost is one hash look-up per game
-// and one row read per candidate.
+// keeps, in memory, the game ids of every stored game by a hash of the first headers, with
+// whether the game is finished, and reads a stored game's row only when the headers agree
+// and one of the two games is unfinished (two finished games are never copies), so the
+// cost is one hash look-up per game and one row read per plausible candidate.
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).
@@ -20,8 +21,8 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
+#include "indexer/game_id_table.h"
 #include "indexer/game_record.h"
 #include "store/database.h"
 
@@ -61,7 +62,7 @@ class TruncatedCopyFinder {
   void load();
 
   store::Database& db_;
-  std::unordered_multimap<uint64_t, int64_t> ids_by_header_;
+  GameIdTable ids_by_header_;  // marked: the game is finished (its result is known)
   bool loaded_ = false;
 };
 

@@ -20,6 +20,8 @@ OutputFile::OutputFile(const std::string& path) : name_(path.empty() || path == 
   buffer_.reserve(kFlushBytes + (kFlushBytes >> 2));
 }
 
+OutputFile::OutputFile(std::string* memory) : name_("<memory>"), memory_(memory) {}
+
 OutputFile::~OutputFile() {
   if (!file_) return;
   // A half-written temporary file is dropped (target_ removes it); a stream or a
@@ -31,6 +33,11 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::flush() {
+  if (memory_) {
+    memory_->append(buffer_);
+    buffer_.clear();
+    return;
+  }
   if (!file_) throw OutputError("'" + name_ + "' is closed");
   if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
     throw OutputError("writing '" + name_ + "' failed: " + std::strerror(errno));
@@ -39,6 +46,7 @@ void OutputFile::flush() {
 
 void OutputFile::close() {
   flush();
+  if (memory_) return;
   std::FILE* f = file_;
   file_ = nullptr;
   int rc = stdout_ ? std::fflush(f) : std::fclose(f);

@@ -20,6 +20,9 @@ class OutputFile {
 
   // "-" (or "") is stdout; any other path is replaced when close() succeeds.
   explicit OutputFile(const std::string& path);
+  // Into MEMORY instead of a file (a server's answer): flush() and close() append the
+  // buffer to it. MEMORY must outlive the OutputFile.
+  explicit OutputFile(std::string* memory);
   // Without close(), a file's temporary copy is removed and the asked name keeps what
   // it held; stdout gets what is buffered.
   ~OutputFile();
@@ -46,6 +49,7 @@ class OutputFile {
   bool stdout_ = false;
   bool terminal_ = false;
   std::string buffer_;
+  std::string* memory_ = nullptr;
 };
 
 }  // namespace pgnbase::io

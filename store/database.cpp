@@ -23,6 +23,7 @@ StoreErrorKind kind_of(int code) {
     case SQLITE_FULL: return StoreErrorKind::Full;
     case SQLITE_CORRUPT: return StoreErrorKind::Corrupt;
     case SQLITE_CONSTRAINT: return StoreErrorKind::Constraint;
+    case SQLITE_INTERRUPT: return StoreErrorKind::Interrupted;
     case SQLITE_ERROR:
     case SQLITE_MISUSE:
     case SQLITE_RANGE: return StoreErrorKind::Misuse;
@@ -77,6 +78,7 @@ std::string_view to_string(StoreErrorKind kind) {
     case StoreErrorKind::Corrupt: return "corrupt";
     case StoreErrorKind::Constraint: return "constraint";
     case StoreErrorKind::Misuse: return "misuse";
+    case StoreErrorKind::Interrupted: return "interrupted";
     case StoreErrorKind::Other: return "other";
   }
   return "other";
@@ -177,7 +179,8 @@ Database::Database(Database&& other) noexcept
       path_(std::move(other.path_)),
       mode_(other.mode_),
       lock_wait_(std::move(other.lock_wait_)),
-      cached_(std::move(other.cached_)) {}
+      cached_(std::move(other.cached_)),
+      deadline_(std::move(other.deadline_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
@@ -188,6 +191,7 @@ Database& Database::operator=(Database&& other) noexcept {
     path_ = std::move(other.path_);
     mode_ = other.mode_;
     lock_wait_ = std::move(other.lock_wait_);
+    deadline_ = std::move(other.deadline_);
   }
   return *this;
 }
@@ -254,7 +258,22 @@ void Database::wait_for_locks(std::function<void()> on_long_wait) {
   sqlite3_busy_handler(db_, &LockWait::retry, lock_wait_.get());
 }
 
-void Database::configure_for_bulk_load() {
+void Database::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  if (!deadline) {
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    deadline_.reset();
+    return;
+  }
+  deadline_ = std::make_unique<std::chrono::steady_clock::time_point>(*deadline);
+  // Non-zero from the handler interrupts the running statement (SQLITE_INTERRUPT).
+  constexpr int kStepsBetweenChecks = 4096;
+  sqlite3_progress_handler(
+      db_, kStepsBetweenChecks,
+      [](void* at) { return std::chrono::steady_clock::now() >= *static_cast<std::chrono::steady_clock::time_point*>(at) ? 1 : 0; },
+      deadline_.get());
+}
+
+void Database::configure_for_bulk_load(unsigned sort_threads) {
   // journal_mode answers with the mode in force: a locked or in-memory database
   // keeps its old mode without an error, so check the answer.
   Statement journal = prepare("PRAGMA journal_mode=WAL");
@@ -270,6 +289,8 @@ void Database::configure_for_bulk_load() {
        // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
        "PRAGMA cache_size=-32768;"
        "PRAGMA temp_store=MEMORY;");
+  // SQLite caps it at its compile-time SQLITE_MAX_WORKER_THREADS (8 in Debian's build).
+  exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));
 }
 
 void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,7 @@ enum class StoreErrorKind {
   Corrupt,        // the database file is malformed
   Constraint,     // UNIQUE, NOT NULL, CHECK, FOREIGN KEY ...
   Misuse,         // a bug in the caller: bad SQL, bind index out of range ...
+  Interrupted,    // the connection's deadline (set_deadline) passed while a statement ran
   Other,
 };
 
@@ -169,9 +171,17 @@ class Database {
   // waiting thread, when the wait has lasted a second. Replaces the busy timeout.
   void wait_for_locks(std::function<void()> on_long_wait);
 
+  // Makes every statement that is still running once DEADLINE has passed fail with
+  // StoreErrorKind::Interrupted (SQLite's progress handler, checked every few thousand
+  // virtual machine steps), so a server's request ends instead of holding its thread;
+  // nullopt removes the bound. The connection stays usable afterwards.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline);
+
   // Sets the bulk-load pragmas: WAL journal, synchronous=NORMAL (durable at
-  // checkpoints, never corrupt), a 256 MiB page cache, temp tables in memory.
-  void configure_for_bulk_load();
+  // checkpoints, never corrupt), a 32 MiB page cache, temp tables in memory, and up to
+  // sort_threads helper threads for SQLite's own sorts (building the games indexes at
+  // the end of a first import), so that the writing thread does not sort alone.
+  void configure_for_bulk_load(unsigned sort_threads = 0);
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
   // then is what it holds).
   void checkpoint_wal();
@@ -192,6 +202,7 @@ class Database {
   struct LockWait;
   std::unique_ptr<LockWait> lock_wait_;  // wait_for_locks' state; SQLite holds its address
   std::unordered_map<std::string, Statement> cached_;
+  std::unique_ptr<std::chrono::steady_clock::time_point> deadline_;  // SQLite holds its address
 };
 
 // BEGIN IMMEDIATE on construction (takes the write lock now, so a second writer

@@ -1,5 +1,6 @@
 #include "tools/import_report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "indexer/run_file_cleanup.h"
@@ -102,6 +103,33 @@ void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet) {
   std::fprintf(stderr, "pgn-index: removed %llu run file%s (%.1f MiB) left in %s by ended imports (pid %s)\n",
                static_cast<unsigned long long>(stale.files), stale.files == 1 ? "" : "s",
                double(stale.bytes) / double(1 << 20), temp_dir.c_str(), pids.c_str());
+}
+
+void print_thread_cpu(const ThreadCpuReport& r) {
+  std::printf("cpu seconds by thread role (wall %.2f s, %s):\n", r.wall_seconds,
+              plural(int64_t(r.games), "game").c_str());
+  std::printf("  %-8s %8.2f  main thread (explorer summaries %.2f of it)\n", "writer", r.writer_seconds,
+              r.summaries_seconds);
+  const char* busiest_role = "writer";
+  double busiest = r.writer_seconds;
+  double claimed = r.writer_seconds;
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge}) {
+    const size_t i = size_t(role);
+    claimed += r.totals.seconds[i];
+    if (r.totals.threads[i] == 0) continue;
+    std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
+                plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
+    // Workers and merge threads divide their work among themselves; the reader is one.
+    if (role == ThreadRole::Reader && r.totals.busiest[i] > busiest) {
+      busiest = r.totals.busiest[i];
+      busiest_role = "reader";
+    }
+  }
+  std::printf("  %-8s %8.2f  SQLite's sort helper threads (the indexes of a first import)\n", "other",
+              std::max(0.0, r.process_seconds - claimed));
+  if (busiest > 0)
+    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
+                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);
 }
 
 }  // namespace pgnbase::tools

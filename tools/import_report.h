@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/thread_cpu.h"
 #include "indexer/import_pipeline.h"
 
 namespace pgnbase::tools {
@@ -28,6 +29,7 @@ class ImportTotals {
   // Files imported by this run (not counting those already in the database).
   uint64_t imported_files() const { return imported_files_; }
   uint64_t failed_files() const { return failed_; }
+  uint64_t games_found() const { return games_found_; }
   // "total: 3 files (1 failed), 4000 games found, 3990 imported, 10 rejected in 2.31 s".
   void print(double seconds) const;
 
@@ -35,5 +37,17 @@ class ImportTotals {
   uint64_t imported_files_ = 0, already_imported_ = 0, failed_ = 0;
   uint64_t games_found_ = 0, imported_ = 0, rejected_ = 0, duplicates_ = 0;
 };
+
+// --stats: where the import's CPU went, by thread role, and the speed the busiest serial
+// thread allows (games / its CPU seconds): no number of cores imports faster than that.
+struct ThreadCpuReport {
+  double wall_seconds = 0;
+  uint64_t games = 0;
+  double writer_seconds = 0;     // the main thread: it writes every row, in input order
+  double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end
+  ThreadCpuTotals totals;        // the other threads, summed by role when they ended
+  double process_seconds = 0;    // every thread's: what no role claims is SQLite's sort helpers
+};
+void print_thread_cpu(const ThreadCpuReport& report);
 
 }  // namespace pgnbase::tools

@@ -11,6 +11,7 @@ packages=(
   zlib1g-dev libarchive-dev           # .pgn.gz input (zlib); .pgn.bz2, .pgn.xz, .zip (libarchive)
   libboost-program-options-dev        # command-line parsing of pgn-index / pgn-query
   libjemalloc-dev                     # pgn-index's allocator: 8-10% faster imports than glibc malloc
+  libcpp-httplib-dev                  # pgn-query serve's HTTP server (cpp-httplib 0.11, MIT; Debian-kept, TLS unused)
   libgtest-dev                        # tests
   libbenchmark-dev                    # bench/
 )

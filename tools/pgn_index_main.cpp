@@ -83,8 +83,10 @@ void remove_new_database(const std::string& db) {
 }
 
 // The explorer's stored answers for common positions follow the games just imported.
-void rebuild_explorer_summaries(store::Database& db, bool quiet) {
+// Returns the CPU seconds it took.
+double rebuild_explorer_summaries(store::Database& db, bool quiet) {
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = this_thread_cpu_seconds();
   store::Transaction transaction(db);
   const search::SummaryBuildStats stats = search::build_explorer_summaries(db);
   transaction.commit();
@@ -92,6 +94,7 @@ void rebuild_explorer_summaries(store::Database& db, bool quiet) {
     std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
                 double(stats.bytes) / 1024,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return this_thread_cpu_seconds() - cpu_start;
 }
 
 // One line per exact duplicate skipped (the first SourceSummary::kNamedDuplicates), naming
@@ -202,7 +205,9 @@ int main(int argc, char** argv) {
       ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
        "language of piece letters: auto (detect per game) or en, de, nl, fr, it, es, pt, cs, pl, hu")
-      ("quiet,q", "no progress and no summary");
+      ("quiet,q", "no progress and no summary")
+      ("stats", "at the end, the CPU seconds of each thread role (writer, reader, workers, merge) and the "
+                "speed the busiest serial thread allows (also with -q; bench/scaling.sh reads it)");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&inputs));
   po::options_description all;
@@ -284,6 +289,8 @@ int main(int argc, char** argv) {
   std::error_code ignored;
   const bool database_existed = fs::exists(output, ignored);
   const auto started = std::chrono::steady_clock::now();
+  const double main_cpu_start = this_thread_cpu_seconds();
+  double summaries_cpu = 0;
   ImportTotals totals;
   bool fatal = false;
   std::unique_ptr<RejectsFile> rejects;
@@ -333,15 +340,22 @@ int main(int argc, char** argv) {
       }
       writer.commit_sources();
     }
-    if (totals.imported_files() > 0) rebuild_explorer_summaries(writer.database(), quiet);
+    if (totals.imported_files() > 0) summaries_cpu = rebuild_explorer_summaries(writer.database(), quiet);
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     std::fflush(stdout);
     std::fprintf(stderr, "pgn-index: %s\n", dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what());
     fatal = true;
   }
-  if (!quiet && inputs.size() > 1 && !fatal)
-    totals.print(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!quiet && inputs.size() > 1 && !fatal) totals.print(wall);
+  if (vm.count("stats"))
+    print_thread_cpu(ThreadCpuReport{.wall_seconds = wall,
+                                     .games = totals.games_found(),
+                                     .writer_seconds = this_thread_cpu_seconds() - main_cpu_start,
+                                     .summaries_seconds = summaries_cpu,
+                                     .totals = thread_cpu_totals(),
+                                     .process_seconds = process_cpu_seconds()});
   if (totals.imported_files() == 0 && !database_existed) remove_new_database(output);
   if (rejects && totals.imported_files() > 0) {
     try {

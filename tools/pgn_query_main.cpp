@@ -36,6 +36,8 @@ constexpr QueryCommand kCommands[] = {
      "pgn-query stats DB [--format table|json|csv] [--wide]", kDatabase, nullptr, run_stats},
     {"rejects", "games the import rejected, and their original text",
      "pgn-query rejects DB [--kind K] [--reason R] [-o FILE]", kDatabase, nullptr, run_rejects},
+    {"serve", "the database in a browser (explorer, search, games, players) and its JSON API",
+     "pgn-query serve DB [--port 8080] [--host 127.0.0.1] [--threads N]", kDatabase, nullptr, run_serve},
     {"export-dataset", "DB DIR: the games, positions and explorer as a Parquet dataset (appends)",
      "pgn-query export-dataset DB DIR [--bucket-bits N]", kDatabase, "dir", run_export_dataset},
     {"key", "FEN: the position's Polyglot key in hex, and as the dataset's signed key column",

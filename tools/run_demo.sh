@@ -69,3 +69,5 @@ heading "Exporting the Sicilian games (B20-B99) to $out/sicilian.pgn"
 echo "grep counts $(grep -c '^\[Event ' "$out/sicilian.pgn") [Event tags in $out/sicilian.pgn"
 
 heading "Done: database $db ($(du -h "$db" | cut -f1))"
+echo "To look at it in a browser (explorer, search, games, players): $query serve $db"
+echo "then open http://127.0.0.1:8080/ (Ctrl-C stops the server)"

@@ -30,8 +30,14 @@ fi
 if command -v node >/dev/null && command -v npm >/dev/null; then
   echo "== Installing the dataset tests' Parquet readers (npm install in tests/dataset, versions from its lock file)"
   npm install --prefix tests/dataset --no-save --no-audit --no-fund --loglevel=error || fail "npm install in tests/dataset"
+  echo "== Installing the browser tests' driver (puppeteer-core in tests/web, from its lock file) and Debian's chromium"
+  npm install --prefix tests/web --no-save --no-audit --no-fund --loglevel=error || fail "npm install in tests/web"
+  if ! command -v chromium >/dev/null; then
+    apt-get install -y --no-install-recommends chromium fonts-dejavu-core >/dev/null \
+      || echo "run_tests: could not install chromium: the browser tests skip" >&2
+  fi
 else
-  echo "== node/npm not found: the dataset tests skip their DuckDB and hyparquet checks"
+  echo "== node/npm not found: the dataset tests skip their DuckDB and hyparquet checks, the browser tests skip"
 fi
 
 echo "== Configuring $build_dir (Debug, ASan + UBSan)"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# How the import scales with threads: pgn-index -j 1, 2, 4, ... up to the machine's cores
+# on one file, each run printing (--stats) the CPU seconds of every thread role. One row
+# per thread count: wall time, games/s, CPU by role (writer = the main thread, which
+# writes every row in input order; workers; merge threads; reader), and the ceiling that
+# the busiest serial thread sets (games / its CPU seconds): no number of cores imports
+# faster than that. Paste the output into bench/README.md.
+#
+#   bash bench/scaling.sh [BUILD_DIR] [FILE]
+#     BUILD_DIR  default build (Release)
+#     FILE       default: a master-style file made from ../shared/data/bench (Seven Tag
+#                Roster, no comments: pgn-extract -7 -C -N -V), as bench/import_bench.sh
+#   PGNBASE_SCALING_THREADS="1 2 4"  the thread counts (default 1 2 4 ... nproc)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+file=${2:-}
+index="$build/tools/pgn-index"
+[ -x "$index" ] || { echo "scaling: $index not found (build first)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -z "$file" ]; then
+  data=../shared/data/bench
+  extract=/usr/games/pgn-extract
+  [ -x "$extract" ] || { echo "scaling: needs pgn-extract to make the master-style file, or pass FILE" >&2; exit 1; }
+  zstd -dc "$data/lichess-api-exports-2018-2022.pgn.zst" "$data/tcec-seasons-01-15.pgn.zst" |
+    "$extract" -7 -C -N -V -s -o "$work/master.pgn" 2>/dev/null
+  file="$work/master.pgn"
+fi
+
+threads=${PGNBASE_SCALING_THREADS:-}
+if [ -z "$threads" ]; then
+  cores=$(nproc)
+  for ((t = 1; t < cores; t *= 2)); do threads+="$t "; done
+  threads+="$cores"
+fi
+
+echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
+printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s workers_s busiest_w merge_s reader_s other_s ceiling/s
+for t in $threads; do
+  rm -f "$work/db"*
+  "$index" -q --stats -j "$t" -o "$work/db" "$file" >"$work/stats"
+  awk -v t="$t" '
+    /^cpu seconds by thread role/ { match($0, /wall [0-9.]+/); wall = substr($0, RSTART + 5, RLENGTH - 5)
+                                    match($0, /, [0-9]+ game/); games = substr($0, RSTART + 2, RLENGTH - 7) }
+    $1 == "writer" { writer = $2 }
+    $1 == "worker" { workers = $2; busiest = $NF }
+    $1 == "merge" { merge = $2 }
+    $1 == "reader" { reader = $2 }
+    $1 == "other" { other = $2 }
+    $1 == "ceiling" { ceiling = $2 }
+    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t, wall, games / wall, writer,
+                 workers, busiest, merge, reader, other, ceiling }' "$work/stats"
+done

@@ -1,0 +1,39 @@
+// CPU seconds by thread role, summed over the process: what the import's scaling report
+// (pgn-index --stats, bench/scaling.sh) reads to say which thread bounds the speed.
+//
+// A thread started by ThreadGroup with a role adds its CPU time when it ends; the owner
+// of a loop that runs on the main thread reads this_thread_cpu_seconds() itself. The
+// totals are process-wide, behind a mutex taken once per thread's end.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace pgnbase {
+
+enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge };
+inline constexpr size_t kThreadRoles = 4;
+
+std::string_view role_name(ThreadRole role);
+
+// CPU time the calling thread has used so far (CLOCK_THREAD_CPUTIME_ID).
+double this_thread_cpu_seconds();
+
+// CPU time of the whole process so far, every thread's (ended ones included).
+double process_cpu_seconds();
+
+// Names the calling thread for top, perf and gdb (at most 15 characters are kept).
+void name_this_thread(std::string_view name);
+
+struct ThreadCpuTotals {
+  std::array<double, kThreadRoles> seconds{};      // CPU of the ended threads, by role
+  std::array<uint64_t, kThreadRoles> threads{};    // how many ended, by role
+  // The most CPU one thread of the role used: the serial part of that role.
+  std::array<double, kThreadRoles> busiest{};
+};
+
+void add_thread_cpu(ThreadRole role, double seconds);
+ThreadCpuTotals thread_cpu_totals();
+
+}  // namespace pgnbase
