@@ -106,7 +106,7 @@ search::GameFilter ApiRequest::filter(Use use) const {
   t.eco = text("eco");
   t.white = text("white");
   t.black = text("black");
-  t.player = text("player");
+  if (!text("player").empty()) t.players.push_back(text("player"));
   t.as = text("as");
   if (has("elo-of")) t.elo_of = text("elo-of");
   t.event = text("event");
