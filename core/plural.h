@@ -16,4 +16,20 @@ inline std::string plural(int64_t n, std::string_view noun, std::string_view plu
   return out;
 }
 
+// n with a comma between each group of three digits: 1459666 -> "1,459,666".
+inline std::string thousands(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+// plural() with the count written by thousands(): "1,622 games", "1 game".
+inline std::string plural_thousands(int64_t n, std::string_view noun) {
+  const std::string word = plural(n, noun);
+  return thousands(n) + word.substr(word.find(' '));
+}
+
 }  // namespace pgnbase

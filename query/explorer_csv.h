@@ -6,8 +6,10 @@
 
 namespace pgnbase::query {
 
-// Columns: fen, move (SAN), uci, games, white_wins, draws, black_wins, average_elo
-// (empty when unknown or not computed).
+// Columns: move (SAN), uci, fen (the position after the move, as in JSON), games, share
+// (of the games that go on from the position, 0..1), white_wins, draws, black_wins,
+// average_elo (empty when unknown or not computed), eco and opening (of the position after
+// the move).
 void print_explorer_csv(const search::ExplorerResult& result, io::OutputFile& out);
 
 }  // namespace pgnbase::query

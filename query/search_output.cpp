@@ -8,8 +8,10 @@
 #include <thread>
 
 #include "core/bounded_queue.h"
+#include "core/plural.h"
 #include "core/thread_group.h"
 #include "store/blob_codec.h"
+#include "store/games_sql.h"
 #include "store/read_snapshot.h"
 #include "query/csv_writer.h"
 #include "query/json_writer.h"
@@ -175,6 +177,28 @@ void write_table(search::GameSearch& search, bool with_position, bool with_patte
   table.finish();
 }
 
+// "3 of 1,622 games" after a table: the games found and those in the database; when
+// --limit or --offset cut the list, "20 shown, 302,064 of 1,459,666 games" (a second search
+// counts them, as --count would).
+void append_total_line(store::Database& db, const search::SearchOptions& options, int64_t shown, std::string& out) {
+  int64_t total = 0;
+  {
+    store::Statement s = db.prepare(store::sql::kGameCount);
+    if (s.step()) total = s.column_int64(0);
+  }
+  int64_t found = shown;
+  const bool cut = options.offset > 0 || (options.limit && shown >= *options.limit);
+  if (cut) {
+    search::SearchOptions counting = options;
+    counting.offset = 0;
+    counting.limit.reset();
+    found = search::GameSearch(db, std::move(counting)).count();
+  }
+  out += "\n";
+  if (cut) out += thousands(shown) + " shown, ";
+  out += thousands(found) + " of " + plural_thousands(total, "game") + "\n";
+}
+
 void write_csv(search::GameSearch& search, bool with_position, io::OutputFile& out, SearchSummary& summary) {
   std::vector<std::string> header = kCsvHeader;
   if (with_position) header.push_back("at_plies");
@@ -285,6 +309,7 @@ SearchSummary run_search(store::Database& db, const search::SearchOptions& searc
   } else if (output.format == OutputFormat::Table) {
     write_table(search, options.filter.position.has_value(), options.filter.pattern.has_value(), output.wide, out,
                 summary);
+    append_total_line(db, options, summary.games, out.buffer());
   } else if (output.format == OutputFormat::Csv) {
     write_csv(search, options.filter.position.has_value(), out, summary);
   } else {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/plural.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -330,6 +332,11 @@ TEST_F(QueryCli, TableShowsThePliesWhereThePositionOccurs) {
   EXPECT_NE(header.find("At ply"), std::string::npos) << r.out;
   int rows = 0;
   for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) {  // the total line follows the table
+      std::getline(lines, line);
+      EXPECT_TRUE(line.starts_with("5 shown, ") && line.ends_with(" games")) << line;
+      break;
+    }
     EXPECT_TRUE(line.ends_with(" 5") || line.find(" 5,") != std::string::npos || line.find(",5") != std::string::npos)
         << line;
     ++rows;
@@ -565,7 +572,7 @@ TEST_F(QueryCli, PatternSearchInEveryFormatAndWithOtherFilters) {
   std::getline(table, line);
   EXPECT_NE(line.find("Match ply"), std::string::npos) << line;
   size_t rows = 0;
-  for (; std::getline(table, line); ++rows) {
+  for (; std::getline(table, line) && !line.empty(); ++rows) {
     std::istringstream cells(line);
     int64_t id = 0;
     cells >> id;
@@ -575,6 +582,8 @@ TEST_F(QueryCli, PatternSearchInEveryFormatAndWithOtherFilters) {
     EXPECT_EQ(last_cell, std::to_string(all.at(id).first)) << line;
   }
   EXPECT_EQ(rows, all.size());
+  std::getline(table, line);  // the total line: the games found of the database's
+  EXPECT_TRUE(line.starts_with(thousands(int64_t(all.size())) + " of ") && line.ends_with(" games")) << line;
   const std::string pgn = search({"--format", "pgn"});
   size_t comments = 0;
   // Comments wrap at their spaces: count their first word.

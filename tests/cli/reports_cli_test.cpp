@@ -190,6 +190,32 @@ TEST_F(ReportsCliTest, CsvTableAndJsonHoldTheSame) {
     EXPECT_TRUE(csv_check::parse(r.out).has_value()) << r.out.substr(0, 500);
   }
 
+  // explore's CSV holds the JSON's moves: the position after each move, its opening, its share.
+  {
+    Ran csv = query({"explore", db, "--moves", "1.e4 e5", "--format", "csv"});
+    Ran json = query({"explore", db, "--moves", "1.e4 e5", "--json", "--top", "0"});
+    ASSERT_EQ(csv.code, 0) << csv;
+    auto rows = csv_check::parse(csv.out);
+    auto v = json_check::parse(json.out.substr(0, json.out.size() - 1));
+    ASSERT_TRUE(rows.has_value() && v.has_value()) << csv.out;
+    const auto& header = (*rows)[0];
+    const std::vector<std::string> expected_header = {"move", "uci", "fen", "games", "share", "white_wins", "draws",
+                                                      "black_wins", "average_elo", "eco", "opening"};
+    EXPECT_EQ(header, expected_header);
+    const auto& moves = v->find("moves")->items;
+    ASSERT_EQ(rows->size(), moves.size() + 1);
+    double share_sum = 0;
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const auto& row = (*rows)[i + 1];
+      EXPECT_EQ(row[0], moves[i].find("san")->text);
+      EXPECT_EQ(row[2], moves[i].find("fen")->text);
+      EXPECT_EQ(row[9], moves[i].find("opening")->find("eco")->text);
+      EXPECT_EQ(row[10], moves[i].find("opening")->find("name")->text);
+      share_sum += std::stod(row[4]);
+    }
+    EXPECT_NEAR(share_sum, 1.0, 0.001 * double(moves.size()));
+  }
+
   // The player table carries the numbers of the player JSON.
   Ran json = query({"player", db, "DrNykterstein", "--json"});
   Ran table = query({"player", db, "DrNykterstein"});
