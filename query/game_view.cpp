@@ -7,6 +7,7 @@
 #include "core/move_code.h"
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
+#include "query/annotation_text.h"
 #include "query/display_width.h"
 #include "store/game_query.h"
 #include "query/json_writer.h"
@@ -63,17 +64,31 @@ bool append_moves(const store::GameRow& row, std::span<const MoveCode> codes, co
                   std::string& out) {
   Board board = start;
   size_t next = 0;
+  // lichess's clocks and evaluations stand in two columns after each move when the game
+  // has them; NAGs read as symbols.
+  const bool clock_columns = std::any_of(annotations.begin(), annotations.end(), [](const store::AnnotationView& a) {
+    return a.text.find("[%clk ") != std::string_view::npos || a.text.find("[%eval ") != std::string_view::npos;
+  });
+  std::string clock, eval;
   auto annotation_after = [&](size_t ply) {
     std::string text;
+    clock.clear();
+    eval.clear();
     while (next < annotations.size() && annotations[next].ply <= ply) {
+      ReadableAnnotation readable = readable_annotation(annotations[next++].text);
+      if (clock.empty()) clock = std::move(readable.clock);
+      if (eval.empty()) eval = std::move(readable.eval);
+      if (readable.text.empty()) continue;
       if (!text.empty()) text += ' ';
-      text += printable(annotations[next++].text);
+      text += printable(readable.text);
     }
     return text;
   };
+  const size_t move_column = clock_columns ? kMoveColumn + 17 : kMoveColumn;
   std::string line, move;
   size_t moves_start = 0;  // where White's move begins in line
   auto end_line = [&] {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
     if (!line.empty()) out += line + '\n';
     line.clear();
   };
@@ -98,12 +113,25 @@ bool append_moves(const store::GameRow& row, std::span<const MoveCode> codes, co
     else append_move(board, m, notation.style, *notation.letters, move);
     if (us == BLACK) {
       const size_t used = display_width(std::string_view(line).substr(moves_start));
-      line.append(used < kMoveColumn ? kMoveColumn - used : 2, ' ');
+      line.append(used < move_column ? move_column - used : 2, ' ');
     }
-    line += move;
     play(board, m, undo);
     if (us == BLACK) ++number;
-    const std::string text = annotation_after(ply + 1);
+    std::string text = annotation_after(ply + 1);
+    // A move's own mark (!, ?, !?, ...) reads as part of it: "Re6+!".
+    for (std::string_view mark : {"!!", "??", "!?", "?!", "!", "?"})
+      if (text.starts_with(mark) && (text.size() == mark.size() || text[mark.size()] == ' ')) {
+        move += mark;
+        text.erase(0, std::min(text.size(), mark.size() + 1));
+        break;
+      }
+    line += move;
+    if (clock_columns) {  // "e4      0:02:59  +0.17"
+      line.append(move.size() < 8 ? 8 - move.size() : 1, ' ');
+      line += clock;
+      line.append(clock.size() < 9 ? 9 - clock.size() : 1, ' ');
+      line += eval;
+    }
     if (!text.empty()) line += "  " + text;
   }
   end_line();

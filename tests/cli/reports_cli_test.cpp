@@ -314,6 +314,12 @@ TEST_F(ReportsCliTest, NamesAndOptionsBehaveAlike) {
   EXPECT_EQ(castling.code, 2);
   EXPECT_EQ(std::count(castling.err.begin(), castling.err.end(), '\n'), 1) << castling.err;
 
+  // show: lichess's clocks stand in a column, out of the move lines' comments.
+  Ran shown = query({"show", db, "777"});
+  ASSERT_EQ(shown.code, 0) << shown;
+  EXPECT_EQ(shown.out.find("[%clk"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("   1. "), std::string::npos) << shown.out;
+
   Ran help = query({"search", "--help"});
   EXPECT_EQ(help.out.find("exact, case-insensitive"), std::string::npos);
   for (const char* option : {"--tag", "--comment", "--opening"}) EXPECT_NE(help.out.find(option), std::string::npos) << option;
