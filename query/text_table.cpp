@@ -1,5 +1,8 @@
 #include "query/text_table.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "query/text_encoding.h"
@@ -17,8 +20,15 @@ std::string clip(std::string_view text, size_t width, bool keep_end) {
 
 }  // namespace
 
+size_t terminal_width() {
+  winsize size{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 0;
+}
+
 TextTable::TextTable(std::vector<Column> columns, io::OutputFile& out, bool wide)
     : columns_(std::move(columns)), out_(out), wide_(wide) {
+  if (!wide_ && out_.is_terminal()) fit_width_ = terminal_width();
   widths_.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) widths_[i] = display_width(columns_[i].header);
 }
@@ -37,9 +47,31 @@ void TextTable::add_row(std::vector<std::string> cells) {
   if (held_.size() >= kSampleRows) fix_widths();
 }
 
+void TextTable::narrow_to_fit() {
+  auto total = [&] {
+    size_t sum = 2 * (widths_.size() - 1);
+    for (size_t w : widths_) sum += w;
+    return sum;
+  };
+  while (total() > fit_width_) {
+    size_t widest = widths_.size();
+    for (size_t i = 0; i < widths_.size(); ++i) {
+      const size_t floor = std::max<size_t>(3, display_width(columns_[i].header));
+      if (columns_[i].right_aligned || widths_[i] <= floor) continue;
+      if (widest == widths_.size() || widths_[i] > widths_[widest]) widest = i;
+    }
+    if (widest == widths_.size()) break;  // nothing left to narrow: the line stays longer
+    --widths_[widest];
+  }
+  for (size_t i = 0; i < columns_.size(); ++i) columns_[i].max_width = std::min(columns_[i].max_width, widths_[i]);
+  for (auto& row : held_)
+    for (size_t i = 0; i < row.size(); ++i) row[i] = clip(row[i], columns_[i].max_width, columns_[i].keep_end);
+}
+
 void TextTable::fix_widths() {
   for (const auto& row : held_)
     for (size_t i = 0; i < row.size(); ++i) widths_[i] = std::max(widths_[i], display_width(row[i]));
+  if (!wide_ && fit_width_) narrow_to_fit();
   widths_fixed_ = true;
   std::vector<std::string> header;
   for (const Column& c : columns_) header.push_back(c.header);

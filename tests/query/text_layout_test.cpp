@@ -50,11 +50,12 @@ void expect_aligned(const std::string& text) {
 }
 
 std::string table_text(const std::vector<std::vector<std::string>>& rows, std::vector<query::TextTable::Column> columns,
-                       bool wide = false) {
+                       bool wide = false, size_t fit = 0) {
   test::TempDir dir;
   {
     io::OutputFile out(dir.file("t.txt"));
     query::TextTable table(std::move(columns), out, wide);
+    table.fit_to(fit);
     for (const auto& r : rows) table.add_row(r);
     table.finish();
     out.close();
@@ -80,6 +81,36 @@ TEST(TextTable, PathsAreCutAtTheStartSoTheFileNameStays) {
   EXPECT_EQ(text.find("/a/long"), std::string::npos) << text;  // the directory is what was cut
   EXPECT_NE(text.find("\n~"), std::string::npos) << text;
   expect_aligned(text);
+}
+
+// A search table of long names fits 80 and 60 columns: the widest text columns narrow
+// first, ids and ratings stay whole; --wide keeps every cell.
+TEST(TextTable, FitsTheTerminalNarrowingTheWidestColumnsFirst) {
+  const std::vector<query::TextTable::Column> columns = {
+      {"id", true, 12}, {"White", false, 28}, {"Elo", true, 5}, {"Black", false, 28}, {"Elo", true, 5},
+      {"Result", false, 7}, {"Date", false, 10}, {"ECO", false, 4}, {"Event", false, 40}};
+  const std::vector<std::vector<std::string>> rows = {
+      {"1459666", "Vachier-Lagrave, Maxime", "2760", "Nepomniachtchi, Ian", "2795", "1/2-1/2", "2021.06.19", "C42",
+       "FIDE World Cup 2021 Sochi RUS (knockout)"},
+      {"7", "Carlsen, Magnus", "2855", "Duda, Jan-Krzysztof", "2760", "0-1", "2020.10.10", "A05", "Altibox Norway"}};
+  auto widest_line = [](const std::string& text) {
+    size_t widest = 0, start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+      widest = std::max(widest, query::display_width(std::string_view(text).substr(start, end - start)));
+    return widest;
+  };
+  const std::string full = table_text(rows, columns, true);
+  EXPECT_GT(widest_line(full), 80u);
+  for (size_t width : {80u, 60u}) {
+    const std::string fitted = table_text(rows, columns, false, width);
+    EXPECT_LE(widest_line(fitted), width) << fitted;
+    EXPECT_NE(fitted.find("1459666"), std::string::npos);  // ids whole
+    EXPECT_NE(fitted.find("2795"), std::string::npos);
+    if (width == 80) {  // the widest narrow first: the date stays whole
+      EXPECT_NE(fitted.find("2021.06.19"), std::string::npos) << fitted;
+    }
+  }
+  EXPECT_NE(table_text(rows, columns, true, 60).find("FIDE World Cup 2021 Sochi RUS (knockout)"), std::string::npos);
 }
 
 TEST(TextTable, WideCutsNothing) {
