@@ -32,6 +32,8 @@ constexpr QueryCommand kCommands[] = {
      "pgn-query players DB [--like PATTERN] [--min-games N] [--limit N]", kDatabase, nullptr, run_players},
     {"events", nullptr,
      "pgn-query events DB [--like PATTERN] [--min-games N] [--limit N]", kDatabase, nullptr, run_events},
+    {"book", "a Polyglot opening book from the games (weights: 2 a win, 1 a draw)",
+     "pgn-query book DB -o book.bin [filters] [--max-ply N] [--min-games N]", kDatabase, nullptr, run_book},
     {"stats", "what the database holds and how big each part is",
      "pgn-query stats DB [--format table|json|csv] [--wide]", kDatabase, nullptr, run_stats},
     {"rejects", "games the import rejected, and their original text",

@@ -19,6 +19,8 @@ int run_events(QueryContext& ctx);
 // query_commands_dataset.cpp
 int run_export_dataset(QueryContext& ctx);
 int run_key(QueryContext& ctx);
+// query_commands_book.cpp
+int run_book(QueryContext& ctx);
 // query_commands_serve.cpp
 int run_serve(QueryContext& ctx);
 

@@ -1,0 +1,70 @@
+// pgn-query book: the Polyglot book read back, and compared with the book Polyglot's own
+// make-book (Debian package polyglot) writes from the same games exported as PGN.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+
+namespace pgnbase::cli_test {
+namespace {
+
+// (key, move) -> weight, from a book file; ordered checks whether the keys ascend.
+std::map<std::pair<uint64_t, uint16_t>, uint16_t> read_book(const std::string& path, bool& ordered) {
+  const std::string bytes = test::read_file(path);
+  EXPECT_EQ(bytes.size() % 16, 0u);
+  auto big_endian = [&](size_t at, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v = v << 8 | static_cast<unsigned char>(bytes[at + size_t(i)]);
+    return v;
+  };
+  std::map<std::pair<uint64_t, uint16_t>, uint16_t> entries;
+  ordered = true;
+  uint64_t previous = 0;
+  for (size_t at = 0; at + 16 <= bytes.size(); at += 16) {
+    const uint64_t key = big_endian(at, 8);
+    ordered = ordered && key >= previous;
+    previous = key;
+    entries[{key, uint16_t(big_endian(at + 8, 2))}] = uint16_t(big_endian(at + 10, 2));
+    EXPECT_EQ(big_endian(at + 12, 4), 0u);
+  }
+  return entries;
+}
+
+class BookCli : public CliTest {};
+
+TEST_F(BookCli, TheBookIsPolyglotsOwnFromTheSameGames) {
+  const std::string db = path("s.db");
+  ASSERT_EQ(index({"-q", "-o", db, test::kSample.string()}).code, 0);
+  Ran r = query({"book", db, "-o", path("book.bin"), "--max-ply", "12", "--min-games", "2"});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.err.find("book entries from 2000 games written to"), std::string::npos) << r;
+  bool ordered = false;
+  const auto ours = read_book(path("book.bin"), ordered);
+  EXPECT_TRUE(ordered);
+  ASSERT_GT(ours.size(), 1000u);
+  // The start position (spec key 463b96181691fc9c) with 1.e4 (e2e4: to e4, from e2).
+  const uint16_t e2e4 = uint16_t(4 | 3 << 3 | 4 << 6 | 1 << 9);
+  EXPECT_TRUE(ours.count({0x463b96181691fc9cULL, e2e4}));
+  // A filter narrows the games.
+  Ran narrow = query({"book", db, "-o", path("narrow.bin"), "--player", "Nikotheo", "--min-games", "1"});
+  ASSERT_EQ(narrow.code, 0) << narrow;
+  EXPECT_NE(narrow.err.find("from 276 games"), std::string::npos) << narrow;
+  EXPECT_EQ(query({"book", db}).code, 2);  // no -o
+
+  const std::string polyglot = "/usr/games/polyglot";
+  if (!std::filesystem::exists(polyglot)) GTEST_SKIP() << polyglot << " missing (apt-get install polyglot): not compared";
+  ASSERT_EQ(query({"export", db, "-o", path("games.pgn"), "--no-annotations"}).code, 0);
+  Ran made = run(dir_, polyglot, {"make-book", "-pgn", path("games.pgn"), "-bin", path("ref.bin"), "-max-ply", "12",
+                                   "-min-game", "2"});
+  ASSERT_EQ(made.code, 0) << made;
+  const auto reference = read_book(path("ref.bin"), ordered);
+  EXPECT_EQ(ours, reference);  // the same positions, moves and weights
+}
+
+}  // namespace
+}  // namespace pgnbase::cli_test
