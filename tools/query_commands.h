@@ -21,6 +21,7 @@ int run_export_dataset(QueryContext& ctx);
 int run_key(QueryContext& ctx);
 // query_commands_book.cpp
 int run_book(QueryContext& ctx);
+int run_event(QueryContext& ctx);
 // query_commands_serve.cpp
 int run_serve(QueryContext& ctx);
 

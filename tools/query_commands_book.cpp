@@ -1,8 +1,10 @@
-// pgn-query book: a Polyglot opening book from the games the filters select.
+// pgn-query book (a Polyglot opening book from the games the filters select) and event
+// (an event's standings and crosstable).
 #include <cstdio>
 #include <string>
 
 #include "core/plural.h"
+#include "query/event_report.h"
 #include "query/polyglot_book.h"
 #include "tools/query_commands.h"
 #include "tools/query_filters.h"
@@ -46,7 +48,32 @@ struct BookCommand {
   }
 };
 
+struct EventCommand {
+  std::string format = "table";
+
+  void options(po::options_description& d) {
+    d.add_options()("format", po::value(&format)->default_value(format), "table (standings and crosstable) or csv (standings)");
+  }
+
+  int run(QueryContext& ctx) {
+    if (!ctx.given("name") || ctx.vm()["name"].as<std::string>().empty()) throw UsageError{"missing the event's name"};
+    if (format != "table" && format != "csv") throw UsageError{"bad --format '" + format + "': expected table or csv"};
+    const search::NamePattern name{ctx.vm()["name"].as<std::string>()};
+    EventReport report;
+    try {
+      report = build_event_report(ctx.open(), name);
+    } catch (const std::runtime_error& several) {
+      throw UsageError{several.what()};
+    }
+    if (report.players.empty()) throw CommandFailure{"no event '" + name.text + "' (pgn-query events DB --like NAME lists them)"};
+    print_event_report(report, format == "csv" ? OutputFormat::Csv : OutputFormat::Table, ctx.output());
+    return kExitOk;
+  }
+};
+
 }  // namespace
+
+int run_event(QueryContext& ctx) { return run_as<EventCommand>(ctx); }
 
 int run_book(QueryContext& ctx) { return run_as<BookCommand>(ctx); }
 

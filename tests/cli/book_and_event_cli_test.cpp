@@ -1,5 +1,6 @@
 // pgn-query book: the Polyglot book read back, and compared with the book Polyglot's own
 // make-book (Debian package polyglot) writes from the same games exported as PGN.
+// pgn-query event: standings of two real events, counted by hand from their PGN.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,6 +10,8 @@
 #include "tests/cli/cli_support.h"
 #include "tests/support/bundled_sample.h"
 #include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+#include "tests/query/csv_reader.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -64,6 +67,38 @@ TEST_F(BookCli, TheBookIsPolyglotsOwnFromTheSameGames) {
   ASSERT_EQ(made.code, 0) << made;
   const auto reference = read_book(path("ref.bin"), ordered);
   EXPECT_EQ(ours, reference);  // the same positions, moves and weights
+}
+
+// Kasparov - Deep Blue, New York 1997: Deep Blue won 3½-2½ (two wins, three draws, one
+// loss). TCEC Match 1 (2010, 48 games): Rybka 4 26½ (11 wins, 31 draws, 6 losses),
+// Houdini 1.02 21½. Both counted from the files' Result tags by hand.
+TEST_F(BookCli, EventStandingsOfTwoRealEvents) {
+  PGNBASE_REQUIRE_SHARED();
+  const std::string db = path("e.db");
+  ASSERT_EQ(index({"-q", "-o", db, test::shared_data("nasty/python-chess/kasparov-deep-blue-1997.pgn").string(),
+                   test::shared_data("nasty/tcec/TCEC_Match_1.pgn").string()})
+                .code,
+            0);
+  auto standings = [&](const std::string& name) {
+    Ran r = query({"event", db, name, "--format", "csv"});
+    EXPECT_EQ(r.code, 0) << r;
+    return csv_check::parse(r.out).value_or(std::vector<csv_check::Record>{});
+  };
+  using Row = std::vector<std::string>;
+  const auto ibm = standings("IBM");
+  ASSERT_EQ(ibm.size(), 3u);
+  EXPECT_EQ(ibm[1], (Row{"1", "Deep Blue (Computer)", "", "3.5", "6", "2", "3", "1", ""}));
+  EXPECT_EQ(ibm[2], (Row{"2", "Garry Kasparov", "", "2.5", "6", "1", "3", "2", ""}));
+  const auto match = standings("tcec match");
+  ASSERT_EQ(match.size(), 3u);
+  EXPECT_EQ(match[1], (Row{"1", "Rybka 4", "", "26.5", "48", "11", "31", "6", ""}));
+  EXPECT_EQ(match[2], (Row{"2", "Houdini 1.02", "", "21.5", "48", "6", "31", "11", ""}));
+  Ran table = query({"event", db, "IBM"});
+  EXPECT_NE(table.out.find("3\u00BD"), std::string::npos) << table.out;
+  Ran several = query({"event", db, "*"});
+  EXPECT_EQ(several.code, 2);
+  EXPECT_NE(several.err.find("2 events match"), std::string::npos) << several;
+  EXPECT_EQ(query({"event", db, "Nowhere Open"}).code, 1);
 }
 
 }  // namespace
