@@ -5,6 +5,7 @@
 #include "core/fen.h"
 #include "query/database_report.h"
 #include "query/explorer_output.h"
+#include "query/explorer_pgn.h"
 #include "query/explorer_csv.h"
 #include "query/player_report.h"
 #include "core/plural.h"
@@ -21,19 +22,25 @@ struct ExploreCommand {
   FilterText filter_text;
   std::string output = "-";
   search::ExplorerOptions explorer;
+  ExplorerTreeOptions tree;
 
   void options(po::options_description& d) {
     add_filter_options(d, filter_text, true);
     d.add_options()
         ("json", "one JSON object instead of a table")
-        ("format", po::value<std::string>()->default_value("table"), "table, json or csv")
+        ("format", po::value<std::string>()->default_value("table"),
+         "table, json, csv, or pgn (the tree as one game: the most played move the main line, the others variations)")
+        ("depth", po::value(&tree.depth)->default_value(tree.depth), "with --format pgn: plies of the tree")
         ("no-elo", "leave out average ratings")
         ("top", po::value(&explorer.top_games)->default_value(5), "highest-rated games reaching the position to list (0: none)")
         ("output,o", po::value(&output), "write here instead of stdout");
   }
 
   int run(QueryContext& ctx) {
-    const OutputFormat format = report_format(ctx, ctx.vm()["format"].as<std::string>());
+    const bool pgn = ctx.vm()["format"].as<std::string>() == "pgn" && !ctx.given("json");
+    const OutputFormat format = pgn ? OutputFormat::Pgn : report_format(ctx, ctx.vm()["format"].as<std::string>());
+    if (!ctx.vm()["depth"].defaulted() && !pgn) throw UsageError{"--depth applies to --format pgn"};
+    if (tree.depth < 1 || tree.depth > 40) throw UsageError{"--depth must be from 1 to 40"};
     if (filter_text.fen.empty() && filter_text.moves.empty()) filter_text.fen = std::string(kStartFen);
     // The positions on the way name the opening.
     explorer.filter = make_filter(filter_text, &explorer.path_keys);
@@ -45,12 +52,18 @@ struct ExploreCommand {
     };
     ctx.open(output);
     io::OutputFile& out = ctx.output();
+    if (format == OutputFormat::Pgn) {
+      std::optional<search::MoveSequence> path;
+      if (!filter_text.moves.empty()) path = parsed_or_usage_error(search::parse_move_sequence(filter_text.moves));
+      print_explorer_pgn(ctx.snapshot(), explorer, path ? &*path : nullptr, tree, out);
+      return any_corrupt ? kExitFailure : kExitOk;
+    }
     const search::ExplorerResult result = search::explore(ctx.snapshot(), explorer);
     switch (format) {
       case OutputFormat::Table: print_explorer_table(result, out); break;
       case OutputFormat::Json: print_explorer_json(result, out); break;
       case OutputFormat::Csv: print_explorer_csv(result, out); break;
-      case OutputFormat::Pgn:  // not offered
+      case OutputFormat::Pgn:  // above
       case OutputFormat::Text: break;
     }
     return any_corrupt ? kExitFailure : kExitOk;

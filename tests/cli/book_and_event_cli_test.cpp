@@ -12,6 +12,7 @@
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
 #include "tests/query/csv_reader.h"
+#include "tests/query/json_check.h"
 
 namespace pgnbase::cli_test {
 namespace {
@@ -67,6 +68,31 @@ TEST_F(BookCli, TheBookIsPolyglotsOwnFromTheSameGames) {
   ASSERT_EQ(made.code, 0) << made;
   const auto reference = read_book(path("ref.bin"), ordered);
   EXPECT_EQ(ours, reference);  // the same positions, moves and weights
+}
+
+// explore --format pgn: one game that pgn-index reads back, its main line the most played
+// move, every root move with the games explore --json counts.
+TEST_F(BookCli, ExplorerTreeIsOnePgnGame) {
+  const std::string db = path("s.db");
+  ASSERT_EQ(index({"-q", "-o", db, test::kSample.string()}).code, 0);
+  Ran tree = query({"explore", db, "--moves", "1.e4 c5", "--format", "pgn", "--depth", "2", "-o", path("tree.pgn")});
+  ASSERT_EQ(tree.code, 0) << tree;
+  Ran json = query({"explore", db, "--moves", "1.e4 c5", "--json", "--top", "0"});
+  auto v = json_check::parse(json.out.substr(0, json.out.size() - 1));
+  ASSERT_TRUE(v.has_value());
+  const std::string pgn = test::read_file(path("tree.pgn"));
+  const auto& moves = v->find("moves")->items;
+  ASSERT_GE(moves.size(), 2u);
+  const std::string main = "1. e4 c5 2. " + moves[0].find("san")->text + " {" +
+                           std::to_string(int64_t(moves[0].find("games")->number)) + " games,";
+  EXPECT_NE(pgn.find(main), std::string::npos) << pgn;
+  const std::string second = "(2. " + moves[1].find("san")->text + " {" +
+                             std::to_string(int64_t(moves[1].find("games")->number)) + " games,";
+  EXPECT_NE(pgn.find(second), std::string::npos) << pgn;
+  Ran imported = index({"-o", path("tree.db"), path("tree.pgn")});
+  ASSERT_EQ(imported.code, 0) << imported;
+  EXPECT_NE(imported.out.find("1 game found, 1 imported, 0 rejected"), std::string::npos) << imported;
+  EXPECT_EQ(query({"explore", db, "--depth", "2"}).code, 2);  // --depth needs --format pgn
 }
 
 // Kasparov - Deep Blue, New York 1997: Deep Blue won 3½-2½ (two wins, three draws, one
