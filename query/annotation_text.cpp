@@ -32,10 +32,7 @@ std::string_view nag_symbol(int nag) {
   }
 }
 
-namespace {
-
-// Takes "[%NAME value]" out of comment, returning value (trimmed), or empty.
-std::string take_command(std::string& comment, std::string_view name) {
+std::string take_comment_command(std::string& comment, std::string_view name) {
   const std::string opening = "[%" + std::string(name) + " ";
   const size_t at = comment.find(opening);
   if (at == std::string::npos) return {};
@@ -46,6 +43,8 @@ std::string take_command(std::string& comment, std::string_view name) {
   while (!value.empty() && value.back() == ' ') value.pop_back();
   return value;
 }
+
+namespace {
 
 bool blank(std::string_view text) {
   for (char c : text)
@@ -68,9 +67,9 @@ ReadableAnnotation readable_annotation(std::string_view text) {
       const size_t close = text.find('}', i);
       const size_t end = close == std::string_view::npos ? text.size() : close + 1;
       std::string comment(text.substr(i + 1, (close == std::string_view::npos ? text.size() : close) - i - 1));
-      if (out.clock.empty()) out.clock = take_command(comment, "clk");
+      if (out.clock.empty()) out.clock = take_comment_command(comment, "clk");
       if (out.eval.empty()) {
-        out.eval = take_command(comment, "eval");
+        out.eval = take_comment_command(comment, "eval");
         if (!out.eval.empty() && out.eval[0] != '#' && out.eval[0] != '-' && out.eval[0] != '+') out.eval.insert(0, "+");
       }
       if (!blank(comment)) {

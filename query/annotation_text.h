@@ -17,6 +17,10 @@ struct ReadableAnnotation {
   std::string eval;   // "+0.17", "#-3", or empty
 };
 
+// Takes "[%NAME value]" (lichess's clk, eval, ...) out of a comment's text; the value
+// without trailing blanks, or "" when the comment has none.
+std::string take_comment_command(std::string& comment, std::string_view name);
+
 // Rewrites one annotation entry's text (store/annotations.h: "{comment}", "$14",
 // "(variation)"); a comment left empty once its commands are out disappears.
 ReadableAnnotation readable_annotation(std::string_view text);

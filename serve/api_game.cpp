@@ -7,6 +7,7 @@
 #include "core/fen.h"
 #include "core/move_code.h"
 #include "core/san.h"
+#include "query/annotation_text.h"
 #include "query/json_object.h"
 #include "query/pgn_writer.h"
 #include "serve/api.h"
@@ -30,18 +31,6 @@ struct PlyNotes {
   std::string clock, eval;
 };
 
-// Takes "[%NAME value]" out of a comment; the value, or "" when absent.
-std::string take_command(std::string& comment, std::string_view name) {
-  const std::string open = "[%" + std::string(name) + " ";
-  const size_t at = comment.find(open);
-  if (at == std::string::npos) return {};
-  const size_t end = comment.find(']', at);
-  if (end == std::string::npos) return {};
-  std::string value = comment.substr(at + open.size(), end - at - open.size());
-  comment.erase(at, end + 1 - at);
-  return value;
-}
-
 // Sorts one stored annotation text ("{...}", "$14", "(...)") into notes.
 void add_note(std::string_view text, PlyNotes& notes) {
   if (text.empty()) return;
@@ -54,8 +43,8 @@ void add_note(std::string_view text, PlyNotes& notes) {
     notes.variations.emplace_back(text.substr(1, text.size() >= 2 && text.back() == ')' ? text.size() - 2 : text.size() - 1));
   } else {
     std::string comment(text.front() == '{' ? text.substr(1, text.size() - (text.back() == '}' ? 2 : 1)) : text);
-    if (std::string clock = take_command(comment, "clk"); !clock.empty()) notes.clock = clock;
-    if (std::string eval = take_command(comment, "eval"); !eval.empty()) notes.eval = eval;
+    if (std::string clock = query::take_comment_command(comment, "clk"); !clock.empty()) notes.clock = clock;
+    if (std::string eval = query::take_comment_command(comment, "eval"); !eval.empty()) notes.eval = eval;
     const size_t first = comment.find_first_not_of(' ');
     if (first == std::string::npos) return;
     comment = comment.substr(first, comment.find_last_not_of(' ') + 1 - first);
