@@ -58,22 +58,21 @@ struct ExportDatasetCommand {
     }
     std::string changes;
     if (s.moved_games > 0)
-      changes += ", " + std::to_string(s.moved_games) + " games written again under the source they moved to";
+      changes += ", " + plural(int64_t(s.moved_games), "game") + " written again under the source they moved to";
     if (!s.removed_sources.empty()) {
       changes += ", removed source" + std::string(s.removed_sources.size() == 1 ? "" : "s");
       for (int64_t id : s.removed_sources) changes += " " + std::to_string(id);
-      changes += " (" + std::to_string(s.removed_games) + " games gone)";
+      changes += " (" + plural(int64_t(s.removed_games), "game") + " gone)";
     }
     const std::string games = s.games > 0 ? "games " + std::to_string(s.first_game_id) + ".." +
-                                                std::to_string(s.last_game_id) + ", " + std::to_string(s.games) +
-                                                " games"
+                                                std::to_string(s.last_game_id) + ", " + plural(int64_t(s.games), "game")
                                           : std::string("no new games");
     if (!s.skipped_games.empty()) changes += ", " + plural(int64_t(s.skipped_games.size()), "game") + " skipped";
-    std::printf("%s: export %d: %s%s, %llu positions, %llu explorer rows, %llu files, "
-                "%llu bytes in %.2f s (%.0f games/s)\n",
-                dir.c_str(), s.export_number, games.c_str(), changes.c_str(),
-                (unsigned long long)s.postings, (unsigned long long)s.explorer_rows, (unsigned long long)s.files,
-                (unsigned long long)s.bytes, seconds, double(s.games + s.moved_games) / std::max(seconds, 1e-9));
+    std::printf("%s: export %d: %s%s, %s, %s, %s, %s in %.2f s (%.0f games/s)\n", dir.c_str(), s.export_number,
+                games.c_str(), changes.c_str(), plural(int64_t(s.postings), "position").c_str(),
+                plural(int64_t(s.explorer_rows), "explorer row").c_str(), plural(int64_t(s.files), "file").c_str(),
+                plural(int64_t(s.bytes), "byte").c_str(), seconds,
+                double(s.games + s.moved_games) / std::max(seconds, 1e-9));
     return s.skipped_games.empty() ? kExitOk : kExitFailure;
   }
 };
