@@ -330,7 +330,11 @@ TEST(GameFilterParse, EcoRanges) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->low, "E");
   EXPECT_EQ(r->high_exclusive, "F");
-  for (std::string_view bad : {"", "F00", "C6", "C600", "C99-C60", "C-C60", "Cxx", "C60-"}) {
+  r = search::parse_eco_range("b2");  // a prefix is its ten codes
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->low, "B2");
+  EXPECT_EQ(r->high_exclusive, "B3");
+  for (std::string_view bad : {"", "F00", "C6x", "C600", "C99-C60", "C-C60", "Cxx", "C60-", "C6-C60"}) {
     r = search::parse_eco_range(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_NE(r.error().find("ECO"), std::string::npos);
