@@ -305,7 +305,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   store::PositionIndexReader reader(db);
   // The counts come from block headers, which may claim more than the blocks decode to.
-  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 20)));
+  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 22)));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
