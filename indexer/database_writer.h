@@ -26,7 +26,7 @@ namespace pgnbase::indexer {
 class PositionIndexBuilder;
 
 struct WriterOptions {
-  size_t position_memory_bytes = size_t{128} << 20;  // --memory
+  size_t position_memory_bytes = size_t{96} << 20;  // --memory
   unsigned threads = 1;                               // for the position index's final merge
   std::filesystem::path temp_dir;                     // empty: the system's
   // Annotation blobs: level 1 imports TCEC 6.5% faster than 3 for a DB 0.8% larger.

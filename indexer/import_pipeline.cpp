@@ -159,6 +159,18 @@ class Slots {
 
 // True when the input is known to fit one chunk: a small file, or a stream (a zip member)
 // whose size is stated.
+// A parsed chunk holds about 4 times its text, and 2 * threads + 1 chunks are alive at
+// once (import_chunks_in_threads): with many threads the chunks get smaller, so that the
+// pipeline's memory stays near kPipelineBytes whatever -j is (4 MiB chunks at -j 1, 2.4
+// MiB at -j 2, 0.7 MiB at -j 8, the floor of 512 KiB from -j 12 on).
+constexpr size_t kPipelineBytes = size_t{48} << 20;
+constexpr size_t kSmallestChunkBytes = size_t{512} << 10;
+
+size_t chunk_bytes_for(const ImportOptions& options) {
+  const size_t alive = 2 * size_t(std::max(1u, options.threads)) + 1;
+  return std::min(options.chunk_bytes, std::max(kPipelineBytes / (alive * 4), kSmallestChunkBytes));
+}
+
 bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
   const std::optional<uint64_t> size = source.is_mapped() ? source.size_on_disk() : source.stated_size();
   return size && *size < chunk_bytes;
@@ -294,7 +306,8 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   // A stream is replaced by content only: every earlier import of "-" has that path.
   if (options.replace)
     outcome.replaced = writer.replace_sources(spooled ? std::nullopt : std::optional(path), known_hash.value_or(""));
-  Splitter splitter(source, options.chunk_bytes, options.max_game_bytes);
+  const size_t chunk_bytes = chunk_bytes_for(options);
+  Splitter splitter(source, chunk_bytes, options.max_game_bytes);
   ImportProgress report;
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;
@@ -333,7 +346,7 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
     }
   };
   try {
-    if (fits_one_chunk(source, options.chunk_bytes)) {
+    if (fits_one_chunk(source, chunk_bytes)) {
       // One chunk is all there is: starting threads would cost more than parsing it (a
       // zip of thousands of one-game members).
       while (std::optional<Chunk> chunk = splitter.next()) {

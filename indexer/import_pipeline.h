@@ -16,6 +16,8 @@ namespace pgnbase::indexer {
 
 struct ImportOptions {
   unsigned threads = 1;
+  // The largest chunk; with many threads chunks are smaller (import_pipeline.cpp), so
+  // that the chunks in flight stay near 48 MiB.
   size_t chunk_bytes = size_t{4} << 20;
   // --max-game-bytes: a game (or text between games) longer than this is one reject, not
   // read (splitter.h), so that memory stays bounded whatever the input.

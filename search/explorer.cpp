@@ -143,16 +143,29 @@ std::vector<GameInfo> look_up_facets(const store::GameFacets& facets, const Game
 }
 
 // The ids of the top `count` games among ids by rating sum (both players rated), best first.
+// A heap of the best `count` so far: the start position has a million candidates and the
+// answer ten, so no vector of every rated game.
 std::vector<uint32_t> top_game_ids(const std::vector<uint32_t>& ids, const std::vector<GameInfo>& info, size_t count) {
-  std::vector<std::pair<int, uint32_t>> rated;  // (rating sum, id)
-  for (size_t i = 0; i < ids.size(); ++i)
-    if (info[i].passes && info[i].white_elo != kNoRating && info[i].black_elo != kNoRating)
-      rated.push_back({info[i].white_elo + info[i].black_elo, ids[i]});
-  auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-  const size_t n = std::min(count, rated.size());
-  std::partial_sort(rated.begin(), rated.begin() + ptrdiff_t(n), rated.end(), better);
-  std::vector<uint32_t> top(n);
-  for (size_t i = 0; i < n; ++i) top[i] = rated[i].second;
+  using Rated = std::pair<int, uint32_t>;  // (rating sum, id)
+  auto better = [](const Rated& a, const Rated& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  std::vector<Rated> best;  // a heap whose front is the worst kept
+  if (count == 0) return {};
+  best.reserve(count);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!info[i].passes || info[i].white_elo == kNoRating || info[i].black_elo == kNoRating) continue;
+    const Rated candidate{info[i].white_elo + info[i].black_elo, ids[i]};
+    if (best.size() < count) {
+      best.push_back(candidate);
+      std::push_heap(best.begin(), best.end(), better);
+    } else if (better(candidate, best.front())) {
+      std::pop_heap(best.begin(), best.end(), better);
+      best.back() = candidate;
+      std::push_heap(best.begin(), best.end(), better);
+    }
+  }
+  std::sort_heap(best.begin(), best.end(), better);
+  std::vector<uint32_t> top(best.size());
+  for (size_t i = 0; i < best.size(); ++i) top[i] = best[i].second;
   return top;
 }
 
@@ -292,7 +305,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   store::PositionIndexReader reader(db);
   // The counts come from block headers, which may claim more than the blocks decode to.
-  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 20)));
+  entries.reserve(size_t(std::min<uint64_t>(reader.count(position.key()), uint64_t{1} << 22)));
   uint32_t current_game = 0;
   size_t game_start = 0;
   reader.visit(position.key(), [&](std::span<const store::Posting> postings) {

@@ -209,6 +209,25 @@ void Database::exec(std::string_view sql) {
   if (code != SQLITE_OK) fail(code, "running: " + abbreviate_sql(sql));
 }
 
+size_t Database::blob_bytes(const char* table, const char* column, int64_t rowid) {
+  sqlite3_blob* blob = nullptr;
+  int code = sqlite3_blob_open(db_, "main", table, column, rowid, 0, &blob);
+  const int bytes = code == SQLITE_OK ? sqlite3_blob_bytes(blob) : 0;
+  sqlite3_blob_close(blob);  // a null blob is a no-op
+  if (code == SQLITE_OK && bytes > sqlite3_limit(db_, SQLITE_LIMIT_LENGTH, -1)) code = SQLITE_TOOBIG;
+  if (code != SQLITE_OK) fail(code, std::string("reading the blob ") + table + "." + column + " of row " + std::to_string(rowid));
+  return size_t(bytes);
+}
+
+void Database::read_blob(const char* table, const char* column, int64_t rowid, std::span<std::byte> out) {
+  sqlite3_blob* blob = nullptr;
+  int code = sqlite3_blob_open(db_, "main", table, column, rowid, 0, &blob);
+  if (code == SQLITE_OK && size_t(sqlite3_blob_bytes(blob)) < out.size()) code = SQLITE_CORRUPT;
+  if (code == SQLITE_OK && !out.empty()) code = sqlite3_blob_read(blob, out.data(), int(out.size()), 0);
+  sqlite3_blob_close(blob);
+  if (code != SQLITE_OK) fail(code, std::string("reading the blob ") + table + "." + column + " of row " + std::to_string(rowid));
+}
+
 Statement Database::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   int code = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);

@@ -144,6 +144,12 @@ class Database {
 
   // Runs one or more SQL statements separated by ';', discarding any rows.
   void exec(std::string_view sql);
+  // A stored blob (table.column of row rowid) read straight into memory the caller sizes:
+  // a SELECT of a value of megabytes copies it whole into a buffer of SQLite's first.
+  // blob_bytes refuses (SQLITE_TOOBIG) a blob over the connection's length limit, as a
+  // SELECT would; read_blob throws when the row is gone or the blob is shorter than out.
+  size_t blob_bytes(const char* table, const char* column, int64_t rowid);
+  void read_blob(const char* table, const char* column, int64_t rowid, std::span<std::byte> out);
   Statement prepare(std::string_view sql);
   // The same statement, prepared once per connection and reset (bindings cleared) on each
   // call: for short statements run once per source or per commit, where preparing costs

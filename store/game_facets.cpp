@@ -12,15 +12,17 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "facet arrays are stored in the machine's order");
 
+// Megabytes on a big database (2 or 4 bytes a game): read straight into the array.
 template <typename T>
 void read_column(Database& db, std::string_view name, std::vector<T>& out) {
-  Statement s = db.prepare("SELECT data FROM game_facets WHERE name = ?1");
+  Statement s = db.prepare("SELECT rowid FROM game_facets WHERE name = ?1");
   s.bind_text(1, name);
   out.clear();
   if (!s.step()) return;
-  const std::span<const std::byte> blob = s.column_blob(0);
-  out.resize(blob.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), blob.data(), out.size() * sizeof(T));
+  const int64_t rowid = s.column_int64(0);
+  s.reset();
+  out.resize(db.blob_bytes("game_facets", "data", rowid) / sizeof(T));
+  db.read_blob("game_facets", "data", rowid, std::as_writable_bytes(std::span(out)));
 }
 
 std::string read_text(Database& db, std::string_view name) {

@@ -176,7 +176,7 @@ int remove_sources(const std::string& db_path, const std::vector<std::string>& n
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) must end in a clear "disk I/O error", not a silent kill.
   std::signal(SIGXFSZ, SIG_IGN);
-  std::string output, rejects_path, memory = "128M", piece_letters = "auto", temp_dir, max_game = "64M";
+  std::string output, rejects_path, memory = "96M", piece_letters = "auto", temp_dir, max_game = "64M";
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> inputs, removals;
   po::options_description visible(

@@ -2,7 +2,9 @@
 // glyphs (U+265A-U+265F, in the browser's font: DejaVu Sans on Debian), White's
 // filled white with a dark outline. It flips, highlights the last move, marks the legal
 // targets of a selected piece, and takes moves by click or drag (pointer events: mouse,
-// pen and touch). The rules are the server's: legal moves come from /api/position.
+// pen and touch); a pawn reaching the last rank asks which piece it becomes (queen, rook,
+// bishop, knight, in a column over the promotion square, as lichess does). The rules are
+// the server's: legal moves come from /api/position.
 import { svg } from './dom.js';
 
 const GLYPHS = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F\uFE0E' };
@@ -47,6 +49,7 @@ export class Board {
     this.legal = legal;
     this.lastMove = lastMove;
     this.selected = null;
+    this.promotion = null;
     this.draw();
   }
 
@@ -118,6 +121,25 @@ export class Board {
       const piece = pieces[this.dragging.from];
       if (piece) node.append(this.pieceNode(null, piece, this.dragging.x, this.dragging.y));
     }
+    if (this.promotion) this.drawPromotion(pieces);
+  }
+
+  // The squares of the promotion choice: from the promotion square towards the board's
+  // middle, queen first.
+  promotionSquares() {
+    const { to } = this.promotion;
+    const step = to[1] === '8' ? -1 : 1;
+    return ['q', 'r', 'b', 'n'].map((letter, i) => ({ letter, square: to[0] + String(Number(to[1]) + step * i) }));
+  }
+
+  drawPromotion(pieces) {
+    const white = pieces[this.promotion.from] === 'P';
+    this.node.append(svg('rect', { x: 0, y: 0, width: 8, height: 8, class: 'promotion-shade' }));
+    for (const { letter, square } of this.promotionSquares()) {
+      const [x, y] = this.corner(square);
+      this.node.append(svg('rect', { x, y, width: 1, height: 1, class: 'promotion-choice', 'data-promote': letter }));
+      this.node.append(this.pieceNode(square, white ? letter.toUpperCase() : letter));
+    }
   }
 
   pieceNode(square, piece, x, y) {
@@ -140,19 +162,39 @@ export class Board {
     return (piece === piece.toUpperCase()) === whiteToMove;
   }
 
-  // Plays from -> to when legal (a promotion becomes a queen); true when it did.
+  // Plays from -> to when legal (a promotion first asks for the piece); true when it did
+  // or when it now asks.
   tryMove(from, to) {
     const moves = this.legal.filter((m) => m.uci.slice(0, 4) === from + to);
     if (!moves.length || !this.onMove) return false;
-    const move = moves.find((m) => m.uci.length === 4 || m.uci[4] === 'q') || moves[0];
     this.selected = null;
-    this.onMove(move.uci);
+    if (moves.length > 1) {  // the four promotions
+      this.promotion = { from, to };
+      this.draw();
+      return true;
+    }
+    this.onMove(moves[0].uci);
     return true;
+  }
+
+  // A click while the promotion choice is shown: a piece plays the move, anything else
+  // takes the pawn back.
+  choosePromotion(square) {
+    const { from, to } = this.promotion;
+    const chosen = this.promotionSquares().find((c) => c.square === square);
+    this.promotion = null;
+    if (chosen) this.onMove(from + to + chosen.letter);
+    else this.draw();
   }
 
   pointerDown(event) {
     if (!this.onMove) return;
     const square = this.squareAt(event);
+    if (this.promotion) {
+      this.choosePromotion(square);
+      event.preventDefault();
+      return;
+    }
     if (!square) return;
     if (this.selected && this.selected !== square && this.tryMove(this.selected, square)) return;
     if (this.ownPiece(square)) {

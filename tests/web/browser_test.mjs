@@ -155,6 +155,22 @@ async function hostileTextShowsAsText(browser, origin) {
   check(problems.length === 0, `XSS database: no console errors or outside requests${problems.length ? `: ${problems.join('; ')}` : ''}`);
 }
 
+// A pawn reaching the last rank asks for its piece; the knight is taken (a hand-made
+// position: White pawn on a7, kings on a1 and h1).
+async function promotionAsksForThePiece(page, origin) {
+  const fen = '8/P7/8/8/8/8/8/k6K w - - 0 1';
+  await page.goto(`${origin}/#/explorer?fen=${encodeURIComponent(fen)}`);
+  await page.waitForSelector('rect[data-square="a7"]');
+  await page.waitForFunction(() => document.querySelector('input.fen')?.value.startsWith('8/P7'));
+  await clickSquare(page, 'a7');
+  await clickSquare(page, 'a8');
+  const choices = await page.$$eval('rect[data-promote]', (r) => r.map((n) => n.getAttribute('data-promote')).join(''));
+  check(choices === 'qrbn', `a promotion offers queen, rook, bishop and knight (${choices})`);
+  await page.click('rect[data-promote="n"]');
+  await page.waitForFunction(() => document.querySelector('.line a.current')?.textContent === 'a8=N');
+  check((await hash(page)).includes('play=a7a8n'), `the knight was played (${await hash(page)})`);
+}
+
 const browser = await puppeteer.launch({
   executablePath: process.env.PGNBASE_CHROMIUM || '/usr/bin/chromium',
   headless: true,
@@ -169,6 +185,7 @@ try {
   await topGameStepsWithArrows(page);
   await searchFromTheForm(page, sample.origin);
   await playerPagePlots(page, sample.origin);
+  await promotionAsksForThePiece(page, sample.origin);
   check(problems.length === 0, `sample: no console errors or outside requests${problems.length ? `: ${problems.join('; ')}` : ''}`);
   const xss = await startServer(xssDb);
   servers.push(xss.child);
