@@ -8,6 +8,7 @@
 #include "search/explorer.h"
 #include "query/json_object.h"
 #include "serve/api.h"
+#include "serve/facets_cache.h"
 #include "store/read_snapshot.h"
 
 namespace pgnbase::serve {
@@ -214,6 +215,8 @@ std::string explorer_json(store::Database& db, const ApiRequest& request) {
   const size_t max_moves = size_t(request.integer("moves", 100, 0, 500));
 
   store::ReadSnapshot snapshot(db);
+  const std::shared_ptr<const store::GameFacets> facets = shared_facets(db);
+  options.facets = facets.get();
   search::ExplorerResult result;
   if (speeds.empty()) {
     result = search::explore(db, options);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/notation.h"
+#include "core/plural.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/source_removal.h"
@@ -106,7 +107,7 @@ void print_duplicates(const SourceSummary& summary) {
   const uint64_t exact = summary.duplicates - std::count_if(summary.truncated.begin(), summary.truncated.end(),
                                                             [](const TruncatedCopy& c) { return c.new_is_shorter; });
   if (exact > summary.first_duplicates.size())
-    std::printf("  ... and %llu more duplicates\n", (unsigned long long)(exact - summary.first_duplicates.size()));
+    std::printf("  ... and %s\n", plural(int64_t(exact - summary.first_duplicates.size()), "more duplicate").c_str());
 }
 
 // One line per truncated copy met (the first 10), saying which game was kept.
@@ -124,7 +125,9 @@ void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
                   (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
                   (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
   }
-  if (copies.size() > kShown) std::printf("  ... and %zu more truncated copies\n", copies.size() - kShown);
+  if (copies.size() > kShown)
+    std::printf("  ... and %s\n",
+                plural(int64_t(copies.size() - kShown), "more truncated copy", "more truncated copies").c_str());
 }
 
 // --remove: deletes the named sources in one transaction and says what went. Naming a

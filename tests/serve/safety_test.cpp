@@ -7,6 +7,9 @@
 #include <atomic>
 #include <fstream>
 
+#include "search/explorer.h"
+#include "store/read_snapshot.h"
+#include "store/schema_version.h"
 #include "tests/serve/serve_test_support.h"
 
 namespace pgnbase::serve_test {
@@ -193,9 +196,30 @@ TEST(ServeImportTest, AnImportIsSeenByTheNextRequest) {
     const json_check::Value v = parse_json(response ? response->body : "");
     return v.find("total") ? int64_t(v.find("total")->number) : -1;
   };
+  // The explorer with a filter reads the game facets, which the server keeps between
+  // requests until the games change: after the import they must be the new ones.
+  auto explorer_games = [&] {
+    auto response = server.client()->Get("/api/explorer?min-elo=2500&topGames=3");
+    EXPECT_TRUE(response && response->status == 200);
+    const json_check::Value v = parse_json(response ? response->body : "");
+    return v.find("games") ? int64_t(v.find("games")->number) : -1;
+  };
+  auto library_games = [&] {
+    store::Database d = store::open_for_reading(db);
+    store::ReadSnapshot snapshot(d);
+    search::ExplorerOptions options;
+    options.filter.position = Board();  // the start position, as the request
+    options.filter.min_elo = 2500;
+    options.use_facets = false;  // the SQL answer, as a judge
+    return int64_t(search::explore(d, options).games);
+  };
   EXPECT_EQ(count(), 100);
+  const int64_t before = explorer_games();
+  EXPECT_EQ(before, library_games());
   import_into(db, {second.string()});
   EXPECT_EQ(count(), 150);
+  EXPECT_EQ(explorer_games(), library_games());
+  EXPECT_GT(explorer_games(), before);  // the second file's rated games count too
 }
 
 }  // namespace
