@@ -157,8 +157,6 @@ class Slots {
   unsigned free_;
 };
 
-// True when the input is known to fit one chunk: a small file, or a stream (a zip member)
-// whose size is stated.
 // A parsed chunk holds about 4 times its text, and 2 * threads + 1 chunks are alive at
 // once (import_chunks_in_threads): with many threads the chunks get smaller, so that the
 // pipeline's memory stays near kPipelineBytes whatever -j is (4 MiB chunks at -j 1, 2.4
@@ -171,6 +169,8 @@ size_t chunk_bytes_for(const ImportOptions& options) {
   return std::min(options.chunk_bytes, std::max(kPipelineBytes / (alive * 4), kSmallestChunkBytes));
 }
 
+// True when the input is known to fit one chunk: a small file, or a stream (a zip member)
+// whose size is stated.
 bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
   const std::optional<uint64_t> size = source.is_mapped() ? source.size_on_disk() : source.stated_size();
   return size && *size < chunk_bytes;
@@ -187,8 +187,8 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
   Reorderer reorderer;
   // One chunk being parsed per worker and as many again split or parsed ahead: a parsed
   // chunk holds about 4 times its text (records, blobs, postings), and more waiting for
-  // the writer only raise the peak memory (threads * 3 + 2 slots: 426 MB instead of
-  // 348 MB on 1.48M games at -j 2, bench/README.md).
+  // the writer only raise the peak memory (threads * 3 + 2 slots: 416 MiB instead of
+  // 340 MiB on 424k games at -j 2).
   Slots slots(threads * 2 + 1);
   std::atomic<bool> stop{false};
   std::atomic<unsigned> workers_left{threads};
