@@ -188,7 +188,7 @@ TEST_F(RowFilters, OpeningNameFromTheTagOrTheComputedName) {
 
 TEST_F(RowFilters, CommentWordsAgreeWithTheExportedComments) {
   size_t non_empty = 0;
-  // Two words and a phrase's worth: each search scans every game's comments, which costs
+  // Two searches (a phrase and a word): each scans every game's comments, which costs
   // 10 s a word under AddressSanitizer (40 and 12 games here; "mate" and "clk", 109 and
   // 2,000, answered the same when tried).
   for (const char* text : {"white wins", "Fork"}) {
