@@ -244,8 +244,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   insert_material_.bind_int64(1, id);
   insert_material_.bind_blob_static(2, bytes_of(game.material_blob));
   insert_material_.run();
-  if (dedupe_keys_loaded_ && dedupe_keys_.find(uint64_t(game.dedupe_key)) == 0)
-    dedupe_keys_.add(uint64_t(game.dedupe_key), uint32_t(id));
+  if (dedupe_keys_loaded_) dedupe_keys_.add_if_absent(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
   return id;
 }
@@ -269,9 +268,7 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
     store::Statement keys = db_.prepare(store::sql::kDedupeKeys);
-    while (keys.step())
-      if (dedupe_keys_.find(uint64_t(keys.column_int64(0))) == 0)
-        dedupe_keys_.add(uint64_t(keys.column_int64(0)), uint32_t(keys.column_int64(1)));
+    while (keys.step()) dedupe_keys_.add_if_absent(uint64_t(keys.column_int64(0)), uint32_t(keys.column_int64(1)));
     dedupe_keys_loaded_ = true;
   }
   int64_t stored_id = 0;

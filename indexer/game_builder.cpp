@@ -57,11 +57,15 @@ uint64_t mix_text(uint64_t h, std::string_view text) {
 int64_t dedupe_key_of(const GameRecord& game) {
   // The first value of each tag the key reads, found in one pass over the tags (a lichess
   // game has 15-20 of them; ten passes cost the workers 3% of their time).
+  enum : size_t { kWhite, kBlack, kDate, kEvent, kRound, kIdentifying };  // kIdentifying + i: kIdentifyingTags[i]
   static constexpr auto kRead = [] {
-    std::array<std::string_view, 5 + std::size(kIdentifyingTags)> names{"White", "Black", "Date", "Event", "Round"};
-    std::copy(std::begin(kIdentifyingTags), std::end(kIdentifyingTags), names.begin() + 5);  // Site among them
+    std::array<std::string_view, kIdentifying + std::size(kIdentifyingTags)> names{"White", "Black", "Date", "Event",
+                                                                                    "Round"};
+    std::copy(std::begin(kIdentifyingTags), std::end(kIdentifyingTags), names.begin() + kIdentifying);  // Site too
     return names;
   }();
+  static constexpr size_t kSite = kIdentifying;  // kIdentifyingTags[0]
+  static_assert(kIdentifyingTags[0] == "Site");
   std::array<const std::string*, std::size(kRead)> found{};
   for (const store::Tag& t : game.tags)
     for (size_t i = 0; i < std::size(kRead); ++i)
@@ -69,33 +73,30 @@ int64_t dedupe_key_of(const GameRecord& game) {
         found[i] = &t.value;
         break;
       }
-  auto value_of = [&](std::string_view name) -> const std::string* {
-    for (size_t i = 0; i < std::size(kRead); ++i)
-      if (kRead[i] == name) return found[i];
-    return nullptr;
-  };
 
   uint64_t h = mix_text(0x51ED270B27A1F3C5ull, game.start_fen);
   for (MoveCode code : game.codes) h = mix(h, code);
   h = mix(h, uint64_t(game.result));
   // An absent tag counts as the value export writes for it, so that an exported and
   // re-imported game is recognised.
-  auto mix_tag = [&](std::string_view name, std::string_view absent) {
-    const std::string* value = value_of(name);
-    h = mix_text(h, value ? std::string_view(*value) : absent);
+  auto mix_tag = [&](size_t tag, std::string_view absent) {
+    h = mix_text(h, found[tag] ? std::string_view(*found[tag]) : absent);
   };
-  for (auto [name, absent] : {std::pair{"White", "?"}, {"Black", "?"}, {"Date", "????.??.??"}}) mix_tag(name, absent);
+  mix_tag(kWhite, "?");
+  mix_tag(kBlack, "?");
+  mix_tag(kDate, "????.??.??");
   // A game without moves (a pairing, a forfeit) is told apart by its headers alone: two
   // rounds of one pairing list are two games.
   if (game.codes.empty())
-    for (const char* name : {"Event", "Site", "Round"}) mix_tag(name, "?");
+    for (size_t tag : {size_t(kEvent), kSite, size_t(kRound)}) mix_tag(tag, "?");
   // A tag that names one game tells apart games whose moves, players and day agree (two
   // quick draws of the same pair on lichess); a Site that is a place, not a game's URL,
   // does not, as copies of one game may spell it differently. Absent, it adds nothing, so
   // the key of a game without such tags is what it always was.
-  for (std::string_view name : kIdentifyingTags)
-    if (const std::string* value = value_of(name))
-      if (name != "Site" || value->find("://") != std::string::npos) h = mix_text(mix_text(h, name), *value);
+  for (size_t i = 0; i < std::size(kIdentifyingTags); ++i)
+    if (const std::string* value = found[kIdentifying + i])
+      if (i + kIdentifying != kSite || value->find("://") != std::string::npos)
+        h = mix_text(mix_text(h, kIdentifyingTags[i]), *value);
   return int64_t(h);
 }
 

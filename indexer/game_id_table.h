@@ -27,6 +27,19 @@ class GameIdTable {
     ++size_;
   }
 
+  // Adds (key, id) unless key has an entry already (the first stored game wins), in one
+  // probe; returns whether it added.
+  bool add_if_absent(uint64_t key, uint32_t id) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    key &= ~uint64_t{1};
+    size_t i = slot_of(key);
+    for (; slots_[i].id != 0; i = (i + 1) & mask())
+      if ((slots_[i].key & ~uint64_t{1}) == key) return false;
+    slots_[i] = Slot{key, id};
+    ++size_;
+    return true;
+  }
+
   // Calls f(id, mark) for each entry of key, until f returns true; returns whether it did.
   template <class F>
   bool any_of(uint64_t key, F f) const {
