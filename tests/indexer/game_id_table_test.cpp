@@ -51,6 +51,14 @@ TEST(GameIdTable, TheMarkBitIsNotPartOfTheKey) {
   EXPECT_TRUE(marked);
 }
 
+TEST(GameIdTable, AddIfAbsentKeepsTheFirstIdOfAKey) {
+  GameIdTable table;
+  for (uint32_t id = 1; id <= 5000; ++id) EXPECT_TRUE(table.add_if_absent(uint64_t(id) << 8, id));
+  for (uint32_t id = 1; id <= 5000; ++id) EXPECT_FALSE(table.add_if_absent(uint64_t(id) << 8, id + 10000));
+  EXPECT_EQ(table.size(), 5000u);
+  for (uint32_t id = 1; id <= 5000; ++id) ASSERT_EQ(table.find(uint64_t(id) << 8), id);
+}
+
 TEST(GameIdTable, AnEmptyOrClearedTableFindsNothing) {
   GameIdTable table;
   EXPECT_EQ(table.find(42), 0u);
