@@ -11,6 +11,7 @@
 #     FILE       default: a master-style file made from ../shared/data/bench (Seven Tag
 #                Roster, no comments: pgn-extract -7 -C -N -V), as bench/import_bench.sh
 #   PGNBASE_SCALING_THREADS="1 2 4"  the thread counts (default 1 2 4 ... nproc)
+#   PGNBASE_SCALING_ARGS="--keep-duplicates"  more pgn-index options (a file made of copies)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -40,7 +41,8 @@ echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
 printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s workers_s busiest_w merge_s reader_s other_s ceiling/s
 for t in $threads; do
   rm -f "$work/db"*
-  "$index" -q --stats -j "$t" -o "$work/db" "$file" >"$work/stats"
+  # shellcheck disable=SC2086 # the options are words on purpose
+  "$index" -q --stats -j "$t" ${PGNBASE_SCALING_ARGS:-} -o "$work/db" "$file" >"$work/stats"
   awk -v t="$t" '
     /^cpu seconds by thread role/ { match($0, /wall [0-9.]+/); wall = substr($0, RSTART + 5, RLENGTH - 5)
                                     match($0, /, [0-9]+ game/); games = substr($0, RSTART + 2, RLENGTH - 7) }
