@@ -44,7 +44,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
   // A second import into the same database queues behind the first.
   db_.wait_for_locks(options_.on_lock_wait);
-  db_.configure_for_bulk_load(options_.threads);
+  db_.configure_for_bulk_load(options_.threads, options_.journal);
   {
     store::Transaction t(db_);
     db_.exec(store::kSchemaSql);

@@ -38,6 +38,8 @@ struct WriterOptions {
   // old; 0 commits each source by itself. Whoever sets more calls commit_sources at the
   // end: the destructor rolls back what was not committed.
   double commit_after_seconds = 0;
+  // Private for a new database that no other process can see yet (indexer/fresh_build.h).
+  store::Database::Journal journal = store::Database::Journal::Shared;
 };
 
 struct SourceSummary {
@@ -93,6 +95,8 @@ class DatabaseWriter {
   // Commits the sources finished since the last commit, if any (after the last input, or
   // before a caller reports them as stored for good).
   void commit_sources();
+  // True when every finished source is committed (none waits in an open transaction).
+  bool all_committed() const { return !transaction_; }
 
   store::Database& database() { return db_; }
   int zstd_level() const { return options_.zstd_level; }

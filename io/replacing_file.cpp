@@ -4,68 +4,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
+
+#include "io/removed_on_signal.h"
 
 namespace pgnbase::io {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Temporary files a signal handler must remove: fixed buffers, because the handler may
-// only call async-signal-safe functions (unlink, sigaction, raise). A path is written
-// before its slot is marked used, and the mark is cleared before the path is reused.
-constexpr int kSlots = 8;
-constexpr size_t kSlotPathBytes = 4096;
-char slot_paths[kSlots][kSlotPathBytes];
-std::atomic<bool> slot_used[kSlots];
-
-void remove_temporaries_and_die(int signal_number) {
-  for (int i = 0; i < kSlots; ++i)
-    if (slot_used[i].load()) unlink(slot_paths[i]);
-  struct sigaction restore {};
-  restore.sa_handler = SIG_DFL;
-  sigemptyset(&restore.sa_mask);
-  sigaction(signal_number, &restore, nullptr);
-  raise(signal_number);  // ends the process as the signal would have
-}
-
-// Installs the handler once, leaving alone a signal the caller ignores (nohup).
-void install_handler() {
-  static const bool installed = [] {
-    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      if (sigaction(signal_number, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
-      struct sigaction handler {};
-      handler.sa_handler = remove_temporaries_and_die;
-      sigemptyset(&handler.sa_mask);
-      sigaction(signal_number, &handler, nullptr);
-    }
-    return true;
-  }();
-  (void)installed;
-}
-
-// A slot naming path for the handler, or -1 when none is free (the file may then stay).
-int claim_slot(const std::string& path) {
-  if (path.size() >= kSlotPathBytes) return -1;
-  install_handler();
-  for (int i = 0; i < kSlots; ++i) {
-    if (slot_used[i].load()) continue;
-    std::memcpy(slot_paths[i], path.c_str(), path.size() + 1);
-    slot_used[i].store(true);
-    return i;
-  }
-  return -1;
-}
-
-void release_slot(int slot) {
-  if (slot >= 0) slot_used[slot].store(false);
-}
 
 bool written_in_place(const std::string& path) {
   if (path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
@@ -98,11 +47,11 @@ ReplacingFile::ReplacingFile(const std::string& path) : path_(path), target_(pat
     write_path_ = attempt == 0 ? base : base + "-" + std::to_string(attempt);
     // Named for the signal handler before it exists, so that no signal finds the file
     // made and not yet named; a name taken by another file is released unopened.
-    signal_slot_ = claim_slot(write_path_);
+    signal_slot_ = remove_on_signal(write_path_);
     fd = open(write_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) break;
     const int error = errno;
-    release_slot(signal_slot_);
+    forget_on_signal(signal_slot_);
     signal_slot_ = -1;
     if (error != EEXIST || attempt == 100) {
       write_path_ = path;
@@ -116,7 +65,7 @@ ReplacingFile::ReplacingFile(const std::string& path) : path_(path), target_(pat
 ReplacingFile::~ReplacingFile() {
   if (in_place_ || committed_) return;
   unlink(write_path_.c_str());
-  release_slot(signal_slot_);
+  forget_on_signal(signal_slot_);
 }
 
 void ReplacingFile::commit() {
@@ -132,7 +81,7 @@ void ReplacingFile::commit() {
   if (rename(write_path_.c_str(), target_.c_str()) != 0)
     throw OutputError("cannot put '" + path_ + "' in place: " + system_message(errno));
   committed_ = true;
-  release_slot(signal_slot_);
+  forget_on_signal(signal_slot_);
 }
 
 }  // namespace pgnbase::io

@@ -292,21 +292,23 @@ void Database::set_deadline(std::optional<std::chrono::steady_clock::time_point>
       deadline_.get());
 }
 
-void Database::configure_for_bulk_load(unsigned sort_threads) {
+void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
+  const bool shared = journal == Journal::Shared;
+  const std::string wanted = shared ? "wal" : "memory";
   // journal_mode answers with the mode in force: a locked or in-memory database
   // keeps its old mode without an error, so check the answer.
-  Statement journal = prepare("PRAGMA journal_mode=WAL");
-  std::string mode = journal.step() ? std::string(journal.column_text(0)) : std::string();
-  journal.reset();
+  Statement set = prepare("PRAGMA journal_mode=" + wanted);
+  std::string mode = set.step() ? std::string(set.column_text(0)) : std::string();
+  set.reset();
   const char* filename = sqlite3_db_filename(db_, "main");
   bool on_disk = filename && *filename;
-  if (on_disk && mode != "wal")
+  if (on_disk && mode != wanted)
     throw StoreError(StoreErrorKind::Other, SQLITE_ERROR,
-                     "database '" + *path_ + "': cannot switch to WAL journal mode (still '" + mode + "')");
-  exec("PRAGMA synchronous=NORMAL;"
-       // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
-       // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
-       "PRAGMA cache_size=-32768;"
+                     "database '" + *path_ + "': cannot switch to " + wanted + " journal mode (still '" + mode + "')");
+  exec(shared ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=OFF");
+  // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
+  // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
+  exec("PRAGMA cache_size=-32768;"
        "PRAGMA temp_store=MEMORY;");
   // SQLite caps it at its compile-time SQLITE_MAX_WORKER_THREADS (8 in Debian's build).
   exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));

@@ -16,6 +16,7 @@
 
 #include "core/notation.h"
 #include "core/plural.h"
+#include "indexer/fresh_build.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/source_removal.h"
@@ -75,12 +76,6 @@ bool flush_stdout() {
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
   std::fprintf(stderr, "pgn-index: cannot write to standard output: %s\n", std::strerror(errno));
   return false;
-}
-
-// Removes a database this run created but put nothing into (every input failed).
-void remove_new_database(const std::string& db) {
-  std::error_code ignored;
-  for (const std::string& file : io::database_files(db)) fs::remove(file, ignored);
 }
 
 // The explorer's stored answers for common positions follow the games just imported.
@@ -289,8 +284,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pgn-index: %s; refusing to overwrite it\n", refusal->c_str());
     return 2;
   }
-  std::error_code ignored;
-  const bool database_existed = fs::exists(output, ignored);
   const auto started = std::chrono::steady_clock::now();
   const double main_cpu_start = this_thread_cpu_seconds();
   double summaries_cpu = 0;
@@ -302,7 +295,19 @@ int main(int argc, char** argv) {
       rejects = std::make_unique<RejectsFile>(rejects_path);
       options.rejects_out = &rejects->stream();
     }
-    DatabaseWriter writer(output, writer_options);
+    // A new database is built under a private name until it holds a committed file
+    // (indexer/fresh_build.h); an existing one is appended to through the WAL.
+    std::optional<FreshBuild> fresh = FreshBuild::start(output, writer_options.on_lock_wait);
+    WriterOptions build_options = writer_options;
+    if (fresh) build_options.journal = store::Database::Journal::Private;
+    std::optional<DatabaseWriter> writer;
+    writer.emplace(fresh ? fresh->build_path() : output, build_options);
+    auto publish = [&] {
+      writer.reset();
+      fresh->publish();
+      fresh.reset();
+      writer.emplace(output, writer_options);
+    };
     report_stale_run_files(temp_dir.empty() ? fs::temp_directory_path() : fs::path(temp_dir), quiet);
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
@@ -323,8 +328,8 @@ int main(int argc, char** argv) {
         if (rejects) rejects->begin_input();
         ImportOutcome outcome;
         try {
-          outcome = show_progress ? import_file(*sources, index, writer, options, progress)
-                                  : import_file(*sources, index, writer, options);
+          outcome = show_progress ? import_file(*sources, index, *writer, options, progress)
+                                  : import_file(*sources, index, *writer, options);
         } catch (const InputError& e) {
           if (show_progress) std::fprintf(stderr, "\r\033[K");
           std::fflush(stdout);
@@ -340,10 +345,15 @@ int main(int argc, char** argv) {
         if (!quiet) print_summary(name, outcome);
         if (!quiet) print_duplicates(outcome.summary);
         if (!quiet) print_truncated_copies(outcome.summary.truncated);
+        // Once a file is committed, a kill must not take it away: the build goes public.
+        if (fresh && totals.imported_files() > 0 && writer->all_committed()) publish();
       }
-      writer.commit_sources();
+      writer->commit_sources();
+      if (fresh && totals.imported_files() > 0 && &input != &inputs.back()) publish();
     }
-    if (totals.imported_files() > 0) summaries_cpu = rebuild_explorer_summaries(writer.database(), quiet);
+    if (totals.imported_files() > 0) summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet);
+    if (fresh && totals.imported_files() > 0) publish();
+    writer.reset();  // an unpublished build (nothing imported) goes when fresh does
   } catch (const std::exception& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     std::fflush(stdout);
@@ -359,7 +369,6 @@ int main(int argc, char** argv) {
                                      .summaries_seconds = summaries_cpu,
                                      .totals = thread_cpu_totals(),
                                      .process_seconds = process_cpu_seconds()});
-  if (totals.imported_files() == 0 && !database_existed) remove_new_database(output);
   if (rejects && totals.imported_files() > 0) {
     try {
       rejects->commit();

@@ -147,21 +147,37 @@ class ConcurrentImport : public CliTest {
     fs::create_directories(dir_ / name);
     return dir_ / name;
   }
+  void second_import_waits_for_the_first(bool database_exists);
 };
 
-TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
-  const std::string second = file("second.pgn", test::games_text(1500, 2000));
+// A second import into a database that another import is writing waits for it and then
+// adds its own file: appended to a database that exists, or both building a
+// new one (the first builds it under a private name, indexer/fresh_build.h; the second
+// waits for that name's lock and then appends to what the first published).
+void ConcurrentImport::second_import_waits_for_the_first(bool database_exists) {
+  const std::string database = db();
+  if (database_exists) {
+    ASSERT_EQ(index({"-q", "-o", database, file("old.pgn", test::games_text(1900, 2000))}).code, 0);
+  }
+  // The bundled sample's 2,000 games, split over the (old,) first and second files.
+  const std::string second = file("second.pgn", test::games_text(1500, database_exists ? 1900 : 2000));
   Pipe input;
-  const pid_t first = start(output_dir("first"), kIndexBinary, {"-o", db(), "-j", "2", "-"}, stdin_from(input.read_end));
+  const pid_t first =
+      start(output_dir("first"), kIndexBinary, {"-o", database, "-j", "2", "-"}, stdin_from(input.read_end));
   input.close_read();
-  // Its database made, the first import reads standard input ahead; given more than the
-  // 64 KiB it reads ahead, it begins the file (takes the write lock) and waits for the rest.
-  ASSERT_TRUE(eventually([&] { return count(db(), "SELECT COUNT(*) FROM sources") == 0; }));
-  input.write_all(test::games_text(0, 200));
-  ASSERT_TRUE(eventually([&] { return write_locked(db()); })) << "the first import never took the write lock";
+  if (database_exists) {
+    // The first import reads standard input ahead; given more than the 64 KiB it reads
+    // ahead, it begins the file (takes the write lock) and waits for the rest.
+    input.write_all(test::games_text(0, 200));
+    ASSERT_TRUE(eventually([&] { return write_locked(database); })) << "the first import never took the write lock";
+  } else {
+    ASSERT_TRUE(eventually([&] { return fs::exists(database + "-building"); })) << "the first import never began its build";
+    EXPECT_FALSE(fs::exists(database)) << "a database that is being built is not visible";
+    input.write_all(test::games_text(0, 200));
+  }
 
   TerminalReader terminal;
-  const pid_t waiting = start(output_dir("second"), kIndexBinary, {"-o", db(), second}, stderr_to(terminal.slave()));
+  const pid_t waiting = start(output_dir("second"), kIndexBinary, {"-o", database, second}, stderr_to(terminal.slave()));
   terminal.close_slave();
   EXPECT_TRUE(eventually([&] { return terminal.text().find("waiting for another import") != std::string::npos; }))
       << "no waiting line on the second import's terminal:\n" << terminal.text();
@@ -172,8 +188,17 @@ TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
   const Ran b = finish(output_dir("second"), waiting, stderr_to(0));
   EXPECT_EQ(a.code, 0) << a;
   EXPECT_EQ(b.code, 0) << "second import:\n" << terminal.text();
-  EXPECT_EQ(count(db(), "SELECT COUNT(*) FROM sources"), 2);
-  EXPECT_EQ(count(db(), "SELECT COUNT(*) FROM games"), 2000);
+  EXPECT_EQ(count(database, "SELECT COUNT(*) FROM sources"), database_exists ? 3 : 2);
+  EXPECT_EQ(count(database, "SELECT COUNT(*) FROM games"), 2000);
+  EXPECT_FALSE(fs::exists(database + "-building"));
+}
+
+TEST_F(ConcurrentImport, SecondImportWaitsForTheFirstAndBothFilesAreStored) {
+  second_import_waits_for_the_first(/*database_exists=*/true);
+}
+
+TEST_F(ConcurrentImport, SecondImportOfANewDatabaseWaitsForTheFirstToPublishIt) {
+  second_import_waits_for_the_first(/*database_exists=*/false);
 }
 
 TEST_F(ConcurrentImport, ImportThatStartedFirstSeesWhatAnotherStoredMeanwhile) {
@@ -240,7 +265,9 @@ TEST_P(InterruptedBySignal, LeavesNoRunFileAndNoSource) {
   const Ran r = finish(output_dir("import"), pid);
   EXPECT_EQ(r.signal, GetParam()) << r;
   EXPECT_EQ(run_files(temp()), std::vector<std::string>{});
-  EXPECT_EQ(count(db(), "SELECT COUNT(*) FROM sources"), 0);
+  // The new database was being built under its private name: neither name stays.
+  EXPECT_FALSE(fs::exists(db()));
+  EXPECT_FALSE(fs::exists(db() + "-building"));
 }
 
 INSTANTIATE_TEST_SUITE_P(SigtermAndSigint, InterruptedBySignal, ::testing::Values(SIGTERM, SIGINT),
