@@ -155,14 +155,15 @@ void check_in_threads(unsigned threads, bool keep_annotations, const std::functi
   }
 }
 
-// Runs f, turning a failure to read the other database into an InputError that names it,
+// Runs f, turning a failure to read the other database into an InputError,
 // so that the import goes on with its next input (a failure of DB stays fatal).
 template <class F>
-auto reading(const std::string& other_path, F&& f) {
+auto reading(F&& f) {
   try {
     return f();
   } catch (const store::StoreError& e) {
-    throw InputError(other_path + ": cannot be read: " + e.what());
+    // The message names the database: "database 'x.db': database disk image is malformed".
+    throw InputError(std::string(e.what()) + "; not merged");
   }
 }
 
@@ -171,8 +172,8 @@ auto reading(const std::string& other_path, F&& f) {
 class OtherDatabase {
  public:
   explicit OtherDatabase(const std::string& path)
-      : path_(path), db_(reading(path, [&] { return store::open_for_reading(path); })), snapshot_(db_) {
-    reading(path, [&] { load(); });
+      : path_(path), db_(reading([&] { return store::open_for_reading(path); })), snapshot_(db_) {
+    reading([&] { load(); });
   }
 
   const std::string& path() const { return path_; }
@@ -198,7 +199,7 @@ class OtherDatabase {
     GameReader(OtherDatabase& other, const std::vector<IdRun>& runs)
         : other_(other), runs_(runs), statement_(other.db_.prepare(store::sql::kMergeGamesInRange)) {}
     std::optional<MergeBatch> next() {
-      return reading(other_.path_, [&] { return read_batch(); });
+      return reading([&] { return read_batch(); });
     }
 
    private:
@@ -238,7 +239,7 @@ class OtherDatabase {
   // ascending id order (one pass over the table).
   template <class F>
   void for_each_reject(int64_t source, F&& f) {
-    reading(path_, [&] {
+    reading([&] {
       if (!rejects_) {
         rejects_ = db_.prepare(store::sql::kMergeRejects);
         rejects_more_ = rejects_.step();

@@ -197,6 +197,8 @@ int main(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << visible
+              << "\nA FILE that is a pgnbase database is merged: its sources (with their paths), games, annotations\n"
+                 "and rejects are added as if its PGN files were imported, duplicates skipped as for PGN.\n"
               << "\nExit status: 0 when every input was read (rejected games included); 1 when an input failed\n"
                  "(the others are still imported) or the database did; 2 for a bad command line.\n";
     return 0;
