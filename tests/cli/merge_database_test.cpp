@@ -191,6 +191,25 @@ TEST_F(MergeDatabase, CorruptRowsAreRejectsAndTheOtherGamesMerge) {
   EXPECT_EQ(query({"export", path("merged.db"), "-o", "-"}).code, 0);
 }
 
+// Bytes flipped in the file itself, inside a moves blob (SQLite keeps no checksum of its
+// cells, so only the blob's reader can tell).
+TEST_F(MergeDatabase, BytesFlippedInAStoredMovesBlobMakeOneReject) {
+  import("other.db", {sample_file("a.pgn", 0, 30)});
+  const std::string moves = blob("other.db", 9, "moves");
+  std::string bytes = test::read_file(path("other.db"));
+  const size_t at = bytes.find(moves);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(bytes.find(moves, at + 1), std::string::npos);
+  bytes[at + 1] = char(0xEE);  // the first move: the 15th target of the 15th piece, which no pawn has
+  file("flipped.db", bytes);
+  const Ran r = index({"-o", path("merged.db"), path("flipped.db")});
+  EXPECT_EQ(r.code, 0) << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_EQ(r.err_lines()[0], "pgn-index: " + path("flipped.db") +
+                                  ": game 9: its moves do not replay from its start position (corrupt moves blob); rejected");
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM games"), "29|\n");
+}
+
 // A file cut short: what can be read is a reject or the whole file is one clear line; the
 // database stays usable.
 TEST_F(MergeDatabase, ATruncatedDatabaseIsRefusedOrRejectedWithoutACrash) {
