@@ -286,14 +286,17 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   }
   ++summary_.games_found;
   ++summary_.duplicates;
-  // This source holds the stored game too: removing the game's own source keeps it.
-  if (stored_id < first_game_id_) {
-    insert_copy_.reset();
-    insert_copy_.bind_int64(1, stored_id);
-    insert_copy_.bind_int64(2, source_id_);
-    insert_copy_.run();
-  }
+  last_skipped_for_ = stored_id;
+  add_copy_of(stored_id);
   return true;
+}
+
+void DatabaseWriter::add_copy_of(int64_t stored_id) {
+  if (stored_id >= first_game_id_) return;  // a game of this source is its own
+  insert_copy_.reset();
+  insert_copy_.bind_int64(1, stored_id);
+  insert_copy_.bind_int64(2, source_id_);
+  insert_copy_.run();
 }
 
 std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<std::string>& path,

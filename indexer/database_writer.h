@@ -80,6 +80,18 @@ class DatabaseWriter {
   // True (and counted as a duplicate, nothing written) when an equal game is already in
   // the database or earlier in this import, or a longer copy of it (truncated_copies.h).
   bool skip_duplicate(const GameRecord& game);
+  // The stored game that the last game skip_duplicate skipped equals (or is a truncated
+  // copy of).
+  int64_t last_skipped_for() const { return last_skipped_for_; }
+  // Counts games that the source's own import skipped as duplicates before they reached
+  // this writer (a source merged from another database: database_merge.h).
+  void count_duplicates_skipped_before(uint64_t games) {
+    summary_.games_found += games;
+    summary_.duplicates += games;
+  }
+  // Records that the current source held stored game stored_id too (game_copies), though
+  // it did not store it: removing the game's own source then keeps the game.
+  void add_copy_of(int64_t stored_id);
   void add_reject(const RejectRecord& reject);
   // --replace: removes, inside the current source's transaction, the older sources of the
   // same path (nullopt: content only, for a stream) or content hash
@@ -138,6 +150,7 @@ class DatabaseWriter {
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources
   int64_t next_game_id_ = 1;
+  int64_t last_skipped_for_ = 0;
   bool indexes_dropped_ = false;     // by begin_source, into an empty games table
   bool replaced_in_source_ = false;  // replace_sources ran since begin_source
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read

@@ -11,6 +11,7 @@ namespace pgnbase::tools {
 using indexer::ImportOutcome;
 using indexer::ImportProgress;
 using indexer::SourceSummary;
+using indexer::TruncatedCopy;
 
 namespace {
 
@@ -50,9 +51,12 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
   const SourceSummary& s = o.summary;
   double mb = o.bytes / 1e6;
   std::string duplicates = s.duplicates ? ", " + plural(int64_t(s.duplicates), "duplicate") + " skipped" : "";
-  std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%.1f MB/s, %.0f games/s)\n",
-              name.c_str(), plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
-              (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, o.seconds > 0 ? mb / o.seconds : 0.0,
+  // A source merged from another database read no text: no MB/s.
+  char rate[64] = "";
+  if (o.bytes > 0) std::snprintf(rate, sizeof rate, "%.1f MB/s, ", o.seconds > 0 ? mb / o.seconds : 0.0);
+  std::printf("%s: %s found, %llu imported, %llu rejected%s in %.2f s (%s%.0f games/s)\n", name.c_str(),
+              plural(int64_t(s.games_found), "game").c_str(), (unsigned long long)s.imported,
+              (unsigned long long)s.rejected, duplicates.c_str(), o.seconds, rate,
               o.seconds > 0 ? s.games_found / o.seconds : 0.0);
   for (const auto& [kind, count] : s.rejects_by_kind)
     std::printf("  rejected, %s: %llu\n", kind.c_str(), (unsigned long long)count);
@@ -64,6 +68,38 @@ void print_summary(const std::string& name, const ImportOutcome& o) {
     std::printf("  %llu positions indexed (%.2f bytes each), moves %.2f bytes per ply\n",
                 (unsigned long long)s.positions, s.positions ? double(s.position_index_bytes) / s.positions : 0.0,
                 double(s.moves_bytes) / s.plies);
+}
+
+// One line per exact duplicate skipped (the first SourceSummary::kNamedDuplicates), naming
+// the stored game it equals.
+void print_duplicates(const SourceSummary& summary) {
+  for (const TruncatedCopy& d : summary.first_duplicates)
+    std::printf("  game %llu (line %llu) is a duplicate of stored game %lld: skipped\n",
+                (unsigned long long)d.game_number, (unsigned long long)d.line, (long long)d.stored_id);
+  const uint64_t exact = summary.duplicates - std::count_if(summary.truncated.begin(), summary.truncated.end(),
+                                                            [](const TruncatedCopy& c) { return c.new_is_shorter; });
+  if (exact > summary.first_duplicates.size())
+    std::printf("  ... and %s\n", plural(int64_t(exact - summary.first_duplicates.size()), "more duplicate").c_str());
+}
+
+// One line per truncated copy met (the first 10), saying which game was kept.
+void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
+  constexpr size_t kShown = 10;
+  for (size_t i = 0; i < std::min(copies.size(), kShown); ++i) {
+    const TruncatedCopy& c = copies[i];
+    if (c.new_is_shorter)
+      std::printf("  game %llu (line %llu) is a truncated copy of stored game %lld (%llu of %llu plies): skipped\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+    else
+      std::printf("  game %llu (line %llu) is longer than stored game %lld (%llu plies, %llu stored): imported, "
+                  "both kept (--replace the older file to drop it)\n",
+                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
+                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
+  }
+  if (copies.size() > kShown)
+    std::printf("  ... and %s\n",
+                plural(int64_t(copies.size() - kShown), "more truncated copy", "more truncated copies").c_str());
 }
 
 void ImportTotals::add(const ImportOutcome& o) {

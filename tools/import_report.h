@@ -16,6 +16,13 @@ void print_progress(const std::string& name, const indexer::ImportProgress& prog
 // "NAME: 2000 games found, 2000 imported, 0 rejected in 0.94 s (...)" and the detail lines.
 void print_summary(const std::string& name, const indexer::ImportOutcome& outcome);
 
+// One line per exact duplicate skipped (the first SourceSummary::kNamedDuplicates), naming
+// the stored game it equals.
+void print_duplicates(const indexer::SourceSummary& summary);
+
+// One line per truncated copy met (the first 10), saying which game was kept.
+void print_truncated_copies(const std::vector<indexer::TruncatedCopy>& copies);
+
 // The files of one run, added up.
 // Sweeps the run files that ended imports left in temp_dir (kill -9) and says so in one
 // line on stderr: "pgn-index: removed 59 run files (12.3 MiB) left in /tmp by ended

@@ -16,6 +16,7 @@
 
 #include "core/notation.h"
 #include "core/plural.h"
+#include "indexer/database_merge.h"
 #include "indexer/fresh_build.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
@@ -25,6 +26,7 @@
 #include "search/explorer_summary.h"
 #include "io/file_identity.h"
 #include "tools/import_report.h"
+#include "tools/merge_input.h"
 #include "tools/rejects_file.h"
 
 namespace fs = std::filesystem;
@@ -91,38 +93,6 @@ double rebuild_explorer_summaries(store::Database& db, bool quiet) {
                 double(stats.bytes) / 1024,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return this_thread_cpu_seconds() - cpu_start;
-}
-
-// One line per exact duplicate skipped (the first SourceSummary::kNamedDuplicates), naming
-// the stored game it equals.
-void print_duplicates(const SourceSummary& summary) {
-  for (const TruncatedCopy& d : summary.first_duplicates)
-    std::printf("  game %llu (line %llu) is a duplicate of stored game %lld: skipped\n",
-                (unsigned long long)d.game_number, (unsigned long long)d.line, (long long)d.stored_id);
-  const uint64_t exact = summary.duplicates - std::count_if(summary.truncated.begin(), summary.truncated.end(),
-                                                            [](const TruncatedCopy& c) { return c.new_is_shorter; });
-  if (exact > summary.first_duplicates.size())
-    std::printf("  ... and %s\n", plural(int64_t(exact - summary.first_duplicates.size()), "more duplicate").c_str());
-}
-
-// One line per truncated copy met (the first 10), saying which game was kept.
-void print_truncated_copies(const std::vector<TruncatedCopy>& copies) {
-  constexpr size_t kShown = 10;
-  for (size_t i = 0; i < std::min(copies.size(), kShown); ++i) {
-    const TruncatedCopy& c = copies[i];
-    if (c.new_is_shorter)
-      std::printf("  game %llu (line %llu) is a truncated copy of stored game %lld (%llu of %llu plies): skipped\n",
-                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
-                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
-    else
-      std::printf("  game %llu (line %llu) is longer than stored game %lld (%llu plies, %llu stored): imported, "
-                  "both kept (--replace the older file to drop it)\n",
-                  (unsigned long long)c.game_number, (unsigned long long)c.line, (long long)c.stored_id,
-                  (unsigned long long)c.plies, (unsigned long long)c.stored_plies);
-  }
-  if (copies.size() > kShown)
-    std::printf("  ... and %s\n",
-                plural(int64_t(copies.size() - kShown), "more truncated copy", "more truncated copies").c_str());
 }
 
 // --remove: deletes the named sources in one transaction and says what went. Naming a
@@ -222,6 +192,8 @@ int main(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << visible
+              << "\nA FILE that is a pgnbase database is merged: its sources (with their paths), games, annotations\n"
+                 "and rejects are added as if its PGN files were imported, duplicates skipped as for PGN.\n"
               << "\nExit status: 0 when every input was read (rejected games included); 1 when an input failed\n"
                  "(the others are still imported) or the database did; 2 for a bad command line.\n";
     return 0;
@@ -312,6 +284,17 @@ int main(int argc, char** argv) {
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
     for (const std::string& input : inputs) {
+      // After each input its files are committed, and a new database goes public (unless
+      // it is the last input: then after the explorer summaries, below).
+      auto end_input = [&] {
+        writer->commit_sources();
+        if (fresh && totals.imported_files() > 0 && &input != &inputs.back()) publish();
+      };
+      if (is_sqlite_file(input)) {  // a pgnbase database: merged, not read as PGN
+        merge_input(input, *writer, options, totals, quiet, rejects.get());
+        end_input();
+        continue;
+      }
       std::optional<SourceList> sources;
       try {
         sources.emplace(input);
@@ -348,8 +331,7 @@ int main(int argc, char** argv) {
         // Once a file is committed, a kill must not take it away: the build goes public.
         if (fresh && totals.imported_files() > 0 && writer->all_committed()) publish();
       }
-      writer->commit_sources();
-      if (fresh && totals.imported_files() > 0 && &input != &inputs.back()) publish();
+      end_input();
     }
     if (totals.imported_files() > 0) summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet);
     if (fresh && totals.imported_files() > 0) publish();

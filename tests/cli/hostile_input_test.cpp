@@ -222,7 +222,6 @@ TEST_F(HostileInput, GarbageAfterTheFirst64KiBIsLeftToTheReader) {
 
 TEST_F(HostileInput, FilesThatAreNotPgnAreNamed) {
   const std::pair<std::string, std::string> cases[] = {
-      {"SQLite format 3\0"s + random_bytes(4080, 8), "an SQLite database"},
       {"\x89PNG\r\n\x1A\n"s + random_bytes(2000, 9), "a PNG image"},
       {"\xFF\xD8\xFF\xE0"s + random_bytes(2000, 10), "a JPEG image"},
       {"%PDF-1.4\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<< >>\nendobj\n"s, "a PDF document"},
@@ -233,11 +232,20 @@ TEST_F(HostileInput, FilesThatAreNotPgnAreNamed) {
     expect_one_line_error(index({file}), file + ": not a PGN file (looks like " + looks_like + ")");
     EXPECT_FALSE(fs::exists(db_)) << looks_like;
   }
-  // An existing database is left as it was: no source row for the refused file.
+  // An SQLite file is a database to merge (database_merge.h): with an SQLite header and
+  // nothing readable behind it, one line too.
+  const std::string sqlite = write_file("input.pgn", "SQLite format 3\0"s + random_bytes(4080, 8));
+  expect_one_line_error(index({sqlite}), sqlite);
+  EXPECT_FALSE(fs::exists(db_));
+  // An existing database is left as it was: no source row for the refused file, and a
+  // copy of the database merges nothing (its source is in it already).
   expect_clean_success(index({write_file("a.pgn", kGoodGame)}));
+  expect_one_line_error(index({sqlite}), sqlite);
   const std::string other_db = (dir_ / "other.db").string();
   fs::copy_file(db_, other_db);
-  expect_one_line_error(index({other_db}), other_db + ": not a PGN file (looks like an SQLite database)");
+  const Outcome copy = index({other_db});
+  expect_clean_success(copy);
+  EXPECT_NE(copy.output.find("already in the database (source 1)"), std::string::npos) << copy;
   EXPECT_EQ(count("SELECT COUNT(*) FROM sources"), 1);
 }
 

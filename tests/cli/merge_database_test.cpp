@@ -1,0 +1,268 @@
+// pgn-index -o DB OTHER.db: a pgnbase database given as an input is merged. Every query
+// on the merged database must answer as if the PGN files had been imported (export, FEN
+// search, explorer, sources, rejects, removal), and a damaged or foreign OTHER.db must be
+// a reject or a one-line refusal, never a crash.
+#include <gtest/gtest.h>
+
+#include "store/database.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/bundled_sample.h"
+#include "tests/support/files.h"
+#include "tests/support/shared_data.h"
+
+namespace pgnbase::cli_test {
+namespace {
+
+// Positions the sample's games reach often: after 1. e4, 1. e4 c5 and 1. d4 Nf6 2. c4.
+const std::vector<std::string> kFens = {
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2",
+};
+
+class MergeDatabase : public CliTest {
+ protected:
+  std::string sample_file(const std::string& name, size_t first, size_t end) {
+    return file(name, test::games_text(first, end));
+  }
+
+  void import(const std::string& db, const std::vector<std::string>& inputs, const std::string& threads = "2") {
+    std::vector<std::string> args{"-q", "-j", threads, "-o", path(db)};
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    const Ran r = index(args);
+    ASSERT_EQ(r.code, 0) << r;
+    ASSERT_EQ(r.err, "") << r;
+  }
+
+  std::string rows(const std::string& db, const std::string& sql) {
+    store::Database d(path(db), store::Database::Mode::ReadOnly);
+    store::Statement s = d.prepare(sql);
+    std::string out;
+    while (s.step()) {
+      for (int c = 0; c < s.column_count(); ++c) out += std::string(s.column_text(c)) + "|";
+      out += "\n";
+    }
+    return out;
+  }
+
+  std::string output(const std::vector<std::string>& args) {
+    const Ran r = query(args);
+    EXPECT_EQ(r.code, 0) << r;
+    return r.out;
+  }
+
+  // What a user can ask the database, in one text: two databases that answer every part
+  // alike are the same to their users.
+  std::string answers(const std::string& db) {
+    const std::string p = path(db);
+    std::string out = "export:\n" + output({"export", p, "-o", "-"});
+    for (const std::string& fen : kFens) {
+      out += "fen " + fen + ": " + output({"search", p, "--fen", fen, "--count"});
+      out += "explore " + fen + ":\n" + output({"explore", p, "--fen", fen, "--format", "json"});
+    }
+    out += "explore start:\n" + output({"explore", p, "--format", "json"});
+    out += "rejects:\n" + output({"rejects", p});
+    // The sources as stats lists them, but for when and how fast each was imported.
+    out += "sources:\n" + rows(db, "SELECT id, path, size, content_hash, games_found, imported, rejected, duplicates, "
+                                   "language_counts FROM sources ORDER BY id");
+    out += "copies:\n" + rows(db, "SELECT game_id, source_id FROM game_copies ORDER BY 1, 2");
+    out += "games:\n" + rows(db, "SELECT id, source_id, game_number, byte_offset, line, dedupe_key, eco, eco_source, "
+                                 "opening_id, length(moves), length(tags) FROM games ORDER BY id");
+    return out;
+  }
+
+  // Expects db and direct to answer alike, saying where they first differ.
+  void expect_same_answers(const std::string& db, const std::string& direct) {
+    const std::string a = answers(db), b = answers(direct);
+    if (a == b) return;
+    size_t at = 0;
+    while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+    const size_t from = a.rfind('\n', at) == std::string::npos ? 0 : a.rfind('\n', at);
+    ADD_FAILURE() << db << " and " << direct << " differ at byte " << at << ":\n" << a.substr(from, 300) << "\n---\n"
+                  << b.substr(from, 300);
+  }
+
+  // Replaces a blob of games row `id` in db.
+  void set_blob(const std::string& db, int64_t id, const std::string& column, const std::string& bytes) {
+    store::Database d(path(db), store::Database::Mode::ReadWrite);
+    store::Statement s = d.prepare("UPDATE games SET " + column + " = ?1 WHERE id = ?2");
+    s.bind_blob(1, std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+    s.bind_int64(2, id);
+    s.run();
+  }
+  std::string blob(const std::string& db, int64_t id, const std::string& column) {
+    store::Database d(path(db), store::Database::Mode::ReadOnly);
+    store::Statement s = d.prepare("SELECT " + column + " FROM games WHERE id = ?1");
+    s.bind_int64(1, id);
+    if (!s.step()) return "";
+    const std::span<const std::byte> b = s.column_blob(0);
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+  void exec(const std::string& db, const std::string& sql) {
+    store::Database d(path(db), store::Database::Mode::Create);
+    d.exec(sql);
+  }
+};
+
+// The bundled sample, always here: a database of two files, the second overlapping the
+// first (so it holds copy rows), merged into an empty one answers as the PGN imported,
+// with any thread count.
+TEST_F(MergeDatabase, SampleMergedIntoAnEmptyDatabaseAnswersAsItsPgn) {
+  const std::string a = sample_file("a.pgn", 0, 80), b = sample_file("b.pgn", 60, 140);
+  import("other.db", {a, b});
+  import("direct.db", {a, b});
+  const Ran r = index({"-j", "2", "-o", path("merged.db"), path("other.db")});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  EXPECT_NE(r.out.find(b + " (from " + path("other.db") + "): 80 games found, 60 imported, 0 rejected, 20 duplicates skipped"),
+            std::string::npos) << r;
+  EXPECT_NE(r.out.find(path("other.db") + ": merged 2 sources: 160 games found, 140 merged, 0 rejected, 20 duplicates skipped"),
+            std::string::npos) << r;
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM games"), "140|\n");
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM game_copies"), "20|\n");
+  expect_same_answers("merged.db", "direct.db");
+  import("merged1.db", {path("other.db")}, "1");
+  EXPECT_EQ(answers("merged1.db"), answers("merged.db"));
+}
+
+// Into a database that holds some of the games already: those are skipped as duplicates
+// and recorded as copies, as importing the files would; removing a source then moves or
+// deletes the same games in both.
+TEST_F(MergeDatabase, IntoADatabaseHoldingSomeGamesSkipsThemAndRemovalAgrees) {
+  const std::string x = sample_file("x.pgn", 0, 60), y = sample_file("y.pgn", 50, 110),
+                    z = sample_file("z.pgn", 100, 130);
+  import("other.db", {y, z});
+  import("merged.db", {x});
+  import("merged.db", {path("other.db")});
+  import("direct.db", {x, y, z});
+  expect_same_answers("merged.db", "direct.db");
+  EXPECT_EQ(rows("merged.db", "SELECT duplicates FROM sources WHERE path = '" + y + "'"), "10|\n");
+  // x's games that y also held move to y, in both.
+  for (const char* db : {"merged.db", "direct.db"}) {
+    const Ran r = index({"-o", path(db), "--remove", x});
+    ASSERT_EQ(r.code, 0) << r;
+    EXPECT_NE(r.out.find("10 games stay: other sources hold them"), std::string::npos) << r;
+  }
+  expect_same_answers("merged.db", "direct.db");
+}
+
+TEST_F(MergeDatabase, ASourceMergedBeforeIsAlreadyInTheDatabase) {
+  import("other.db", {sample_file("a.pgn", 0, 20)});
+  import("merged.db", {path("other.db")});
+  const Ran r = index({"-o", path("merged.db"), path("other.db")});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find(path("a.pgn") + " (from " + path("other.db") + "): already in the database (source 1)"),
+            std::string::npos) << r;
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM games"), "20|\n");
+  // The PGN itself too: its content is the merged source's.
+  const Ran again = index({"-o", path("merged.db"), path("a.pgn")});
+  EXPECT_NE(again.out.find("already in the database (source 1)"), std::string::npos) << again;
+}
+
+// Damage a reader can see in a row: each such game is one reject naming the database and
+// the game, and the other games merge.
+TEST_F(MergeDatabase, CorruptRowsAreRejectsAndTheOtherGamesMerge) {
+  import("other.db", {sample_file("a.pgn", 0, 40)});
+  std::string moves = blob("other.db", 5, "moves");
+  ASSERT_GT(moves.size(), 4u);
+  moves[1] = char(0xEE);  // edge case: the 15th target of the 15th piece: no pawn of move 1 has one
+  set_blob("other.db", 5, "moves", moves);
+  const std::string shorter = blob("other.db", 6, "moves");
+  set_blob("other.db", 6, "moves", shorter.substr(0, shorter.size() / 2));  // fewer moves than plies says
+  set_blob("other.db", 7, "tags", "\x05" "ab");                              // a length past the end
+  exec("other.db", "UPDATE games SET white_id = 999999 WHERE id = 8");
+  exec("other.db", "UPDATE game_annotations SET annotations = x'01ffff' WHERE id = (SELECT min(id) FROM game_annotations)");
+  const Ran r = index({"-o", path("merged.db"), path("other.db")});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.signal, 0) << r;
+  const std::string other = path("other.db");
+  for (const std::string& line :
+       {other + ": game 5: its moves do not replay from its start position (corrupt moves blob); rejected",
+        other + ": game 7: its tags blob is corrupt; rejected", other + ": game 8: its White id 999999 names nothing; rejected"})
+    EXPECT_NE(r.err.find(line), std::string::npos) << line << "\n" << r;
+  EXPECT_NE(r.err.find(other + ": game 6: its plies column says"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("its annotations blob is corrupt"), std::string::npos) << r;
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM games"), "35|\n");
+  EXPECT_EQ(rows("merged.db", "SELECT kind, count(*) FROM rejects GROUP BY kind"), "corrupt stored game|5|\n");
+  EXPECT_EQ(rows("merged.db", "SELECT games_found, imported, rejected FROM sources"), "40|35|5|\n");
+  EXPECT_EQ(query({"export", path("merged.db"), "-o", "-"}).code, 0);
+}
+
+// Bytes flipped in the file itself, inside a moves blob (SQLite keeps no checksum of its
+// cells, so only the blob's reader can tell).
+TEST_F(MergeDatabase, BytesFlippedInAStoredMovesBlobMakeOneReject) {
+  import("other.db", {sample_file("a.pgn", 0, 30)});
+  const std::string moves = blob("other.db", 9, "moves");
+  std::string bytes = test::read_file(path("other.db"));
+  const size_t at = bytes.find(moves);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(bytes.find(moves, at + 1), std::string::npos);
+  bytes[at + 1] = char(0xEE);  // the first move: the 15th target of the 15th piece, which no pawn has
+  file("flipped.db", bytes);
+  const Ran r = index({"-o", path("merged.db"), path("flipped.db")});
+  EXPECT_EQ(r.code, 0) << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_EQ(r.err_lines()[0], "pgn-index: " + path("flipped.db") +
+                                  ": game 9: its moves do not replay from its start position (corrupt moves blob); rejected");
+  EXPECT_EQ(rows("merged.db", "SELECT count(*) FROM games"), "29|\n");
+}
+
+// A file cut short: what can be read is a reject or the whole file is one clear line; the
+// database stays usable.
+TEST_F(MergeDatabase, ATruncatedDatabaseIsRefusedOrRejectedWithoutACrash) {
+  import("other.db", {sample_file("a.pgn", 0, 200)});
+  import("merged.db", {sample_file("b.pgn", 300, 310)});
+  const std::string bytes = test::read_file(path("other.db"));
+  for (const double share : {0.1, 0.5, 0.9}) {
+    const std::string cut = "cut" + std::to_string(int(share * 10)) + ".db";
+    file(cut, bytes.substr(0, size_t(double(bytes.size()) * share)));
+    const Ran r = index({"-o", path("merged.db"), path(cut)});
+    EXPECT_EQ(r.signal, 0) << r;
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << r;
+    if (r.code == 1) {
+      ASSERT_EQ(r.err_lines().size(), 1u) << r;
+      EXPECT_NE(r.err.find(path(cut)), std::string::npos) << r;
+    }
+    EXPECT_EQ(query({"search", path("merged.db"), "--count"}).code, 0);
+  }
+  EXPECT_EQ(rows("merged.db", "PRAGMA integrity_check"), "ok|\n");
+}
+
+TEST_F(MergeDatabase, AnSqliteFileThatIsNotPgnbaseIsRefused) {
+  exec("foreign.db", "CREATE TABLE t(x); INSERT INTO t VALUES (1)");
+  Ran r = index({"-o", path("new.db"), path("foreign.db")});
+  EXPECT_EQ(r.code, 1) << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_NE(r.err.find("'" + path("foreign.db") + "' is not a pgnbase database"), std::string::npos) << r;
+  EXPECT_FALSE(fs::exists(path("new.db")));
+  // Another schema version is refused the same way.
+  import("other.db", {sample_file("a.pgn", 0, 5)});
+  exec("other.db", "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  r = index({"-o", path("new.db"), path("other.db")});
+  EXPECT_EQ(r.code, 1) << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_NE(r.err.find("newer pgnbase (schema version 99"), std::string::npos) << r;
+}
+
+// Real files of every kind the import keeps: comments, NAGs and variations, set-up
+// positions and Chess960, German piece letters, Latin-1 text, rejected games.
+TEST_F(MergeDatabase, AnnotatedChess960AndRejectedGamesMergeAsImported) {
+  PGNBASE_REQUIRE_SHARED("annotated/pychess-learn-lichess-studies.pgn", "nasty/tcec/TCEC_Season_16_-_Frc_Sufi.pgn",
+                         "notation/fischer-petrosian-de-long.pgn", "nasty/scid-gtest/res_gameLatin1.pgn",
+                         "nasty/python-chess/antichess-programfox.pgn");
+  std::vector<std::string> files;
+  for (const char* name : {"annotated/pychess-learn-lichess-studies.pgn", "nasty/tcec/TCEC_Season_16_-_Frc_Sufi.pgn",
+                           "notation/fischer-petrosian-de-long.pgn", "nasty/scid-gtest/res_gameLatin1.pgn",
+                           "nasty/python-chess/antichess-programfox.pgn"})
+    files.push_back(test::shared_data(name).string());
+  import("other.db", files);
+  import("direct.db", files);
+  import("merged.db", {path("other.db")});
+  EXPECT_NE(rows("merged.db", "SELECT count(*) FROM game_annotations"), "0|\n");
+  EXPECT_NE(rows("merged.db", "SELECT count(*) FROM games WHERE variant = 1"), "0|\n");
+  EXPECT_NE(rows("merged.db", "SELECT count(*) FROM rejects"), "0|\n");
+  expect_same_answers("merged.db", "direct.db");
+}
+
+}  // namespace
+}  // namespace pgnbase::cli_test
