@@ -3,6 +3,7 @@
 // them. The sample is cut into chunks small enough for the workers to share it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -52,7 +53,9 @@ TEST_F(ImportStats, NamesEveryRoleAndTheCeilingOfTheBusiestSerialThread) {
   // The ceiling is the games over the busiest serial thread's seconds.
   const double ceiling = second_number(lines.at("ceiling"));
   EXPECT_GT(ceiling, 0) << r.out;
-  EXPECT_LE(ceiling, 2000 / writer * 1.01) << r.out;
+  // The writer's seconds are printed to 0.01, the ceiling from the exact ones: 0.087 s
+  // prints as 0.09 while the ceiling says 2000 / 0.087.
+  EXPECT_LE(ceiling, 2000 / std::max(writer - 0.005, 0.001) * 1.01) << r.out;
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {
