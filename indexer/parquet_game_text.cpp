@@ -41,7 +41,7 @@ void append_digits(std::string& out, int64_t value, int width) {
 }
 
 void append_integer(std::string& out, int64_t value, bool with_sign) {
-  if (with_sign && value > 0) out.push_back('+');
+  if (with_sign && value >= 0) out.push_back('+');
   append_digits(out, value, 0);
 }
 

@@ -12,7 +12,7 @@
 // - without a Date column, a Date tag is made from UTCDate, which stays a tag too;
 // - values: text as it is (quotes and backslashes escaped, line breaks made spaces);
 //   integers in decimal, with the sign lichess writes for a column named *RatingDiff
-//   ("+7", "-6", "0"); dates YYYY.MM.DD, times of day HH:MM:SS, timestamps
+//   ("+7", "-6", "+0"); dates YYYY.MM.DD, times of day HH:MM:SS, timestamps
 //   "YYYY.MM.DD HH:MM:SS" (a value outside years 0-9999 or a day: ????.??.?? or ??:??:??);
 //   booleans true/false; a real that is a whole number as an integer, else its shortest form;
 // - the movetext on one line (line breaks made spaces, so that nothing in it can start
@@ -48,7 +48,7 @@ class ParquetGameText {
   struct Tag {
     std::string name;
     size_t column;
-    bool signed_number = false;  // *RatingDiff: "+7"
+    bool signed_number = false;  // *RatingDiff: "+7", "+0"
   };
   void append_value(std::string& out, const Tag& tag) const;
   void append_movetext(std::string& out) const;
