@@ -135,7 +135,8 @@ ParquetReader::ParquetReader(std::string name, uint64_t file_size, ReadAt read_a
                              ", which pgnbase does not read");
     columns_.push_back(std::move(*column));
   }
-  if (meta.schema[0].num_children != int32_t(columns_.size())) damaged("a schema whose root does not hold its columns");
+  if (columns_.empty() || meta.schema[0].num_children != int32_t(columns_.size()))
+    damaged("a schema whose root does not hold its columns");
 
   for (size_t g = 0; g < meta.row_groups.size(); ++g) {
     const parquet::RowGroupMeta& group = meta.row_groups[g];

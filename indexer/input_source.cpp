@@ -142,7 +142,9 @@ struct InputSource::State {
         throw InputError("cannot read '" + name + "' as one input: it is a zip archive, whose members are read "
                          "one by one as '" + name + ":MEMBER'");
     }
-    read_head();
+    // A Parquet file's text is PGN by construction, and opening it reads only its footer:
+    // no page is decoded before the import asks for text.
+    if (compression != Compression::Parquet) read_head();
   }
 
   // Reads the first kSniffBytes ahead and refuses them when they are not PGN text.

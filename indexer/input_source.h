@@ -19,7 +19,8 @@
 // wins), walking the archive up to it.
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
-// not PGN text (the test is in input_format.h).
+// not PGN text (the test is in input_format.h); a Parquet file's footer and columns are
+// checked instead, and its rows read only when the import reads.
 //
 // Errors: every failure (missing file, a directory, no permission, a read error,
 // corrupt or truncated compressed data, input that is not PGN) throws InputError,
