@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "indexer/input_source.h"
 
@@ -209,8 +210,11 @@ void ParquetGameText::append_movetext(std::string& out) const {
   if (!movetext.empty() && (movetext.front() == '[' || movetext.front() == '%')) out += "{} ";
   const size_t start = out.size();
   out += movetext;
-  for (size_t i = start; i < out.size(); ++i)
-    if (out[i] == '\n' || out[i] == '\r') out[i] = ' ';
+  // memchr, not a loop over every byte: the movetext is most of the text (this loop was
+  // a fifth of the reading thread's time).
+  for (char line_break : {'\n', '\r'})
+    for (char* p = out.data() + start; (p = static_cast<char*>(std::memchr(p, line_break, size_t(out.data() + out.size() - p))));)
+      *p++ = ' ';
   if (!ends_with_result(movetext)) {
     if (!movetext.empty()) out.push_back(' ');
     const std::string_view result =

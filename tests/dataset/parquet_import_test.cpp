@@ -194,7 +194,7 @@ TEST_F(ParquetImportTest, OwnWriterFileInSmallRowGroupsReadsAsItsPgn) {
 
 TEST_F(ParquetImportTest, EveryCodecAndNullElosGiveTheSameGames) {
   PGNBASE_REQUIRE_NODE_READERS();
-  const std::vector<PgnGame> games(sample_games().begin(), sample_games().begin() + 80);
+  const std::vector<PgnGame> games(sample_games().begin(), sample_games().begin() + 50);
   std::vector<std::string> exports;
   for (const char* codec : {"snappy", "gzip", "uncompressed"}) {
     const fs::path parquet = dir_ / (std::string(codec) + ".parquet");
