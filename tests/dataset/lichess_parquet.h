@@ -108,17 +108,25 @@ inline std::string lichess_select(const std::string& json_path, const std::strin
          "})" + (where.empty() ? "" : " WHERE " + where);
 }
 
-// Writes games to out as a Parquet file with DuckDB: COPY (select) TO out (options),
-// where select reads the games' JSON lines, written beside out, through lichess_select.
-// options: "COMPRESSION 'snappy', ROW_GROUP_SIZE 300", ...
+// Writes games to each out as a Parquet file with DuckDB, in one run: COPY (select) TO
+// out (its options), where select reads the games' JSON lines, written beside the first
+// out, through lichess_select. options: "COMPRESSION 'snappy'", ...
+inline void write_lichess_parquets(const std::vector<PgnGame>& games,
+                                   const std::vector<std::pair<std::filesystem::path, std::string>>& outs,
+                                   const std::string& extra_columns = "") {
+  const std::filesystem::path json = outs.at(0).first.string() + ".jsonl";
+  test::write_file(json, games_as_json_lines(games));
+  std::vector<std::string> args{"duckdb_query.mjs"};
+  for (const auto& [out, options] : outs)
+    args.push_back("COPY (" + lichess_select(json.string(), extra_columns) + ") TO '" + out.string() +
+                   "' (FORMAT parquet, " + options + ")");
+  ASSERT_TRUE(run_node(args).has_value()) << "DuckDB could not write " << outs[0].first;
+  std::filesystem::remove(json);
+}
+
 inline void write_lichess_parquet(const std::vector<PgnGame>& games, const std::filesystem::path& out,
                                   const std::string& options, const std::string& extra_columns = "") {
-  const std::filesystem::path json = out.string() + ".jsonl";
-  test::write_file(json, games_as_json_lines(games));
-  const auto done = run_node({"duckdb_query.mjs", "COPY (" + lichess_select(json.string(), extra_columns) + ") TO '" +
-                                                      out.string() + "' (FORMAT parquet, " + options + ")"});
-  ASSERT_TRUE(done.has_value()) << "DuckDB could not write " << out;
-  std::filesystem::remove(json);
+  write_lichess_parquets(games, {{out, options}}, extra_columns);
 }
 
 }  // namespace pgnbase::dataset_test

@@ -105,11 +105,9 @@ TEST_F(ParquetDamagedTest, DuckDbSnappyAndGzipFilesDamagedNeverCrash) {
   PGNBASE_REQUIRE_NODE_READERS();
   std::vector<dataset_test::PgnGame> games = sample_games(60);
   for (auto& g : games) g.movetext = g.movetext.substr(0, 300);
-  for (const char* codec : {"snappy", "gzip"}) {
-    const fs::path path = dir_ / (std::string(codec) + ".parquet");
-    dataset_test::write_lichess_parquet(games, path, std::string("COMPRESSION '") + codec + "', ROW_GROUP_SIZE 25");
-    expect_damage_handled(test::read_file(path));
-  }
+  dataset_test::write_lichess_parquets(games, {{dir_ / "snappy.parquet", "COMPRESSION 'snappy'"},
+                                               {dir_ / "gzip.parquet", "COMPRESSION 'gzip'"}});
+  for (const char* file : {"snappy.parquet", "gzip.parquet"}) expect_damage_handled(test::read_file(dir_ / file));
 }
 
 }  // namespace

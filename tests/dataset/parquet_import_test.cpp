@@ -196,10 +196,13 @@ TEST_F(ParquetImportTest, EveryCodecAndNullElosGiveTheSameGames) {
   PGNBASE_REQUIRE_NODE_READERS();
   const std::vector<PgnGame> games(sample_games().begin(), sample_games().begin() + 50);
   std::vector<std::string> exports;
-  for (const char* codec : {"snappy", "gzip", "uncompressed"}) {
-    const fs::path parquet = dir_ / (std::string(codec) + ".parquet");
-    write_lichess_parquet(games, parquet, std::string("COMPRESSION '") + codec + "', ROW_GROUP_SIZE 64");
-    const std::string db = std::string(codec) + ".db";
+  const std::vector<std::string> codecs = {"snappy", "gzip", "uncompressed"};
+  std::vector<std::pair<fs::path, std::string>> files;
+  for (const std::string& codec : codecs) files.emplace_back(dir_ / (codec + ".parquet"), "COMPRESSION '" + codec + "'");
+  dataset_test::write_lichess_parquets(games, files);
+  for (const std::string& codec : codecs) {
+    const fs::path parquet = dir_ / (codec + ".parquet");
+    const std::string db = codec + ".db";
     import(db, {parquet.string()});
     exports.push_back(exported(db));
     EXPECT_EQ(exports.back(), exports.front()) << codec;
