@@ -34,6 +34,7 @@ constexpr std::array kSignatures = {
     Signature{"\x1F\x8B\x08"sv, 0, "gzip-compressed data"},
     Signature{"\xFD" "7zXZ\0"sv, 0, "xz-compressed data"},
     Signature{"PK\x03\x04"sv, 0, "a zip archive"},
+    Signature{"PAR1"sv, 0, "a Parquet file"},
 };
 
 bool has_at(std::string_view head, size_t offset, std::string_view magic) {
@@ -123,6 +124,7 @@ Compression detect_compression(std::string_view head) {
   if (is_bzip2(head)) return Compression::Bzip2;
   if (has_at(head, 0, "\xFD" "7zXZ\0"sv)) return Compression::Xz;
   if (has_at(head, 0, "PK\x03\x04"sv) || has_at(head, 0, "PK\x05\x06"sv)) return Compression::Zip;
+  if (has_at(head, 0, "PAR1"sv)) return Compression::Parquet;
   return Compression::None;
 }
 
@@ -134,6 +136,7 @@ std::string_view compression_name(Compression compression) {
     case Compression::Bzip2: return "bzip2";
     case Compression::Xz: return "xz";
     case Compression::Zip: return "zip";
+    case Compression::Parquet: return "parquet";
   }
   return "unknown";
 }

@@ -4,7 +4,8 @@
 //
 // Compression, by magic bytes at offset 0:
 //   zstd 28 B5 2F FD | gzip 1F 8B 08 | bzip2 "BZh" + '1'..'9' | xz FD "7zXZ" 00 |
-//   zip "PK" 03 04 (a member) or "PK" 05 06 (an empty archive)
+//   zip "PK" 03 04 (a member) or "PK" 05 06 (an empty archive) |
+//   Parquet "PAR1" (a table of games, read as PGN text: parquet_decoder.h)
 //
 // The text test, on the first kSniffBytes of the uncompressed bytes, in this order:
 // 1. They are not PGN when they start with the signature of a known binary format
@@ -29,7 +30,7 @@
 
 namespace pgnbase::indexer {
 
-enum class Compression { None, Zstd, Gzip, Bzip2, Xz, Zip };
+enum class Compression { None, Zstd, Gzip, Bzip2, Xz, Zip, Parquet };
 
 // Bytes that detect_compression needs to see (the xz magic is the longest).
 constexpr size_t kMagicBytes = 6;
@@ -39,7 +40,7 @@ constexpr size_t kSniffBytes = size_t{64} << 10;
 // The compression whose magic head starts with; None for anything else.
 Compression detect_compression(std::string_view head);
 
-// "zstd", "gzip", "bzip2", "xz", "zip", or "plain", for messages.
+// "zstd", "gzip", "bzip2", "xz", "zip", "parquet", or "plain", for messages.
 std::string_view compression_name(Compression compression);
 
 // nullopt when head (the first kSniffBytes of the uncompressed input, or all of it when

@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "indexer/archive_decoder.h"
 #include "indexer/gzip_decoder.h"
+#include "indexer/parquet_decoder.h"
 #include "indexer/raw_input.h"
 #include "indexer/stream_decoder.h"
 #include "indexer/zstd_decoder.h"
@@ -57,6 +60,24 @@ RawInput reopen_zip_file(const std::string& path) {
 bool can_be_read_only_once(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
+// The .parquet files (any case) under folder and its subfolders (a Hive-style dataset:
+// year=2024/month=01/0000.parquet), sorted by path.
+std::vector<std::string> parquet_files_under(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code error;
+  fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
+  for (; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    std::string extension = name.size() >= 8 ? name.substr(name.size() - 8) : "";
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (extension == ".parquet" && !name.starts_with(".") && it->is_regular_file(error)) files.push_back(it->path().string());
+  }
+  if (error) throw InputError("cannot read the folder '" + folder + "': " + error.message());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace
@@ -110,13 +131,20 @@ struct InputSource::State {
       case Compression::Xz:
         decoder = make_archive_decoder(std::move(input), compression);
         break;
+      case Compression::Parquet:
+        if (!input.seekable())
+          throw InputError("cannot read '" + name + "': a Parquet file is read from a file, not from a pipe");
+        decoder = make_parquet_decoder(std::move(input));
+        break;
       case Compression::Zip:
         if (!input.seekable())
           throw InputError("cannot read '" + name + "': a zip archive is read from a file, not from a pipe");
         throw InputError("cannot read '" + name + "' as one input: it is a zip archive, whose members are read "
                          "one by one as '" + name + ":MEMBER'");
     }
-    read_head();
+    // A Parquet file's text is PGN by construction, and opening it reads only its footer:
+    // no page is decoded before the import asks for text.
+    if (compression != Compression::Parquet) read_head();
   }
 
   // Reads the first kSniffBytes ahead and refuses them when they are not PGN text.
@@ -236,6 +264,12 @@ SourceList::SourceList(const std::string& path) {
   if (path == "-" || can_be_read_only_once(path)) {
     paths_ = {path};
     return;
+  }
+  if (std::error_code error; std::filesystem::is_directory(path, error)) {
+    paths_ = parquet_files_under(path);
+    if (paths_.empty())
+      throw InputError("cannot read '" + path + "': a folder is read for its .parquet files, and it holds none");
+    return;  // each is opened when imported: one damaged file does not keep the others out
   }
   if (!open_zip_file(path, path)) {
     InputSource::open(path);  // throws when path cannot be read or is not PGN

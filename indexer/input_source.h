@@ -1,10 +1,15 @@
 // One PGN input: a file path, "ARCHIVE:MEMBER" for a member of a zip archive, or "-"
-// for standard input; plain, or compressed with zstd, gzip, bzip2 or xz.
+// for standard input; plain, or compressed with zstd, gzip, bzip2 or xz; or a Parquet
+// file of games (lichess's Parquet edition), read as the PGN text of its rows
+// (parquet_decoder.h).
 //
 // Compression is detected from the content (magic bytes, input_format.h), never from
 // the file name. A plain regular file is memory-mapped (MADV_SEQUENTIAL) and its bytes
 // are handed out without a copy; everything else is streamed through read() in large
 // pieces, with memory bounded whatever the input's size.
+//
+// A folder is read for the .parquet files in it and its subfolders (a Hive-style dataset,
+// year=2024/month=01/*.parquet), each one source, sorted by path.
 //
 // A zip archive is not one input: SourceList (and list_sources()) turns it into one
 // "ARCHIVE:MEMBER" source per .pgn member (twic1500.zip -> "twic1500.zip:twic1500.pgn";
@@ -14,7 +19,8 @@
 // wins), walking the archive up to it.
 //
 // open() reads the first 64 KiB of uncompressed bytes ahead and refuses input that is
-// not PGN text (the test is in input_format.h).
+// not PGN text (the test is in input_format.h); a Parquet file's footer and columns are
+// checked instead, and its rows read only when the import reads.
 //
 // Errors: every failure (missing file, a directory, no permission, a read error,
 // corrupt or truncated compressed data, input that is not PGN) throws InputError,
@@ -102,13 +108,15 @@ class InputSource {
   std::unique_ptr<State> state_;
 };
 
-// The sources that one command-line input stands for: the input itself, or for a zip
+// The sources that one command-line input stands for: the input itself; for a zip
 // archive "ARCHIVE:MEMBER" for each member that is a regular file named *.pgn (any
-// case), in archive order. The constructor opens each one, so that an input that cannot
-// be read or is not PGN throws InputError there, before anything is imported. "-" and
-// any path that is not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N
-// of a pipe, a device) are listed as they are, unopened: they can be read only once, by
-// the import. A zip without a .pgn member is an error.
+// case), in archive order; for a folder, its .parquet files. The constructor opens each
+// file and member, so that an input that cannot be read or is not PGN throws InputError
+// there, before anything is imported; a folder's files (sorted by path; none is an error)
+// are opened only when imported, so that a damaged one fails alone. "-" and any path
+// that is not a regular file or a directory (a FIFO, /dev/stdin or /dev/fd/N of a pipe,
+// a device) are listed as they are, unopened: they can be read only once, by the import.
+// A zip without a .pgn member is an error.
 //
 // A zip archive is listed in one pass over its central directory and one over its
 // members (the first 64 KiB of each checked); the members opened through open() in

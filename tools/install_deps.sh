@@ -9,6 +9,7 @@ packages=(
   libsqlite3-dev                      # the database file
   libzstd-dev zstd                    # .pgn.zst input, compressed move and index blocks
   zlib1g-dev libarchive-dev           # .pgn.gz input (zlib); .pgn.bz2, .pgn.xz, .zip (libarchive)
+  libsnappy-dev                       # .parquet input: SNAPPY, the codec most Parquet writers use by default
   libboost-program-options-dev        # command-line parsing of pgn-index / pgn-query
   libjemalloc-dev                     # pgn-index's allocator: 8-10% faster imports than glibc malloc
   libcpp-httplib-dev                  # pgn-query serve's HTTP server (cpp-httplib 0.11, MIT; Debian-kept, TLS unused)

@@ -1,4 +1,5 @@
-// pgn-index: imports PGN archives (.pgn, .pgn.zst/.gz/.bz2/.xz, .zip, stdin) into a pgnbase SQLite database.
+// pgn-index: imports PGN archives (.pgn, .pgn.zst/.gz/.bz2/.xz, .zip, stdin) and Parquet files of games
+// (lichess's Parquet edition) into a pgnbase SQLite database.
 #include <unistd.h>
 
 #include <algorithm>
@@ -149,7 +150,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> inputs, removals;
   po::options_description visible(
       "pgn-index -o DB FILE...  (FILE: .pgn, plain or zstd/gzip/bzip2/xz-compressed, a .zip of .pgn files,\n"
-      "                          ZIP:MEMBER for one of them, or - for stdin)\nOptions");
+      "                          ZIP:MEMBER for one of them, - for stdin, a .parquet file of games\n"
+      "                          (lichess's Parquet edition: one row a game, its movetext column the\n"
+      "                          moves), or a folder of .parquet files, each one a source)\nOptions");
   visible.add_options()
       ("help,h", "show this help")
       ("version", "print the version")

@@ -35,6 +35,7 @@ TEST(DetectCompressionTest, MagicBytesNameTheFormat) {
   EXPECT_EQ(detect_compression("\xFD" "7zXZ\0\0"s), Compression::Xz);
   EXPECT_EQ(detect_compression("PK\x03\x04\x14\0"s), Compression::Zip);
   EXPECT_EQ(detect_compression("PK\x05\x06\0\0"s), Compression::Zip);
+  EXPECT_EQ(detect_compression("PAR1\x15\x04"s), Compression::Parquet);
   EXPECT_EQ(detect_compression(kGame), Compression::None);
   EXPECT_EQ(detect_compression("BZh0"), Compression::None);  // no such block size
   EXPECT_EQ(detect_compression("\x1F\x8B"), Compression::None);  // too short to tell
