@@ -199,7 +199,7 @@ bool decode_lifted(std::string_view section, std::vector<LiftedCommands>& out) {
   for (LiftedCommands& l : out) {
     if (!(l.layout & LIFT_CLOCK)) continue;
     uint64_t delta;
-    if (!read_varint(section, pos, delta)) return false;
+    if (!read_varint(section, pos, delta) || delta > (uint64_t{1} << 40)) return false;  // no overflow below
     const int64_t value = previous_clock[l.ply & 1] + unzigzag(delta);
     const int64_t clock = tenths ? value : value * 10;
     if (value < 0 || clock > kMaxClockTenths || (!(l.layout & LIFT_TENTHS) && clock % 10 != 0)) return false;

@@ -35,7 +35,7 @@ void append_two_digits(int64_t value, std::string& out) {
 std::optional<ParsedClock> parse_clock(std::string_view text) {
   size_t pos = 0;
   int64_t hours, minutes, seconds;
-  if (!read_digits(text, pos, 4, hours) || pos == text.size() || text[pos++] != ':') return std::nullopt;
+  if (!read_digits(text, pos, 2, hours) || pos == text.size() || text[pos++] != ':') return std::nullopt;
   if (!read_sixty(text, pos, minutes) || pos == text.size() || text[pos++] != ':') return std::nullopt;
   if (!read_sixty(text, pos, seconds)) return std::nullopt;
   ParsedClock clock{int32_t(((hours * 60 + minutes) * 60 + seconds) * 10), false};

@@ -28,14 +28,15 @@ struct PlyClockEval {
   friend bool operator==(const PlyClockEval&, const PlyClockEval&) = default;
 };
 
-// The largest clock read: 9999 hours, in tenths of a second.
-inline constexpr int32_t kMaxClockTenths = 9999 * 36000 + 35999;
+// The largest clock read, 99:59:59.9, in tenths of a second (in milliseconds it still
+// fits the dataset's 32-bit column).
+inline constexpr int32_t kMaxClockTenths = 99 * 36000 + 35999;
 
 struct ParsedClock {
   int32_t tenths = 0;
   bool fraction = false;  // written with a tenths digit ("0:00:05.3")
 };
-// "H:MM:SS" or "H:MM:SS.d" (hours 1 to 4 digits, minutes and seconds 00-59); nullopt
+// "H:MM:SS" or "H:MM:SS.d" (hours 1 or 2 digits, minutes and seconds 00-59); nullopt
 // for anything else.
 std::optional<ParsedClock> parse_clock(std::string_view text);
 // Appends the clock as lichess writes it ("0:03:00"), with its tenths digit when fraction.
