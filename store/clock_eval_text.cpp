@@ -25,11 +25,6 @@ bool read_sixty(std::string_view text, size_t& pos, int64_t& value) {
   return value < 60;
 }
 
-void append_two_digits(int64_t value, std::string& out) {
-  out += char('0' + value / 10);
-  out += char('0' + value % 10);
-}
-
 }  // namespace
 
 std::optional<ParsedClock> parse_clock(std::string_view text) {
@@ -47,16 +42,23 @@ std::optional<ParsedClock> parse_clock(std::string_view text) {
 }
 
 void append_clock(int32_t tenths, bool fraction, std::string& out) {
-  const int64_t seconds = tenths / 10;
-  out += std::to_string(seconds / 3600);
-  out += ':';
-  append_two_digits(seconds / 60 % 60, out);
-  out += ':';
-  append_two_digits(seconds % 60, out);
+  // Written into a buffer and appended once: export puts back one clock per move.
+  char text[16];
+  char* end = text + sizeof text;
+  char* p = end;
   if (fraction) {
-    out += '.';
-    out += char('0' + tenths % 10);
+    *--p = char('0' + tenths % 10);
+    *--p = '.';
   }
+  int32_t seconds = tenths / 10;
+  for (int part = 0; part < 2; ++part, seconds /= 60) {
+    *--p = char('0' + seconds % 60 % 10);
+    *--p = char('0' + seconds % 60 / 10);
+    *--p = ':';
+  }
+  do *--p = char('0' + seconds % 10);
+  while ((seconds /= 10) > 0);
+  out.append(p, size_t(end - p));
 }
 
 std::optional<Evaluation> parse_eval(std::string_view text) {
@@ -90,19 +92,22 @@ std::optional<Evaluation> parse_eval(std::string_view text) {
 }
 
 void append_eval(Evaluation eval, std::string& out) {
-  if (eval.kind == EvalKind::Mate) {
-    out += '#';
-    out += std::to_string(eval.value);
-    return;
+  char text[24];
+  char* end = text + sizeof text;
+  char* p = end;
+  int64_t magnitude = eval.value < 0 ? -int64_t(eval.value) : int64_t(eval.value);
+  if (eval.kind == EvalKind::Centipawns) {
+    const int64_t hundredths = magnitude % 100;
+    if (hundredths % 10 != 0) *--p = char('0' + hundredths % 10);
+    *--p = char('0' + hundredths / 10);
+    *--p = '.';
+    magnitude /= 100;
   }
-  const int64_t value = eval.value;
-  const int64_t magnitude = value < 0 ? -value : value;
-  if (value < 0) out += '-';
-  out += std::to_string(magnitude / 100);
-  out += '.';
-  const int64_t hundredths = magnitude % 100;
-  out += char('0' + hundredths / 10);
-  if (hundredths % 10 != 0) out += char('0' + hundredths % 10);
+  do *--p = char('0' + magnitude % 10);
+  while ((magnitude /= 10) > 0);
+  if (eval.value < 0) *--p = '-';
+  if (eval.kind == EvalKind::Mate) *--p = '#';
+  out.append(p, size_t(end - p));
 }
 
 std::optional<std::string_view> command_value(std::string_view comment, std::string_view name) {
