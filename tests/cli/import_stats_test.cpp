@@ -49,10 +49,11 @@ TEST_F(ImportStats, NamesEveryRoleAndTheCeilingOfTheBusiestSerialThread) {
   const double writer = second_number(lines.at("writer")), workers = second_number(lines.at("worker"));
   EXPECT_GT(writer, 0) << r.out;
   EXPECT_GT(workers, 0) << r.out;  // replaying 2,000 games takes CPU
-  // The ceiling is the games over the busiest serial thread's seconds.
+  // The ceiling is the games over the busiest serial thread's seconds, which the lines
+  // print rounded to 0.01 s (the writer's 0.0886 s shows as 0.09).
   const double ceiling = second_number(lines.at("ceiling"));
   EXPECT_GT(ceiling, 0) << r.out;
-  EXPECT_LE(ceiling, 2000 / writer * 1.01) << r.out;
+  EXPECT_LE(ceiling, 2000 / (writer - 0.005) * 1.01) << r.out;
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {
