@@ -149,8 +149,11 @@ DatasetMeta prepare_meta(store::Database& db, const fs::path& dir, const ExportO
   const std::string where = (dir / "_meta").string() + ": ";
   if (existing->format_version < kDatasetFormatVersion)
     throw DatasetError(where + "dataset format " + std::to_string(existing->format_version) +
-                       ", made by an older pgnbase: its positions and explorer rows have no source_id, so a removed "
-                       "source's rows could not be told apart; export into a new folder");
+                       ", made by an older pgnbase: " +
+                       (existing->format_version == 1 ? "its positions and explorer rows have no source_id, so a removed "
+                                                        "source's rows could not be told apart"
+                                                      : "its games have no plies/ rows (clocks and evaluations)") +
+                       "; export into a new folder");
   if (existing->database_id != meta.database_id)
     throw DatasetError(where + "exported from another database (first source " + existing->database_id + ")");
   if (existing->schema_version != meta.schema_version)
@@ -186,14 +189,15 @@ ParquetOptions parquet_options(const ExportOptions& options, std::vector<int> so
 }
 
 // The games files of one export: one per run of games of one source (a new file when the
-// source changes, part-E-2 ... for a source's later runs), rows in the order given.
+// source changes, part-E-2 ... for a source's later runs), rows in the order given, and
+// beside each its plies file (the games' clocks and evaluations, same name under plies/).
 // Each game is replayed from its stored moves into the posting buckets and its facts.
 class GamesFiles {
  public:
   GamesFiles(int export_number, const ExportOptions& options, PendingFiles& pending, PostingBuckets& buckets,
              GameFactsTable& facts)
       : export_number_(export_number), options_(options), pending_(pending), buckets_(buckets),
-        facts_(facts), columns_(games_columns().size()) {}
+        facts_(facts), columns_(games_columns().size()), ply_columns_(plies_columns().size()) {}
 
   // Writes row's game, or skips it when it is longer than the dataset's plies (false).
   bool add(const store::GameRow& row) {
@@ -212,13 +216,16 @@ class GamesFiles {
     if (row.source_id != source_ || !writer_) {
       finish();
       source_ = row.source_id;
-      const fs::path path =
-          fs::path("games") / ("source=" + std::to_string(source_)) / part_name(export_number_, pieces_[source_]++);
-      writer_ = std::make_unique<ParquetWriter>(pending_.add(path), games_columns(),
+      const fs::path partition = "source=" + std::to_string(source_), name = part_name(export_number_, pieces_[source_]++);
+      writer_ = std::make_unique<ParquetWriter>(pending_.add("games" / partition / name), games_columns(),
                                                 parquet_options(options_, {0}, export_number_));
+      plies_writer_ = std::make_unique<ParquetWriter>(pending_.add("plies" / partition / name), plies_columns(),
+                                                      parquet_options(options_, {0, 1}, export_number_));
     }
-    if (!add_game_row(row, codes_, columns_))
+    if (!add_game_row(row, codes_, annotations_, columns_))
       throw DatasetError(where + "its stored moves, tags or annotations are corrupt");
+    add_ply_rows(row, codes_.size(), annotations_.clock_evals(), ply_columns_);
+    if (ply_columns_[0].rows() >= kPlyGroupRows) flush(*plies_writer_, ply_columns_);
     GameFacts& f = facts_.add(uint32_t(row.id));
     f.result = uint8_t(row.result);
     f.black_starts = board.side_to_move() == BLACK;
@@ -241,18 +248,20 @@ class GamesFiles {
     size_t bytes = 0;
     for (const ColumnValues& c : columns_) bytes += c.value_bytes();
     if (columns_[0].rows() >= options_.game_group_rows || bytes >= options_.game_group_bytes) {
-      writer_->write_row_group(columns_);
-      for (ColumnValues& c : columns_) c.clear();
+      flush(*writer_, columns_);
+      flush(*plies_writer_, ply_columns_);
     }
     return true;
   }
 
   void finish() {
     if (!writer_) return;
-    writer_->write_row_group(columns_);
-    for (ColumnValues& c : columns_) c.clear();
+    flush(*writer_, columns_);
     writer_->finish();
     writer_.reset();
+    flush(*plies_writer_, ply_columns_);
+    plies_writer_->finish();
+    plies_writer_.reset();
   }
 
   // The sources of the games written.
@@ -267,7 +276,17 @@ class GamesFiles {
   PostingBuckets& buckets_;
   GameFactsTable& facts_;
   std::vector<ColumnValues> columns_;
-  std::unique_ptr<ParquetWriter> writer_;
+  // A plies row group ends with its games' group, or at this many rows (a few MB of values).
+  static constexpr size_t kPlyGroupRows = 131072;
+
+  static void flush(ParquetWriter& writer, std::vector<ColumnValues>& columns) {
+    writer.write_row_group(columns);
+    for (ColumnValues& c : columns) c.clear();
+  }
+
+  std::vector<ColumnValues> ply_columns_;
+  std::unique_ptr<ParquetWriter> writer_, plies_writer_;
+  store::AnnotationReader annotations_;
   std::map<int64_t, int> pieces_;  // files written per source
   int64_t source_ = -1;
   std::vector<MoveCode> codes_;

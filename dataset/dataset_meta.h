@@ -14,9 +14,11 @@
 namespace pgnbase::dataset {
 
 // Bumped when the dataset's layout or columns change incompatibly. Format 2 added
-// source_id to positions and explorer rows and the removed/ table; a format 1 dataset
-// is read here but not appended to (its rows could not be marked removed).
-inline constexpr int kDatasetFormatVersion = 2;
+// source_id to positions and explorer rows and the removed/ table; format 3 the plies/
+// table (clocks and evaluations). An older dataset is read here but not appended to (a
+// format 1 dataset's rows could not be marked removed, a format 2 dataset's earlier games
+// would have no plies rows).
+inline constexpr int kDatasetFormatVersion = 3;
 
 // bucket_bits is 0..12: at most 4,096 kb=N folders per table.
 inline constexpr int kMaxBucketBits = 12;

@@ -101,6 +101,17 @@ std::vector<ColumnSpec> games_columns() {
   };
 }
 
+std::vector<ColumnSpec> plies_columns() {
+  return {
+      {"game_id", K::Int64, false, false},
+      {"ply", K::Int32},
+      {"clock_ms", K::Int32, true},
+      {"eval_cp", K::Int32, true},
+      {"eval_mate", K::Int32, true},
+      {"source_id", K::Int64},
+  };
+}
+
 std::vector<ColumnSpec> positions_columns() {
   return {
       {"key", K::Int64},
@@ -137,11 +148,15 @@ std::vector<ColumnSpec> removed_columns() {
 std::vector<int> positions_sorting_columns() { return {0, 1, 2}; }  // key, game_id, ply
 std::vector<int> explorer_sorting_columns() { return {0, 9, 1}; }   // key, source_id, next_move
 
-bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& c) {
+bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, store::AnnotationReader& reader,
+                  std::vector<ColumnValues>& c) {
   std::vector<store::TagView> tags;
+  if (!store::decode_tags(row.tags, tags) || !reader.read(row.annotations)) return false;
+  // The payload of text entries alone: the numbers go to plies.
+  std::vector<store::AnnotationEntry> entries;
+  for (const store::AnnotationView& a : reader.entries()) entries.push_back({a.ply, std::string(a.text)});
   std::string annotations;
-  if (!store::decode_tags(row.tags, tags)) return false;
-  if (!row.annotations.empty() && !store::decode_blob(row.annotations, annotations)) return false;
+  store::encode_annotations(entries, annotations);
   c[G_ID].add(row.id);
   c[G_SOURCE_ID].add(row.source_id);
   c[G_GAME_NUMBER].add(row.game_number);
@@ -175,6 +190,25 @@ bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, st
   if (row.annotations.empty()) c[G_ANNOTATIONS].add_null();
   else c[G_ANNOTATIONS].add(std::string_view(annotations));
   return true;
+}
+
+size_t add_ply_rows(const store::GameRow& row, size_t plies, const std::vector<store::PlyClockEval>& clock_evals,
+                    std::vector<ColumnValues>& c) {
+  size_t rows = 0;
+  for (const store::PlyClockEval& d : clock_evals) {
+    if (d.ply > plies) break;  // a damaged file's entries past the last move
+    c[0].add(row.id);
+    c[1].add(int64_t(d.ply));
+    if (d.clock >= 0) c[2].add(int64_t(d.clock) * 100);
+    else c[2].add_null();
+    if (d.eval.kind == store::EvalKind::Centipawns) c[3].add(int64_t(d.eval.value));
+    else c[3].add_null();
+    if (d.eval.kind == store::EvalKind::Mate) c[4].add(int64_t(d.eval.value));
+    else c[4].add_null();
+    c[5].add(row.source_id);
+    ++rows;
+  }
+  return rows;
 }
 
 void write_positions(std::span<const DatasetPosting> sorted, const GameFactsTable& games, size_t group_rows,

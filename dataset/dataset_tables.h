@@ -1,5 +1,6 @@
-// The three tables of the dataset (docs/dataset.md has the contract): their columns,
-// and how one game, one bucket of postings and its explorer counts become rows.
+// The tables of the dataset (docs/dataset.md has the contract): their columns, and how
+// one game, its clocks and evaluations, one bucket of postings and its explorer counts
+// become rows.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +11,13 @@
 #include "core/move_code.h"
 #include "dataset/parquet_writer.h"
 #include "dataset/posting_buckets.h"
+#include "store/game_annotations.h"
 #include "store/game_row.h"
 
 namespace pgnbase::dataset {
 
 std::vector<ColumnSpec> games_columns();
+std::vector<ColumnSpec> plies_columns();
 std::vector<ColumnSpec> positions_columns();
 std::vector<ColumnSpec> explorer_columns();
 std::vector<ColumnSpec> removed_columns();
@@ -24,8 +27,16 @@ std::vector<int> positions_sorting_columns();
 std::vector<int> explorer_sorting_columns();
 
 // Appends row's game to the games columns (one value each); codes are its decoded moves.
-// False when its stored tags or annotations are corrupt (nothing appended then).
-bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, std::vector<ColumnValues>& columns);
+// Its annotations are read into `annotations` (for add_ply_rows), and written to their
+// column as the text payload, clocks and evaluations back in their comments. False when
+// its stored tags or annotations are corrupt (nothing appended then).
+bool add_game_row(const store::GameRow& row, std::span<const MoveCode> codes, store::AnnotationReader& annotations,
+                  std::vector<ColumnValues>& columns);
+
+// Appends the plies rows of a game of `plies` moves: one per move with a clock or an
+// evaluation (clock_evals, by ascending ply); returns the rows added.
+size_t add_ply_rows(const store::GameRow& row, size_t plies, const std::vector<store::PlyClockEval>& clock_evals,
+                    std::vector<ColumnValues>& columns);
 
 // What the positions and explorer rows need of a game, by game id.
 struct GameFacts {

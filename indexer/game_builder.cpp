@@ -7,6 +7,7 @@
 #include "core/fen.h"
 #include "core/replay.h"
 #include "store/eco_table.h"
+#include "store/game_annotations.h"
 #include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
@@ -163,7 +164,7 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.compact_moves = std::move(replay.compact);
   record.keys = std::move(replay.keys);
   record.annotations.clear();
-  if (options.keep_annotations) store::encode_annotations(draft.annotations, record.annotations);
+  if (options.keep_annotations) store::encode_game_annotations(draft.annotations, record.annotations);
   record.dedupe_key = dedupe_key_of(record);
   record.eco.clear();
   record.opening.clear();

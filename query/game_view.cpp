@@ -8,6 +8,7 @@
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "query/annotation_text.h"
+#include "store/game_annotations.h"
 #include "query/display_width.h"
 #include "store/game_query.h"
 #include "query/json_writer.h"
@@ -43,16 +44,18 @@ void append_tags(const store::GameRow& row, const std::vector<store::TagView>& o
   }
 }
 
-// Annotations sorted by ply (stable: file order within a ply), empty when turned off.
-bool read_annotations(const store::GameRow& row, bool wanted, std::string& payload,
-                      std::vector<store::AnnotationView>& annotations) {
-  annotations.clear();
-  if (!wanted || row.annotations.empty()) return true;
-  if (!store::decode_blob(row.annotations, payload) || !store::decode_annotations(payload, annotations))
-    return false;
-  std::stable_sort(annotations.begin(), annotations.end(),
-                   [](const store::AnnotationView& a, const store::AnnotationView& b) { return a.ply < b.ply; });
-  return true;
+// A clock column's text: "0:02:59", "0:00:05.3".
+std::string clock_text(int32_t tenths) {
+  std::string out;
+  store::append_clock(tenths, tenths % 10 != 0, out);
+  return out;
+}
+
+// An evaluation column's text: "+0.17", "-1.5", "#-3".
+std::string eval_text(store::Evaluation eval) {
+  std::string out = eval.kind == store::EvalKind::Centipawns && eval.value >= 0 ? "+" : "";
+  store::append_eval(eval, out);
+  return out;
 }
 
 constexpr size_t kMoveColumn = 10;  // White's move and its padding: "Nbxd7+" fits with room
@@ -60,24 +63,28 @@ constexpr size_t kMoveColumn = 10;  // White's move and its padding: "Nbxd7+" fi
 // The moves, one full move per line ("12. Nf3       Nc6"), each move's annotations
 // right after it on the same line.
 bool append_moves(const store::GameRow& row, std::span<const MoveCode> codes, const Board& start,
-                  const std::vector<store::AnnotationView>& annotations, const ExportNotation& notation,
-                  std::string& out) {
+                  store::AnnotationReader& reader, const ExportNotation& notation, std::string& out) {
+  const std::vector<store::AnnotationView>& annotations = reader.entries();
+  const std::vector<store::PlyClockEval>& clock_evals = reader.clock_evals();
   Board board = start;
   size_t next = 0;
-  // lichess's clocks and evaluations stand in two columns after each move when the game
-  // has them; NAGs read as symbols.
-  const bool clock_columns = std::any_of(annotations.begin(), annotations.end(), [](const store::AnnotationView& a) {
-    return a.text.find("[%clk ") != std::string_view::npos || a.text.find("[%eval ") != std::string_view::npos;
-  });
+  // lichess's clocks and evaluations (the stored numbers) stand in two columns after each
+  // move when the game has them, and out of its comments; NAGs read as symbols.
+  const bool clock_columns = !clock_evals.empty();
+  size_t next_clock = 0;
   std::string clock, eval;
   auto annotation_after = [&](size_t ply) {
     std::string text;
     clock.clear();
     eval.clear();
+    while (next_clock < clock_evals.size() && clock_evals[next_clock].ply < ply) ++next_clock;
+    if (next_clock < clock_evals.size() && clock_evals[next_clock].ply == ply) {
+      const store::PlyClockEval& c = clock_evals[next_clock];
+      if (c.clock >= 0) clock = clock_text(c.clock);
+      if (c.eval.kind != store::EvalKind::None) eval = eval_text(c.eval);
+    }
     while (next < annotations.size() && annotations[next].ply <= ply) {
       ReadableAnnotation readable = readable_annotation(annotations[next++].text);
-      if (clock.empty()) clock = std::move(readable.clock);
-      if (eval.empty()) eval = std::move(readable.eval);
       if (readable.text.empty()) continue;
       if (!text.empty()) text += ' ';
       text += printable(readable.text);
@@ -240,9 +247,8 @@ ShowResult show_game(store::Database& db, const ShowOptions& options, io::Output
     ok = JsonGameWriter().write(row, codes, {}, text);
   } else {
     std::vector<store::TagView> tags;
-    std::vector<store::AnnotationView> annotations;
-    std::string payload;
-    ok = store::decode_tags(row.tags, tags) && read_annotations(row, options.pgn.annotations, payload, annotations);
+    store::AnnotationReader annotations;
+    ok = store::decode_tags(row.tags, tags) && (!options.pgn.annotations || annotations.read(row.annotations));
     if (ok) {
       text += "id " + std::to_string(row.id);
       store::Statement source = db.prepare(store::sql::kSourcePathById);

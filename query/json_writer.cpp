@@ -22,6 +22,50 @@ void append_optional(std::string_view key, const std::optional<std::string_view>
   out += ',';
 }
 
+// ,"NAME":[v1,null,...]: one element per move, value(ply data) or null for moves without.
+template <typename Value>
+void append_per_ply(std::string_view name, size_t plies, const std::vector<store::PlyClockEval>& data, Value value,
+                    std::string& out) {
+  out += ',';
+  append_key(name, out);
+  out += '[';
+  size_t next = 0;
+  for (size_t ply = 1; ply <= plies; ++ply) {
+    if (ply > 1) out += ',';
+    while (next < data.size() && data[next].ply < ply) ++next;
+    if (next == data.size() || data[next].ply != ply || !value(data[next], out)) out += "null";
+  }
+  out += ']';
+}
+
+// The game's clocks, evaluations and mates per move (JsonGameWriter's comment).
+void append_clock_evals(size_t plies, const std::vector<store::PlyClockEval>& data, std::string& out) {
+  bool clocks = false, evals = false;
+  for (const store::PlyClockEval& d : data) {
+    if (d.ply > plies) break;
+    clocks |= d.clock >= 0;
+    evals |= d.eval.kind != store::EvalKind::None;
+  }
+  if (clocks)
+    append_per_ply("clocks", plies, data, [](const store::PlyClockEval& d, std::string& o) {
+    if (d.clock < 0) return false;
+    o += std::to_string(d.clock / 10);
+    if (d.clock % 10 != 0) (o += '.') += char('0' + d.clock % 10);
+    return true;
+  }, out);
+  if (!evals) return;
+  append_per_ply("evals", plies, data, [](const store::PlyClockEval& d, std::string& o) {
+    if (d.eval.kind != store::EvalKind::Centipawns) return false;
+    o += std::to_string(d.eval.value);
+    return true;
+  }, out);
+  append_per_ply("mates", plies, data, [](const store::PlyClockEval& d, std::string& o) {
+    if (d.eval.kind != store::EvalKind::Mate) return false;
+    o += std::to_string(d.eval.value);
+    return true;
+  }, out);
+}
+
 }  // namespace
 
 void append_json_string(std::string_view text, std::string& out) {
@@ -79,6 +123,7 @@ bool JsonGameWriter::write(const store::GameRow& row, std::span<const MoveCode> 
   Board board;
   if (!store::stored_start_position(row.variant, row.start_fen, board)) return false;
   if (!store::decode_tags(row.tags, tags_)) return false;  // the tags payload is stored unframed
+  if (!annotations_.read(row.annotations)) return false;
   const size_t rollback = out.size();
   out += "{\"id\":";
   out += std::to_string(row.id);
@@ -134,6 +179,8 @@ bool JsonGameWriter::write(const store::GameRow& row, std::span<const MoveCode> 
     }
     out += ']';
   }
+  const std::vector<store::PlyClockEval>& clock_evals = annotations_.clock_evals();
+  append_clock_evals(codes.size(), clock_evals, out);
   if (pattern_ply) out += ",\"pattern_ply\":" + std::to_string(*pattern_ply);
   out += "}\n";
   return true;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/move_code.h"
+#include "store/game_annotations.h"
 #include "store/tag_codec.h"
 #include "store/game_row.h"
 
@@ -53,9 +54,14 @@ class TagNameSet {
 // Formats games as JSON Lines:
 //   {"id":1,"tags":{"Event":"...",...},"variant":"standard","start_fen":null,
 //    "eco":"C60","eco_source":"tag","opening":"...","plies":40,"moves":["e4","e5",...],
-//    "fen_plies":[5]}
+//    "fen_plies":[5],"clocks":[60,59.5,...],"evals":[17,null,...],"mates":[null,-3,...]}
 // Tags come in export order (pgn_writer.h); a repeated tag name keeps its first value.
-// Moves are SAN. fen_plies appears when plies is not empty. One thread at a time.
+// Moves are SAN. fen_plies appears when plies is not empty. clocks appears when the
+// game has a clock ([%clk]), evals and mates together when it has an evaluation
+// ([%eval]): one element per move, null where the move has none; clocks in seconds left
+// after the move, evals in centipawns from White's side, mates in moves to mate
+// (negative: Black mates).
+// One thread at a time.
 class JsonGameWriter {
  public:
   // Appends one line; false (nothing appended) when the row is corrupt.
@@ -67,6 +73,7 @@ class JsonGameWriter {
  private:
   std::string move_;
   std::vector<store::TagView> tags_;
+  store::AnnotationReader annotations_;
   TagNameSet written_;
 };
 

@@ -172,9 +172,8 @@ bool PgnWriter::write(const store::GameRow& row, std::span<const MoveCode> codes
   if (ok) write_tags(row, start);
   annotations_.clear();
   if (ok && options_.annotations && !row.annotations.empty()) {
-    ok = store::decode_blob(row.annotations, payload_) && store::decode_annotations(payload_, annotations_);
-    std::stable_sort(annotations_.begin(), annotations_.end(),
-                     [](const store::AnnotationView& a, const store::AnnotationView& b) { return a.ply < b.ply; });
+    ok = reader_.read(row.annotations);  // sorted by ply, clocks back in their comments
+    annotations_ = reader_.entries();
   }
   if (pattern_ply) {  // after the game's own text at that ply
     auto at = std::find_if(annotations_.begin(), annotations_.end(),

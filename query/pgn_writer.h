@@ -23,7 +23,7 @@
 #include "core/move_code.h"
 #include "core/notation.h"
 #include "core/san.h"
-#include "store/annotations.h"
+#include "store/game_annotations.h"
 #include "store/tag_codec.h"
 #include "store/game_row.h"
 
@@ -69,7 +69,8 @@ class PgnWriter {
   std::string* out_ = nullptr;
   size_t column_ = 0;
   size_t line_start_ = 0, previous_word_ = 0;  // offsets in *out_ of the line and the last word
-  std::string payload_, move_text_;
+  std::string move_text_;
+  store::AnnotationReader reader_;
   std::vector<store::TagView> tags_;
   std::vector<store::AnnotationView> annotations_;
 };

@@ -114,7 +114,8 @@ struct GameFormatter {
 
   // Why write() refused the row (run only then).
   std::string why_corrupt(const store::GameRow& row) const {
-    std::string reason = search::diagnose_game(row, format == OutputFormat::Pgn && pgn_annotations);
+    // JSON reads the annotations for its clocks and evaluations.
+    std::string reason = search::diagnose_game(row, format != OutputFormat::Pgn || pgn_annotations);
     return reason.empty() ? "its stored data does not decode" : reason;
   }
 };

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/fen.h"
-#include "store/annotations.h"
+#include "store/game_annotations.h"
 #include "store/blob_codec.h"
 #include "store/moves_codec.h"
 #include "store/tag_codec.h"
@@ -65,10 +65,8 @@ std::string diagnose_game(const store::GameRow& row, bool with_annotations) {
   std::vector<store::TagView> tags;
   if (!store::decode_tags(row.tags, tags)) return "the tags payload does not decode";
   if (with_annotations && !row.annotations.empty()) {
-    std::string payload;
-    std::vector<store::AnnotationView> annotations;
-    if (!store::decode_blob(row.annotations, payload) || !store::decode_annotations(payload, annotations))
-      return "the annotations blob does not decode";
+    store::AnnotationReader annotations;
+    if (!annotations.read(row.annotations)) return "the annotations blob does not decode";
   }
   return {};
 }

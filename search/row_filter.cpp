@@ -80,10 +80,10 @@ bool RowFilter::opening_passes(const store::GameRow& row) {
 bool RowFilter::comment_passes(const store::GameRow& row) {
   if (!filter_.comment) return true;
   if (row.annotations.empty()) return false;
-  annotations_.clear();
-  if (!store::decode_blob(row.annotations, payload_) || !store::decode_annotations(payload_, annotations_)) return false;
+  // The text as the file had it: lifted clocks and evaluations are back in their comments.
+  if (!annotations_.read(row.annotations)) return false;
   // An entry holds "{comment}", NAGs and "(variations)", which hold comments of their own.
-  for (const store::AnnotationView& entry : annotations_) {
+  for (const store::AnnotationView& entry : annotations_.entries()) {
     size_t open = entry.text.find('{');
     while (open != std::string_view::npos) {
       const size_t close = entry.text.find('}', open + 1);

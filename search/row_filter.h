@@ -12,7 +12,7 @@
 #include "search/game_filter.h"
 #include "store/database.h"
 #include "store/game_query.h"
-#include "store/annotations.h"
+#include "store/game_annotations.h"
 #include "store/game_row.h"
 #include "store/tag_codec.h"
 
@@ -32,8 +32,8 @@ class RowFilter {
 
   const GameFilter& filter_;
   std::vector<store::TagView> tags_;
-  std::vector<store::AnnotationView> annotations_;
-  std::string payload_, number_;
+  store::AnnotationReader annotations_;
+  std::string number_;
 };
 
 // The ids, ascending, of the games that pass `conditions` (the filter's SQL part) and the

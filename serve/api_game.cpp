@@ -11,7 +11,7 @@
 #include "query/json_object.h"
 #include "query/pgn_writer.h"
 #include "serve/api.h"
-#include "store/annotations.h"
+#include "store/game_annotations.h"
 #include "store/blob_codec.h"
 #include "store/game_query.h"
 #include "store/games_sql.h"
@@ -92,16 +92,13 @@ std::string game_json(store::Database& db, int64_t id) {
   std::vector<MoveCode> codes;
   Board start;
   std::vector<store::TagView> tags;
-  std::vector<store::AnnotationView> annotations;
-  std::string payload;
+  store::AnnotationReader annotations;
   if (!store::stored_start_position(row.variant, row.start_fen, start) || !store::decode_moves(row.moves, start, codes) ||
       codes.size() != size_t(row.plies) || !store::decode_tags(row.tags, tags))
     corrupt(id);
-  if (!row.annotations.empty() &&
-      (!store::decode_blob(row.annotations, payload) || !store::decode_annotations(payload, annotations)))
-    corrupt(id);
+  if (!annotations.read(row.annotations)) corrupt(id);
   std::vector<PlyNotes> notes(codes.size() + 2);  // [0] before the first move, [plies + 1] after the last
-  for (const store::AnnotationView& a : annotations) add_note(a.text, notes[std::min<size_t>(a.ply, codes.size() + 1)]);
+  for (const store::AnnotationView& a : annotations.entries()) add_note(a.text, notes[std::min<size_t>(a.ply, codes.size() + 1)]);
   std::string pgn;
   if (!query::PgnWriter().write(row, codes, pgn)) corrupt(id);
   const CastlingStyle castling = row.variant == store::Variant::Chess960 ? CastlingStyle::XFen : CastlingStyle::Auto;

@@ -35,14 +35,21 @@ bool read_length_prefixed(std::string_view in, size_t& pos, std::string_view& by
   return true;
 }
 
-bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out) {
+bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out, std::string_view& lifted_section) {
   out.clear();
+  lifted_section = {};
   size_t pos = 0;
   while (pos < payload.size()) {
     uint64_t ply;
     AnnotationView a;
-    if (!read_varint(payload, pos, ply) || ply > UINT32_MAX || !read_length_prefixed(payload, pos, a.text))
+    if (!read_varint(payload, pos, ply) || (ply > UINT32_MAX && ply != kLiftedSectionKey) ||
+        !read_length_prefixed(payload, pos, a.text))
       return false;
+    if (ply == kLiftedSectionKey) {
+      if (!lifted_section.empty() || a.text.empty()) return false;
+      lifted_section = a.text;
+      continue;
+    }
     a.ply = uint32_t(ply);
     out.push_back(a);
   }

@@ -7,6 +7,9 @@
 // The text is ready to print: "{comment}", "$14", "(12... Nf6 13. e4)", and the draw
 // offer as the comment "{(=)}" so that no PGN reader takes it for a variation.
 // Variation moves are kept as written (their language), with move numbers regenerated.
+// One entry may instead have the key kLiftedSectionKey (2^32, past every ply): its bytes
+// are the clocks and evaluations lifted out of the text (store/game_annotations.h, which
+// every reader goes through).
 #pragma once
 
 #include <cstdint>
@@ -26,9 +29,14 @@ struct AnnotationView {
   std::string_view text;
 };
 
+// The entry key of the lifted clocks and evaluations (store/clock_eval_codec.h).
+inline constexpr uint64_t kLiftedSectionKey = uint64_t{1} << 32;
+
+// Encodes the entries as they are (the import lifts clocks first: game_annotations.h).
 void encode_annotations(const std::vector<AnnotationEntry>& entries, std::string& out);
-// Reads a decompressed payload; false when it is corrupt.
-bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out);
+// Reads a decompressed payload: its text entries, and the bytes of its lifted section
+// (empty when it has none); false when it is corrupt (two sections, or an empty one).
+bool decode_annotations(std::string_view payload, std::vector<AnnotationView>& out, std::string_view& lifted_section);
 
 void append_varint(uint64_t value, std::string& out);
 // Reads a varint at pos (advanced); false when the input ends first.

@@ -7,10 +7,12 @@
 namespace pgnbase::store {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index). A
-// version 4 file is read as it is and becomes version 5 on its next import or removal
-// (version 5 only adds tables, and counters in meta: store/counters.h).
+// version 4 or 5 file is read as it is and becomes version 6 on its next import or
+// removal (version 5 only adds tables, and counters in meta: store/counters.h; version 6
+// only adds the lifted clocks section to annotations payloads, which a payload without it
+// reads as before: store/game_annotations.h).
 inline constexpr int kOldestReadableSchemaVersion = 4;
 
 // The one line for a database made by an older pgnbase: what to do about it.

@@ -160,15 +160,19 @@ TEST_F(DatasetAppendTest, RefusesTheExportOfAnotherDatabase) {
 }
 
 // A dataset of format 1 has positions and explorer rows without source_id: a removed
-// source's rows there could not be skipped, so it is not appended to.
-TEST_F(DatasetAppendTest, RefusesADatasetOfTheOlderFormat) {
+// source's rows there could not be skipped; one of format 2 has no plies rows for the
+// games it holds. Neither is appended to.
+TEST_F(DatasetAppendTest, RefusesADatasetOfAnOlderFormat) {
   query_test::import_files(db_path(), {kSmall});
   export_to(db_path(), dataset());
-  std::string meta = test::read_file((dataset() / "_meta").string());
-  meta.replace(meta.find("pgnbase_dataset: 2"), 18, "pgnbase_dataset: 1");
-  test::write_file((dataset() / "_meta").string(), meta);
+  const std::string written = test::read_file((dataset() / "_meta").string());
   query_test::import_files(db_path(), {one_game_file()});
-  expect_refused(db_path(), dataset(), "older pgnbase");
+  for (const auto& [format, reason] : {std::pair{"1", "no source_id"}, std::pair{"2", "no plies/ rows"}}) {
+    std::string meta = written;
+    meta.replace(meta.find("pgnbase_dataset: 3"), 18, std::string("pgnbase_dataset: ") + format);
+    test::write_file((dataset() / "_meta").string(), meta);
+    expect_refused(db_path(), dataset(), reason);
+  }
 }
 
 TEST_F(DatasetAppendTest, RefusesOtherBucketBitsAndKeepsItsOwn) {

@@ -65,7 +65,7 @@ TEST_F(DatasetMetaTest, RefusesFilesItDidNotWrite) {
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
   write("last_game_id: 5\n");  // no format line
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
-  write("pgnbase_dataset: 3\n");  // a newer format
+  write("pgnbase_dataset: 4\n");  // a newer format
   EXPECT_THROW(read_dataset_meta(dir_), DatasetError);
 }
 

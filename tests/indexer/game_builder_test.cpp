@@ -25,10 +25,12 @@ Built build(std::string_view text) {
   return built;
 }
 
-// "ply:text" per annotation entry, joined by " | ".
+// "ply:text" per stored annotation entry, joined by " | " (these games have no clocks).
 std::string annotations_of(const GameRecord& record) {
   std::vector<store::AnnotationView> entries;
-  EXPECT_TRUE(store::decode_annotations(record.annotations, entries));
+  std::string_view lifted;
+  EXPECT_TRUE(store::decode_annotations(record.annotations, entries, lifted));
+  EXPECT_TRUE(lifted.empty());
   std::string out;
   for (const store::AnnotationView& e : entries) {
     if (!out.empty()) out += " | ";

@@ -28,13 +28,15 @@ TEST(PayloadCodec, AnnotationsReadBack) {
   std::string payload;
   store::encode_annotations(entries, payload);
   std::vector<store::AnnotationView> read;
-  ASSERT_TRUE(store::decode_annotations(payload, read));
+  std::string_view section;
+  ASSERT_TRUE(store::decode_annotations(payload, read, section));
+  EXPECT_TRUE(section.empty());
   ASSERT_EQ(read.size(), entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     EXPECT_EQ(read[i].ply, entries[i].ply);
     EXPECT_EQ(read[i].text, entries[i].text);
   }
-  EXPECT_FALSE(store::decode_annotations(std::string_view(payload).substr(0, payload.size() - 1), read));
+  EXPECT_FALSE(store::decode_annotations(std::string_view(payload).substr(0, payload.size() - 1), read, section));
 }
 
 }  // namespace
