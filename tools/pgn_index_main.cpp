@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
       ("output,o", po::value(&output), "database file to create or append to")
       ("threads,j", po::value(&threads)->default_value(threads), "worker threads")
       ("rejects", po::value(&rejects_path), "write the original text of every rejected game to this file")
-      ("no-annotations", "do not keep comments, NAGs and variations")
+      ("no-annotations", "do not keep comments, NAGs, variations, clocks and evaluations")
       ("keep-duplicates", "import a game even when its start position, moves, White, Black, Date and result "
                           "equal a stored game's, or it is a truncated copy of one (by default it is skipped "
                           "and counted as a duplicate)")
