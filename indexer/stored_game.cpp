@@ -3,7 +3,7 @@
 #include "core/board.h"
 #include "indexer/game_builder.h"
 #include "indexer/truncated_copies.h"
-#include "store/annotations.h"
+#include "store/game_annotations.h"
 #include "store/blob_codec.h"
 #include "store/material_runs.h"
 #include "store/merge_sql.h"
@@ -133,11 +133,10 @@ bool check_stored_game(StoredGame& game, bool keep_annotations) {
   if (!store::decode_tags(r.tags_blob, others)) return reject(game, "its tags blob is corrupt");
   if (!keep_annotations) r.annotations_blob.clear();
   if (!r.annotations_blob.empty()) {
-    // Checked with the store's own reader, whatever the blob holds; copied as it is.
-    thread_local std::string payload;
-    thread_local std::vector<store::AnnotationView> entries;
-    if (!store::decode_blob(r.annotations_blob, payload) || !store::decode_annotations(payload, entries))
-      return reject(game, "its annotations blob is corrupt");
+    // Checked with the store's own reader (text entries and lifted clocks and
+    // evaluations), whatever the blob holds; copied as it is.
+    thread_local store::AnnotationReader annotations;
+    if (!annotations.read(r.annotations_blob)) return reject(game, "its annotations blob is corrupt");
   }
   // Material is derived from the moves: a missing or unusable blob is made again.
   store::MaterialRuns runs;
