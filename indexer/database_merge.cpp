@@ -16,6 +16,7 @@
 
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
+#include "indexer/input_format.h"
 #include "indexer/stored_game.h"
 #include "store/merge_sql.h"
 #include "store/names_sql.h"
@@ -358,13 +359,12 @@ void merge_source_rows(OtherDatabase& other, const OtherSource& source, Database
 }  // namespace
 
 bool is_sqlite_file(const std::string& path) {
-  static constexpr char kHeader[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
   struct stat st{};
   if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  char head[sizeof kHeader];
-  const bool sqlite = ::read(fd, head, sizeof head) == ssize_t(sizeof head) && std::memcmp(head, kHeader, sizeof head) == 0;
+  char head[kSqliteMagic.size()];
+  const bool sqlite = ::read(fd, head, sizeof head) == ssize_t(sizeof head) && std::string_view(head, sizeof head) == kSqliteMagic;
   ::close(fd);
   return sqlite;
 }
@@ -406,11 +406,7 @@ MergeTotals merge_database(const std::string& other_path, DatabaseWriter& writer
       if (options.replace) merged.outcome.replaced = writer.replace_sources(source.path, source.content_hash);
       merge_source_rows(other, source, writer, options, new_ids, merged);
     } catch (...) {
-      writer.abandon_source();
-      try {
-        writer.commit_sources();  // the sources merged before this one stay
-      } catch (...) {  // the first error is the one to report
-      }
+      writer.abandon_source_keeping_finished();
       throw;
     }
     merged.outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();

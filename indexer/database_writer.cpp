@@ -380,6 +380,14 @@ void DatabaseWriter::commit_sources() {
   transaction_.reset();
 }
 
+void DatabaseWriter::abandon_source_keeping_finished() noexcept {
+  try {
+    abandon_source();
+    commit_sources();
+  } catch (...) {  // the first error is the one to report
+  }
+}
+
 void DatabaseWriter::abandon_source() {
   positions_.reset();
   new_names_.clear();

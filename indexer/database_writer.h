@@ -104,6 +104,9 @@ class DatabaseWriter {
   // Rolls the current source back (e.g. its content turned out to be imported already);
   // the sources finished before it in the same transaction stay.
   void abandon_source();
+  // For a source that failed: abandons it and commits the sources finished before it,
+  // which stay. Never throws (the caller reports the first error, not a second one).
+  void abandon_source_keeping_finished() noexcept;
   // Commits the sources finished since the last commit, if any (after the last input, or
   // before a caller reports them as stored for good).
   void commit_sources();

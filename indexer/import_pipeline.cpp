@@ -360,11 +360,7 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
       import_chunks_in_threads(splitter, options, writer.zstd_level(), write_chunk, report_progress);
     }
   } catch (...) {
-    writer.abandon_source();
-    try {
-      writer.commit_sources();  // the sources finished before this one stay
-    } catch (...) {  // the first error is the one to report
-    }
+    writer.abandon_source_keeping_finished();
     throw;
   }
   const std::string hash = known_hash ? *known_hash : splitter.content_hash();

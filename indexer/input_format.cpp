@@ -16,7 +16,7 @@ struct Signature {
 
 // Formats people mistake for PGN archives, or that a download may really be.
 constexpr std::array kSignatures = {
-    Signature{"SQLite format 3\0"sv, 0, "an SQLite database"},
+    Signature{kSqliteMagic, 0, "an SQLite database"},
     Signature{"\x89PNG\r\n\x1A\n"sv, 0, "a PNG image"},
     Signature{"\xFF\xD8\xFF"sv, 0, "a JPEG image"},
     Signature{"GIF87a"sv, 0, "a GIF image"},

@@ -40,6 +40,10 @@ constexpr size_t kSniffBytes = size_t{64} << 10;
 // The compression whose magic head starts with; None for anything else.
 Compression detect_compression(std::string_view head);
 
+// SQLite's file header: an input that starts with it is a database (merged when it is
+// pgnbase's, indexer/database_merge.h), never PGN.
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
 // "zstd", "gzip", "bzip2", "xz", "zip", "parquet", or "plain", for messages.
 std::string_view compression_name(Compression compression);
 
