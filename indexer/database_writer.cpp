@@ -15,6 +15,7 @@
 #include "store/tag_codec.h"
 #include "store/games_sql.h"
 #include "store/names_sql.h"
+#include "store/site_url.h"
 #include "store/sources_sql.h"
 #include "store/database_sql.h"
 
@@ -142,10 +143,11 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
 }
 
-int64_t DatabaseWriter::intern(const std::string& name) {
-  auto [it, added] = name_ids_.try_emplace(name, next_name_id_);
-  if (added) new_names_.emplace_back(next_name_id_++, name);
-  return it->second;
+int64_t DatabaseWriter::intern(std::string_view name) {
+  if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
+  name_ids_.emplace(std::string(name), next_name_id_);
+  new_names_.emplace_back(next_name_id_, std::string(name));
+  return next_name_id_++;
 }
 
 int64_t DatabaseWriter::intern_opening(const std::string& name) {
@@ -204,7 +206,14 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   s.bind_int64(4, int64_t(game.place.offset));
   s.bind_int64(5, game.place.line);
   if (h.event) s.bind_int64(6, intern(*h.event));
-  if (h.site) s.bind_int64(7, intern(*h.site));
+  if (h.site) {
+    if (const std::optional<store::SiteParts> parts = store::split_site(*h.site)) {
+      s.bind_int64(7, intern(parts->prefix));
+      s.bind_text_static(28, parts->suffix);
+    } else {
+      s.bind_int64(7, intern(*h.site));
+    }
+  }
   if (h.date) s.bind_text(8, *h.date);
   if (h.date_key) s.bind_int64(9, *h.date_key);
   if (h.round) s.bind_text(10, *h.round);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "indexer/game_record.h"
@@ -119,7 +120,7 @@ class DatabaseWriter {
  private:
   // The name's id; a new name gets the next id at once, and its row when its chunk's
   // games are written (write_new_names).
-  int64_t intern(const std::string& name);
+  int64_t intern(std::string_view name);
   // The id of a computed opening name, the same way (openings table).
   int64_t intern_opening(const std::string& name);
   // Writes the names and openings interned since the last call (once per chunk): names
@@ -138,7 +139,12 @@ class DatabaseWriter {
   std::chrono::steady_clock::time_point transaction_started_;
   bool in_source_ = false;  // between begin_source and finish_source or abandon_source
   std::unique_ptr<PositionIndexBuilder> positions_;
-  std::unordered_map<std::string, int64_t> name_ids_;
+  // Looked up by string_view (a split site's prefix is a view into its value).
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).

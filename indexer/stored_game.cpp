@@ -73,6 +73,9 @@ void read_stored_game(const store::Statement& row, const TextById& names, const 
   store::HeaderColumns& h = r.header;
   h.event = lookup(MERGE_EVENT, names, "Event");
   h.site = lookup(MERGE_SITE, names, "Site");
+  // A split site: its prefix name and its suffix (store/site_url.h); the writer splits the
+  // whole value again by its own rule.
+  if (h.site && !row.column_is_null(MERGE_SITE_SUFFIX)) *h.site += row.column_text(MERGE_SITE_SUFFIX);
   h.white = lookup(MERGE_WHITE, names, "White");
   h.black = lookup(MERGE_BLACK, names, "Black");
   h.date = text(MERGE_DATE);

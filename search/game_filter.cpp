@@ -5,6 +5,7 @@
 
 #include "search/name_match.h"
 #include "search/row_filter.h"
+#include "search/site_match.h"
 #include "store/date_key.h"
 
 namespace pgnbase::search {
@@ -54,7 +55,7 @@ store::GameConditions GameFilter::sql_conditions(store::Database& db) const {
   c.player = ids(player);
   if (player) c.opponent = ids(opponent);
   c.event = ids(event);
-  c.site = ids(site);
+  if (site) c.site = matching_sites(db, *site);
   c.min_elo = min_elo;
   c.max_elo = max_elo;
   c.elo_either = elo_either;

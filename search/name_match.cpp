@@ -94,6 +94,8 @@ bool person_names_agree(const PersonName& pattern, const PersonName& name) {
 
 }  // namespace
 
+std::vector<std::string> pattern_word_globs(const NamePattern& pattern) { return word_globs(pattern.text); }
+
 std::optional<std::string_view> exact_name(const NamePattern& pattern) {
   if (!pattern.text.starts_with('=')) return std::nullopt;
   return std::string_view(pattern.text).substr(1);

@@ -37,6 +37,9 @@ bool name_matches(const NamePattern& pattern, std::string_view name);
 // (the rule of --comment and --opening, where there is no surname).
 bool words_match(const NamePattern& pattern, std::string_view text);
 
+// The pattern's words as the word rule matches them (folded; an initial "m" as "m*").
+std::vector<std::string> pattern_word_globs(const NamePattern& pattern);
+
 // The stored spelling an "=NAME" pattern asks for exactly; empty for other patterns.
 std::optional<std::string_view> exact_name(const NamePattern& pattern);
 // Whether the pattern is PGN's unknown name "?" (blanks around it allowed).

@@ -1,11 +1,13 @@
 #include "store/game_query.h"
 
+#include "store/games_sql.h"
+
 namespace pgnbase::store {
 
 namespace {
 
 constexpr std::string_view kGameColumns =
-    "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
+    "SELECT g.id, ev.name, " PGNBASE_WHOLE_SITE ", g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
     "g.white_elo, g.black_elo, g.eco, g.eco_source, op.name, g.time_control, g.plies, g.variant, g.start_fen, "
     "g.language, g.moves, g.tags, ga.annotations, g.source_id, g.game_number "
     "FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id LEFT JOIN openings op ON op.id = g.opening_id "
@@ -38,6 +40,19 @@ std::string name_condition(std::string_view column, const NameIds& names, SqlQue
   return term;
 }
 
+// A site filter's term: an index-free test of site_id (and site_suffix) per game, as the
+// other name filters are when no index on their column exists.
+std::string site_condition(const SiteIds& sites, SqlQuery& q) {
+  std::string term = name_condition("g.site_id", sites.names, q);
+  if (sites.whole_only) term = "(" + term + " AND g.site_suffix IS NULL)";
+  for (const SiteSuffixMatch& m : sites.suffixes) {
+    term += " OR (g.site_id IN " + id_set(m.prefix_ids, q) + " AND ";
+    term += m.exact ? "g.site_suffix = " + q.add(m.suffix) : "lower(g.site_suffix) GLOB " + q.add(m.suffix);
+    term += ")";
+  }
+  return "(" + term + ")";
+}
+
 // Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.
 void append_conditions(const GameConditions& f, SqlQuery& q, bool where_started) {
   std::vector<std::string> terms;
@@ -54,7 +69,7 @@ void append_conditions(const GameConditions& f, SqlQuery& q, bool where_started)
     terms.push_back("(" + name_condition("g.white_id", *f.player, q) + " OR " + name_condition("g.black_id", *f.player, q) + ")");
   }
   if (f.event) terms.push_back(name_condition("g.event_id", *f.event, q));
-  if (f.site) terms.push_back(name_condition("g.site_id", *f.site, q));
+  if (f.site) terms.push_back(site_condition(*f.site, q));
   if (f.min_elo || f.max_elo) {
     // One player's rating in range; both players' unless --elo-of either.
     auto in_range = [&](const char* column) {
@@ -155,7 +170,7 @@ SqlQuery build_game_scan_query(const GameConditions& filter, ScanColumns columns
   // joins are most of a scan's time).
   SqlQuery q;
   q.sql = "SELECT g.id, ";
-  q.sql += columns.names ? "ev.name, si.name, " : "NULL, NULL, ";
+  q.sql += columns.names ? "ev.name, " PGNBASE_WHOLE_SITE ", " : "NULL, NULL, ";
   q.sql += "g.date, g.date_key, g.round, ";
   q.sql += columns.names ? "wh.name, bl.name, " : "NULL, NULL, ";
   q.sql += "g.result_tag, g.result, g.white_elo, g.black_elo, g.eco, g.eco_source, ";

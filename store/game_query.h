@@ -23,11 +23,28 @@ struct NameIds {
   bool or_absent = false;
 };
 
+// The sites a --site filter accepts (search/site_match.h resolves the pattern). A game's
+// Site is a name, whole, or a prefix name and a suffix (store/site_url.h). It passes when
+// its site_id is one of `names` (with whole_only, only when it has no suffix: an exact
+// pattern), or when its site_id is one of a suffix match's prefix_ids and its suffix is
+// that match's text (exact) or matches it as a lower-case GLOB word.
+struct SiteSuffixMatch {
+  std::vector<int64_t> prefix_ids;
+  std::string suffix;
+  bool exact = false;
+};
+struct SiteIds {
+  NameIds names;
+  bool whole_only = false;
+  std::vector<SiteSuffixMatch> suffixes;
+};
+
 // The header filters as SQL conditions. An id list is bound as one JSON array and read
 // with json_each, so its length costs no SQL text and SQLite seeks the index once per id.
 struct GameConditions {
   std::optional<std::string> eco_low, eco_high_exclusive;  // games.eco in [low, high)
-  std::optional<NameIds> white, black, player, event, site;
+  std::optional<NameIds> white, black, player, event;
+  std::optional<SiteIds> site;
   // With player: the other player of the game (head to head, either colour).
   std::optional<NameIds> opponent;
   // Only these games (what the filters that SQL cannot read, tags and comments, let pass).

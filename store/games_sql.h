@@ -11,9 +11,14 @@ namespace pgnbase::store::sql {
 inline constexpr std::string_view kInsertGame =
     "INSERT INTO games(id, source_id, game_number, byte_offset, line, event_id, site_id, date, date_key, round, "
     "white_id, black_id, result_tag, result, white_elo, black_elo, eco, eco_source, opening_id, time_control, plies, "
-    "variant, start_fen, language, moves, tags, dedupe_key) VALUES "
+    "variant, start_fen, language, moves, tags, dedupe_key, site_suffix) VALUES "
     "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-    "?24, ?25, ?26, ?27)";
+    "?24, ?25, ?26, ?27, ?28)";
+// A game's whole Site: its name (the whole value, or the prefix of a split URL) and its
+// suffix (store/site_url.h); NULL when the game has none. For a statement that joins
+// names as `si` on games `g`'s site_id (here and in store/game_query.cpp).
+#define PGNBASE_WHOLE_SITE "si.name || coalesce(g.site_suffix, '')"
+
 inline constexpr std::string_view kInsertAnnotations = "INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)";
 inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(id, runs) VALUES (?1, ?2)";
 inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
@@ -25,7 +30,8 @@ inline constexpr std::string_view kCopyCheckHeaders =
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
     "LEFT JOIN names ev ON ev.id = g.event_id";
 inline constexpr std::string_view kCopyCheckGame =
-    "SELECT g.moves, g.result, g.plies, si.name, g.tags FROM games g LEFT JOIN names si ON si.id = g.site_id "
+    "SELECT g.moves, g.result, g.plies, " PGNBASE_WHOLE_SITE ", g.tags FROM games g "
+    "LEFT JOIN names si ON si.id = g.site_id "
     "WHERE g.id = ?1";
 
 // A source's removal (indexer/source_removal.cpp).

@@ -13,19 +13,19 @@ inline constexpr std::string_view kMergeSources =
 // Which source holds each game: the merge reads a source's games as runs of ids.
 inline constexpr std::string_view kMergeGameSources = "SELECT id, source_id FROM games ORDER BY id";
 // The games of ids ?1 to ?2 with their annotations and material. A new column of games
-// goes at the end of this list and is read in database_merge.cpp's read_stored_game.
+// goes at the end of this list and is read in indexer/stored_game.cpp's read_stored_game.
 inline constexpr std::string_view kMergeGamesInRange =
     "SELECT g.id, g.source_id, g.game_number, g.byte_offset, g.line, g.event_id, g.site_id, g.date, g.date_key, "
     "g.round, g.white_id, g.black_id, g.result_tag, g.result, g.white_elo, g.black_elo, g.eco, g.eco_source, "
     "g.opening_id, g.time_control, g.plies, g.variant, g.start_fen, g.language, g.moves, g.tags, a.annotations, "
-    "m.runs FROM games g LEFT JOIN game_annotations a ON a.id = g.id LEFT JOIN game_material m ON m.id = g.id "
+    "m.runs, g.site_suffix FROM games g LEFT JOIN game_annotations a ON a.id = g.id LEFT JOIN game_material m ON m.id = g.id "
     "WHERE g.id BETWEEN ?1 AND ?2 ORDER BY g.id";
 // Its columns, in order.
 enum MergeGameColumn : int {
   MERGE_ID, MERGE_SOURCE_ID, MERGE_GAME_NUMBER, MERGE_BYTE_OFFSET, MERGE_LINE, MERGE_EVENT, MERGE_SITE, MERGE_DATE,
   MERGE_DATE_KEY, MERGE_ROUND, MERGE_WHITE, MERGE_BLACK, MERGE_RESULT_TAG, MERGE_RESULT, MERGE_WHITE_ELO,
   MERGE_BLACK_ELO, MERGE_ECO, MERGE_ECO_SOURCE, MERGE_OPENING, MERGE_TIME_CONTROL, MERGE_PLIES, MERGE_VARIANT,
-  MERGE_START_FEN, MERGE_LANGUAGE, MERGE_MOVES, MERGE_TAGS, MERGE_ANNOTATIONS, MERGE_MATERIAL
+  MERGE_START_FEN, MERGE_LANGUAGE, MERGE_MOVES, MERGE_TAGS, MERGE_ANNOTATIONS, MERGE_MATERIAL, MERGE_SITE_SUFFIX
 };
 // Every reject, by source, in the order the import met them.
 inline constexpr std::string_view kMergeRejects =

@@ -17,6 +17,11 @@ inline constexpr std::string_view kInsertOpening = "INSERT INTO openings(id, nam
 
 // One name exactly, from the names_by_name index.
 inline constexpr std::string_view kNameByName = "SELECT id, name FROM names WHERE name = ?1";
+// The names that may be prefixes of split sites (store/site_url.h), from two ranges of the
+// names_by_name index (a GLOB with a fixed start is a range); the caller checks the shape.
+inline constexpr std::string_view kSitePrefixCandidates =
+    "SELECT id, name FROM names WHERE name GLOB 'http://*/' UNION ALL "
+    "SELECT id, name FROM names WHERE name GLOB 'https://*/'";
 // Names with no ASCII letter or digit: the candidates for an unknown name ("?", "-", "");
 // the caller keeps those whose folded words are none.
 inline constexpr std::string_view kWordlessNameCandidates = "SELECT id, name FROM names WHERE name NOT GLOB '*[A-Za-z0-9]*'";

@@ -7,13 +7,10 @@
 namespace pgnbase::store {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 6;
-// The oldest version this build reads; an older file must be rebuilt (pgn-index). A
-// version 4 or 5 file is read as it is and becomes version 6 on its next import or
-// removal (version 5 only adds tables, and counters in meta: store/counters.h; version 6
-// only adds the lifted clocks section to annotations payloads, which a payload without it
-// reads as before: store/game_annotations.h).
-inline constexpr int kOldestReadableSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 7;
+// The oldest version this build reads; an older file must be rebuilt (pgn-index): it has
+// no games.site_suffix (store/site_url.h), which every reader of games selects.
+inline constexpr int kOldestReadableSchemaVersion = 7;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -60,6 +57,9 @@ CREATE TABLE IF NOT EXISTS games (
   line         INTEGER NOT NULL,
   event_id     INTEGER REFERENCES names(id),
   site_id      INTEGER REFERENCES names(id),
+  -- A Site that is one game's URL: site_id names its shared prefix, this holds the rest
+  -- (store/site_url.h); NULL when site_id names the whole value.
+  site_suffix  TEXT,
   date         TEXT,
   date_key     INTEGER,
   round        TEXT,

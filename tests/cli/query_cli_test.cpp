@@ -100,7 +100,7 @@ std::map<int64_t, GameImage> read_games(const std::string& db_path, bool keep_va
                                         const std::map<int64_t, GameImage>* original = nullptr) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   store::Statement s = db.prepare(
-      "SELECT g.id, ev.name, si.name, g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
+      "SELECT g.id, ev.name, si.name || coalesce(g.site_suffix, ''), g.date, g.date_key, g.round, wh.name, bl.name, g.result_tag, g.result, "
       "g.white_elo, g.black_elo, g.eco, g.eco_source, op.name, g.time_control, g.plies, g.variant, g.start_fen, "
       "g.moves, g.tags, ga.annotations FROM games g LEFT JOIN game_annotations ga ON ga.id = g.id "
       "LEFT JOIN names ev ON ev.id = g.event_id LEFT JOIN names si ON si.id = g.site_id "
