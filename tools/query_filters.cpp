@@ -34,7 +34,7 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("date-to", po::value(&f.date_to), "played on or before (partial dates include the whole year/month)")
       ("result", po::value(&f.result), "1-0, 0-1, 1/2-1/2 or *")
       ("event", po::value(&f.event), "Event tag (as --white)")
-      ("site", po::value(&f.site), "Site tag (as --white)")
+      ("site", po::value(&f.site), "Site tag (as --white); a game's URL, or its id alone, finds that game")
       ("time-control", po::value(&f.time_control),
        "bullet|blitz|rapid|classical|correspondence|ultrabullet|unknown, a TimeControl value (180+2), or 180+* / *+0")
       ("tag", po::value(&f.tags)->composing(), "NAME=VALUE: the game has this tag with this value (whole value, "
