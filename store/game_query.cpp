@@ -1,5 +1,7 @@
 #include "store/game_query.h"
 
+#include <algorithm>
+
 #include "store/games_sql.h"
 
 namespace pgnbase::store {
@@ -41,16 +43,34 @@ std::string name_condition(std::string_view column, const NameIds& names, SqlQue
 }
 
 // A site filter's term: an index-free test of site_id (and site_suffix) per game, as the
-// other name filters are when no index on their column exists.
+// other name filters are when no index on their column exists. The suffix is compared
+// first (cheap, and rarely equal) and without allocating: NOCASE's and LIKE's
+// case-insensitivity is ASCII's, which is the folding of a suffix of ASCII letters and digits.
 std::string site_condition(const SiteIds& sites, SqlQuery& q) {
-  std::string term = name_condition("g.site_id", sites.names, q);
-  if (sites.whole_only) term = "(" + term + " AND g.site_suffix IS NULL)";
-  for (const SiteSuffixMatch& m : sites.suffixes) {
-    term += " OR (g.site_id IN " + id_set(m.prefix_ids, q) + " AND ";
-    term += m.exact ? "g.site_suffix = " + q.add(m.suffix) : "lower(g.site_suffix) GLOB " + q.add(m.suffix);
-    term += ")";
+  std::vector<std::string> alternatives;
+  if (!sites.names.ids.empty() || sites.names.or_absent) {
+    std::string term = name_condition("g.site_id", sites.names, q);
+    if (sites.whole_only) term = "(" + term + " AND g.site_suffix IS NULL)";
+    alternatives.push_back(term);
   }
-  return "(" + term + ")";
+  for (const SiteSuffixMatch& m : sites.suffixes) {
+    std::string test;
+    if (m.exact) {
+      test = "g.site_suffix = " + q.add(m.suffix);
+    } else if (m.suffix.find_first_of("*?") == std::string::npos) {
+      test = "g.site_suffix = " + q.add(m.suffix) + " COLLATE NOCASE";
+    } else {
+      std::string like = m.suffix;
+      std::replace(like.begin(), like.end(), '*', '%');
+      std::replace(like.begin(), like.end(), '?', '_');
+      test = "g.site_suffix LIKE " + q.add(like);
+    }
+    alternatives.push_back("(" + test + " AND g.site_id IN " + id_set(m.prefix_ids, q) + ")");
+  }
+  if (alternatives.empty()) return "0";
+  std::string term;
+  for (const std::string& a : alternatives) term += (term.empty() ? "(" : " OR ") + a;
+  return term + ")";
 }
 
 // Appends " WHERE a AND b ..." (or " AND a ..." when where_started) for the header filters.

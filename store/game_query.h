@@ -27,7 +27,8 @@ struct NameIds {
 // Site is a name, whole, or a prefix name and a suffix (store/site_url.h). It passes when
 // its site_id is one of `names` (with whole_only, only when it has no suffix: an exact
 // pattern), or when its site_id is one of a suffix match's prefix_ids and its suffix is
-// that match's text (exact) or matches it as a lower-case GLOB word.
+// that match's text (exact) or matches it as a folded word ('*' and '?' wildcards,
+// letters without case).
 struct SiteSuffixMatch {
   std::vector<int64_t> prefix_ids;
   std::string suffix;
