@@ -5,9 +5,10 @@
 // the import's serial part).
 //
 // Keys are hashes already (well mixed); several ids may share a key. Each entry carries
-// one bit of the caller's (a mark: the truncated-copy check's "finished"), kept in the
-// key's lowest bit, so keys are compared on their other 63. Game ids are never 0, which
-// marks an empty slot. Linear probing at a load of at most 3/4.
+// mark_bits bits of the caller's (a mark: the truncated-copy check's "finished" and the
+// first bytes of the game's moves), kept in the key's lowest bits, so keys are compared
+// on their other 64 - mark_bits. Game ids are never 0, which marks an empty slot. Linear
+// probing at a load of at most 3/4.
 //
 // Not thread-safe: the writer's thread only.
 #pragma once
@@ -20,10 +21,13 @@ namespace pgnbase::indexer {
 
 class GameIdTable {
  public:
-  // Adds (key, id, mark); id is not 0.
-  void add(uint64_t key, uint32_t id, bool mark = false) {
+  // mark_bits: 1 to 32.
+  explicit GameIdTable(int mark_bits = 1) : mark_mask_((uint64_t{1} << mark_bits) - 1) {}
+
+  // Adds (key, id, mark); id is not 0, mark fits in mark_bits.
+  void add(uint64_t key, uint32_t id, uint32_t mark = 0) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-    place(Slot{(key & ~uint64_t{1}) | uint64_t{mark}, id});
+    place(Slot{(key & ~mark_mask_) | (mark & mark_mask_), id});
     ++size_;
   }
 
@@ -31,24 +35,24 @@ class GameIdTable {
   // probe; returns whether it added.
   bool add_if_absent(uint64_t key, uint32_t id) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-    key &= ~uint64_t{1};
+    key &= ~mark_mask_;
     size_t i = slot_of(key);
     for (; slots_[i].id != 0; i = (i + 1) & mask())
-      if ((slots_[i].key & ~uint64_t{1}) == key) return false;
+      if ((slots_[i].key & ~mark_mask_) == key) return false;
     slots_[i] = Slot{key, id};
     ++size_;
     return true;
   }
 
-  // Calls f(id, mark) for each entry of key, until f returns true; returns whether it did.
+  // Calls f(id, mark) (mark: uint32_t) for each entry of key, until f returns true; returns whether it did.
   template <class F>
   bool any_of(uint64_t key, F f) const {
     if (slots_.empty()) return false;
-    key &= ~uint64_t{1};
+    key &= ~mark_mask_;
     for (size_t i = slot_of(key);; i = (i + 1) & mask()) {
       const Slot& s = slots_[i];
       if (s.id == 0) return false;
-      if ((s.key & ~uint64_t{1}) == key && f(s.id, (s.key & 1) != 0)) return true;
+      if ((s.key & ~mark_mask_) == key && f(s.id, uint32_t(s.key & mark_mask_))) return true;
     }
   }
 
@@ -77,7 +81,7 @@ class GameIdTable {
 
   size_t mask() const { return slots_.size() - 1; }
   // Fibonacci hashing of the key without its mark: the top bits of key times 2^64 / phi.
-  size_t slot_of(uint64_t key) const { return size_t(((key & ~uint64_t{1}) * 0x9E3779B97F4A7C15ull) >> shift_); }
+  size_t slot_of(uint64_t key) const { return size_t(((key & ~mark_mask_) * 0x9E3779B97F4A7C15ull) >> shift_); }
 
   void place(const Slot& slot) {
     size_t i = slot_of(slot.key);
@@ -94,6 +98,7 @@ class GameIdTable {
       if (s.id != 0) place(s);
   }
 
+  uint64_t mark_mask_;
   std::vector<Slot> slots_;
   size_t size_ = 0;
   int shift_ = 64;

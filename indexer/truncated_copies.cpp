@@ -1,6 +1,8 @@
 #include "indexer/truncated_copies.h"
 
+#include <algorithm>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "store/games_sql.h"
@@ -20,6 +22,57 @@ uint64_t header_hash(std::optional<std::string_view> white, std::optional<std::s
   }
   text += start_fen;
   return std::hash<std::string>{}(text);
+}
+
+// The finder's table holds each stored game under its headers and the first byte of its
+// moves after the blob's format byte (about the first ply: a game and its truncated copy
+// share the shorter one's moves, so that byte when both have moves), with a mark of 28
+// bits: whether it is finished, how many of the moves' first four bytes it has, and bytes
+// 1 to 3. A look-up walks only the games that open with
+// the same move byte, and reads a stored row only when the first four bytes agree as far
+// as the shorter game has them: a file of thousands of games without headers (studies,
+// puzzles) no longer reads every earlier game's row for each new one.
+constexpr int kPrefixBytes = 4;
+constexpr int kMarkBits = 1 + 3 + 8 * (kPrefixBytes - 1);
+constexpr uint32_t kNoMoves = 256;  // the "first byte" of a game without moves
+
+struct MovesPrefix {
+  uint32_t length = 0;  // min(bytes of moves, kPrefixBytes)
+  uint8_t bytes[kPrefixBytes] = {};
+
+  // blob: a moves blob, its format byte first (store/moves_codec.h); or the bytes after it.
+  MovesPrefix(std::string_view blob, bool skip_format_byte) {
+    if (skip_format_byte && !blob.empty()) blob.remove_prefix(1);
+    length = uint32_t(std::min<size_t>(blob.size(), kPrefixBytes));
+    for (uint32_t i = 0; i < length; ++i) bytes[i] = uint8_t(blob[i]);
+  }
+  uint32_t first() const { return length ? bytes[0] : kNoMoves; }
+  uint32_t mark(bool finished) const {
+    uint32_t m = uint32_t{finished} | length << 1;
+    for (int i = 1; i < kPrefixBytes; ++i) m |= uint32_t{bytes[i]} << (4 + 8 * (i - 1));
+    return m;
+  }
+  // Whether a stored game with this mark can share this prefix as far as the shorter has it.
+  bool agrees_with(uint32_t stored_mark) const {
+    const uint32_t shorter = std::min(length, (stored_mark >> 1) & 7);
+    for (uint32_t i = 1; i < shorter; ++i)
+      if (bytes[i] != ((stored_mark >> (4 + 8 * (i - 1))) & 0xFF)) return false;
+    return true;
+  }
+};
+
+bool is_finished(uint32_t mark) { return (mark & 1) != 0; }
+
+// The table key of a header hash and a first move byte (or kNoMoves).
+uint64_t table_key(uint64_t header_hash, uint32_t first) {
+  uint64_t x = header_hash + (uint64_t{first} + 1) * 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::string_view as_text(std::span<const std::byte> blob) {
+  return {reinterpret_cast<const char*>(blob.data()), blob.size()};
 }
 
 std::optional<std::string_view> view(const std::optional<std::string>& s) {
@@ -72,47 +125,70 @@ uint64_t truncated_copy_header_hash(const GameRecord& game) {
   return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
 }
 
+TruncatedCopyFinder::TruncatedCopyFinder(store::Database& db) : db_(db), ids_by_header_(kMarkBits) {}
+
 void TruncatedCopyFinder::load() {
   store::Statement s = db_.prepare(store::sql::kCopyCheckHeaders);
   auto column = [&](int c) { return s.column_is_null(c) ? std::nullopt : std::optional<std::string_view>(s.column_text(c)); };
-  while (s.step())
-    ids_by_header_.add(header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or("")),
-                       uint32_t(s.column_int64(0)), store::GameResult(s.column_int64(7)) != store::GameResult::Unknown);
+  while (s.step()) {
+    const MovesPrefix prefix(as_text(s.column_blob(8)), false);
+    const bool finished = store::GameResult(s.column_int64(7)) != store::GameResult::Unknown;
+    const uint64_t header = header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or(""));
+    ids_by_header_.add(table_key(header, prefix.first()), uint32_t(s.column_int64(0)), prefix.mark(finished));
+  }
   loaded_ = true;
 }
 
 std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   if (!loaded_) load();
   const bool finished = game.result != store::GameResult::Unknown;
+  const MovesPrefix prefix(game.moves_blob, true);
   std::optional<TruncatedCopy> copy;
   store::Statement* row = nullptr;
-  ids_by_header_.any_of(game.copy_header_hash, [&](uint32_t id, bool stored_finished) {
-    if (finished && stored_finished) return false;  // neither can be an earlier state of the other
+  auto check = [&](uint32_t id, uint32_t stored_mark) {
+    if (finished && is_finished(stored_mark)) return false;  // neither can be an earlier state of the other
+    if (!prefix.agrees_with(stored_mark)) return false;
     if (!row) row = &db_.cached(store::sql::kCopyCheckGame);
     store::Statement& s = *row;
     s.reset();
     s.bind_int64(1, id);
     if (!s.step()) return false;
-    const std::span<const std::byte> blob = s.column_blob(0);
-    const std::string_view stored(reinterpret_cast<const char*>(blob.data()), blob.size());
+    const std::string_view stored = as_text(s.column_blob(0));
     const auto stored_result = store::GameResult(s.column_int64(1));
     const bool new_is_shorter = truncates(game.moves_blob, game.result, stored, stored_result);
     if (!new_is_shorter && !truncates(stored, stored_result, game.moves_blob, game.result)) return false;
-    const std::span<const std::byte> tags = s.column_blob(4);
     if (!same_identity(game, s.column_is_null(3) ? std::nullopt : std::optional<std::string_view>(s.column_text(3)),
-                       std::string_view(reinterpret_cast<const char*>(tags.data()), tags.size())))
+                       as_text(s.column_blob(4))))
       return false;
+    // A stored game that the new one truncates decides (the new one is skipped), whichever
+    // order the candidates come in; one that the new game extends is kept as the answer
+    // until then.
+    if (!new_is_shorter && copy) return false;
     copy = TruncatedCopy{.game_number = game.place.number, .line = game.place.line, .stored_id = id,
                          .plies = game.codes.size(), .stored_plies = uint64_t(s.column_int64(2)),
                          .new_is_shorter = new_is_shorter};
-    return true;
-  });
+    return new_is_shorter;
+  };
+  // The stored games that open with this game's first move byte, then those without
+  // moves (a prefix of any game, so only worth asking when nothing was found); a game
+  // without moves is a prefix of every stored game.
+  const uint64_t header = game.copy_header_hash;
+  ids_by_header_.any_of(table_key(header, prefix.first()), check);
+  if (prefix.length > 0) {
+    if (!copy) ids_by_header_.any_of(table_key(header, kNoMoves), check);
+  } else {
+    for (uint32_t first = 0; first < kNoMoves && !(copy && copy->new_is_shorter); ++first)
+      ids_by_header_.any_of(table_key(header, first), check);
+  }
   if (row) row->reset();  // a cached statement left on a row would hold its read open
   return copy;
 }
 
 void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
-  if (loaded_) ids_by_header_.add(game.copy_header_hash, uint32_t(id), game.result != store::GameResult::Unknown);
+  if (!loaded_) return;
+  const MovesPrefix prefix(game.moves_blob, true);
+  ids_by_header_.add(table_key(game.copy_header_hash, prefix.first()), uint32_t(id),
+                     prefix.mark(game.result != store::GameResult::Unknown));
 }
 
 void TruncatedCopyFinder::clear() {

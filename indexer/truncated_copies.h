@@ -8,11 +8,15 @@
 //     is equal, one present on one side only counting as different;
 //   - its moves are a strict prefix of the other's, or the same moves where only the other
 //     has a result.
+// A new game that is a copy of one stored game and extends another (a broadcast saved
+// three times, the middle state last) is a copy: skipped.
 // The writer asks this finder about each game that is not an exact duplicate; the finder
-// keeps, in memory, the game ids of every stored game by a hash of the first headers, with
-// whether the game is finished, and reads a stored game's row only when the headers agree
-// and one of the two games is unfinished (two finished games are never copies), so the
-// cost is one hash look-up per game and one row read per plausible candidate.
+// keeps, in memory, the game ids of every stored game by a hash of the first headers and
+// the first byte of the moves, with whether the game is finished and the next three bytes,
+// and reads a stored game's row only when the headers agree, the first four bytes agree as
+// far as the shorter game has them, and one of the two games is unfinished (two finished
+// games are never copies), so the cost is one hash look-up per game (256 for a game
+// without moves) and one row read per plausible candidate.
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).
@@ -47,7 +51,7 @@ uint64_t truncated_copy_header_hash(const GameRecord& game);
 
 class TruncatedCopyFinder {
  public:
-  explicit TruncatedCopyFinder(store::Database& db) : db_(db) {}
+  explicit TruncatedCopyFinder(store::Database& db);
 
   // A stored game that the new game is a truncated copy of, or that is a truncated copy
   // of the new game (moves a strict prefix, or the same moves with the result unknown on
@@ -62,7 +66,7 @@ class TruncatedCopyFinder {
   void load();
 
   store::Database& db_;
-  GameIdTable ids_by_header_;  // marked: the game is finished (its result is known)
+  GameIdTable ids_by_header_;  // by headers and first move byte; the mark: finished, and the moves' next bytes
   bool loaded_ = false;
 };
 

@@ -69,8 +69,8 @@ struct ExplorerOptions {
   bool ratings = true;
   size_t top_games = 5;
   bool use_facets = true;  // false: SQL for everything (tests compare the two)
-  // Fewer games than this reach the position: their rows are read by id (cheaper than the
-  // facet columns, megabytes on a big database).
+  // Fewer postings than this (about the games that reach the position): their rows are read
+  // by id (cheaper than the facet columns, megabytes on a big database).
   size_t facet_min_games = 2000;
   bool use_summaries = true;  // unfiltered: the stored answer when there is one (explorer_summary.h)
   // Facets already read (all columns), for many calls in a row; else read per call.

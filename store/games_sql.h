@@ -26,7 +26,7 @@ inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id FROM game
 // The truncated-copy check (indexer/truncated_copies.h): the headers of every stored
 // game, then one candidate's moves.
 inline constexpr std::string_view kCopyCheckHeaders =
-    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result FROM games g "
+    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) FROM games g "
     "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
     "LEFT JOIN names ev ON ev.id = g.event_id";
 inline constexpr std::string_view kCopyCheckGame =

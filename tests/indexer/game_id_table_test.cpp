@@ -51,6 +51,22 @@ TEST(GameIdTable, TheMarkBitIsNotPartOfTheKey) {
   EXPECT_TRUE(marked);
 }
 
+TEST(GameIdTable, AWiderMarkKeepsItsBitsAndLeavesThemOutOfTheKey) {
+  GameIdTable table(28);
+  const uint32_t mark = 0x0ABCDEF5;  // 28 bits
+  table.add(0x55550000'00000000ull, 3, mark);
+  table.add(0x55550000'00000000ull | 0x0FFFFFFF, 4, 1);  // the same key: only mark bits differ
+  table.add(0x55550000'10000000ull, 5, 0);                // another key: bit 28 is part of it
+  std::vector<std::pair<uint32_t, uint32_t>> got;
+  table.any_of(0x55550000'00000000ull, [&](uint32_t id, uint32_t m) {
+    got.emplace_back(id, m);
+    return false;
+  });
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::pair<uint32_t, uint32_t>>{{3, mark}, {4, 1}}));
+  EXPECT_EQ(table.find(0x55550000'10000000ull), 5u);
+}
+
 TEST(GameIdTable, AddIfAbsentKeepsTheFirstIdOfAKey) {
   GameIdTable table;
   for (uint32_t id = 1; id <= 5000; ++id) EXPECT_TRUE(table.add_if_absent(uint64_t(id) << 8, id));

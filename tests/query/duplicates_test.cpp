@@ -151,6 +151,28 @@ TEST_F(DuplicatesTest, ATruncatedCopyIsSkippedAndTheLongerGameNamed) {
   EXPECT_TRUE(import(db3, shared("nasty/pgn-extract-tests/petrosian.pgn")).summary.truncated.empty());
 }
 
+// A game that extends one stored copy and is cut from another stored game is a truncated
+// copy (skipped), whichever of the two the finder meets first.
+TEST_F(DuplicatesTest, AGameBetweenAShorterAndALongerCopyIsSkippedAsACopyOfTheLonger) {
+  const std::string text = test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  const std::string stored = dir_.file("stored.pgn"), middle = dir_.file("middle.pgn");
+  test::write_file(stored, cut_games(text, 3, 10) + cut_games(text, 3, 30));
+  test::write_file(middle, cut_games(text, 3, 20));
+  const std::string db = dir_.file("t.db");
+  const auto first = import(db, stored);
+  ASSERT_EQ(first.summary.imported, 6u);  // the 30-ply games extend the 10-ply ones: both kept
+  const auto second = import(db, middle);
+  EXPECT_EQ(second.summary.imported, 0u);
+  EXPECT_EQ(second.summary.duplicates, 3u);
+  ASSERT_EQ(second.summary.truncated.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const indexer::TruncatedCopy& c = second.summary.truncated[i];
+    EXPECT_TRUE(c.new_is_shorter) << i;
+    EXPECT_EQ(c.stored_id, int64_t(4 + i)) << i;  // the 30-ply game, never the 10-ply one
+    EXPECT_EQ(c.stored_plies, 30u) << i;
+  }
+}
+
 TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
   const std::string fischer = shared("nasty/pgn-extract-tests/fischer.pgn");
   const std::string petrosian = shared("nasty/pgn-extract-tests/petrosian.pgn");
