@@ -17,6 +17,7 @@
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
 #include "indexer/input_format.h"
+#include "indexer/merged_positions.h"
 #include "indexer/stored_game.h"
 #include "store/merge_sql.h"
 #include "store/names_sql.h"
@@ -56,16 +57,26 @@ struct MergeBatch {
   uint64_t index = 0;
   std::vector<StoredGame> games;
   // The positions of the batch's good games, sorted; game_id is the game's index among
-  // them until the writer gives it its id.
+  // them until the writer gives it its id. Empty when the source's positions are taken
+  // from the other database (each game's position_hash is set instead).
   std::vector<PostingSorter::Record> postings;
 };
 
 // Checks each game and makes the postings of the good ones (what import_pipeline.cpp's
-// workers do for parsed games).
-void check_batch(MergeBatch& batch, bool keep_annotations) {
+// workers do for parsed games), or, with positions, the sum that checks the game's
+// postings in the other database (merged_positions.h).
+void check_batch(MergeBatch& batch, bool keep_annotations, const SourcePositions* positions) {
   size_t total = 0;
   for (StoredGame& game : batch.games)
     if (check_stored_game(game, keep_annotations)) total += game.keys.size();
+  if (positions) {
+    for (StoredGame& game : batch.games) {
+      if (!game.problem.empty()) continue;
+      game.position_hash = positions->replay_hash(game.other_id, game.keys, game.record.codes, uint8_t(game.record.result));
+      game.keys = {};
+    }
+    return;
+  }
   batch.postings.reserve(total);
   uint32_t index = 0;
   for (StoredGame& game : batch.games) {
@@ -84,11 +95,12 @@ void check_batch(MergeBatch& batch, bool keep_annotations) {
 // Runs check_batch on `threads` workers while this thread reads the next batches
 // (read_next: nullopt at the end) and writes the checked ones in order (write). With one
 // thread, all on this one. Rethrows the first error of any thread.
-void check_in_threads(unsigned threads, bool keep_annotations, const std::function<std::optional<MergeBatch>()>& read_next,
+void check_in_threads(unsigned threads, bool keep_annotations, const SourcePositions* positions,
+                      const std::function<std::optional<MergeBatch>()>& read_next,
                       const std::function<void(MergeBatch&)>& write) {
   if (threads <= 1) {
     while (std::optional<MergeBatch> batch = read_next()) {
-      check_batch(*batch, keep_annotations);
+      check_batch(*batch, keep_annotations, positions);
       write(*batch);
     }
     return;
@@ -109,7 +121,7 @@ void check_in_threads(unsigned threads, bool keep_annotations, const std::functi
       group.start(
           [&] {
             while (std::optional<MergeBatch> batch = to_check.pop()) {
-              check_batch(*batch, keep_annotations);
+              check_batch(*batch, keep_annotations, positions);
               std::lock_guard lock(mutex);
               const uint64_t index = batch->index;
               checked.emplace(index, std::move(*batch));
@@ -178,6 +190,8 @@ class OtherDatabase {
   }
 
   const std::string& path() const { return path_; }
+  // For reading a source's position segment (merged_positions.h); this thread only.
+  store::Database& database() { return db_; }
   const std::vector<OtherSource>& sources() const { return sources_; }
   const std::vector<IdRun>& runs_of(int64_t source) const {
     static const std::vector<IdRun> none;
@@ -319,10 +333,16 @@ class OtherDatabase {
 // Merges the games, rejects and copy rows of one source of `other` into the writer's
 // current source. new_ids maps the other database's ids of games that other sources also
 // held (OtherDatabase::is_copied) to DB's id of the game, stored or equal to a stored one.
-void merge_source_rows(OtherDatabase& other, const OtherSource& source, DatabaseWriter& writer,
+// With positions, the source's position segment is taken from the other database, and a
+// game whose postings there are not those of its replay makes this return false before
+// the rejects and copy rows are written, with merged.positions_note saying which: the
+// caller then abandons the source and merges it again without positions (by replay).
+bool merge_source_rows(OtherDatabase& other, const OtherSource& source, DatabaseWriter& writer,
                        const ImportOptions& options, std::unordered_map<int64_t, int64_t>& new_ids,
-                       MergedSource& merged) {
+                       MergedSource& merged, const SourcePositions* positions) {
   std::vector<int64_t> ids;  // of each good game of a batch, 0 for a skipped duplicate
+  std::vector<std::pair<int64_t, int64_t>> merged_ids;  // (id in other, id in DB or 0), with positions
+  std::optional<int64_t> mismatch;  // the first game whose postings differ from its replay
   auto write = [&](MergeBatch& batch) {
     ids.clear();
     for (StoredGame& game : batch.games) {
@@ -333,16 +353,30 @@ void merge_source_rows(OtherDatabase& other, const OtherSource& source, Database
         merged.corrupt_games.push_back(std::move(line));
         continue;
       }
+      if (positions && !mismatch && game.position_hash != positions->stored_hash(game.other_id))
+        mismatch = game.other_id;
       int64_t id = 0, stored = 0;
       if (options.dedupe && writer.skip_duplicate(game.record)) stored = writer.last_skipped_for();
       else stored = id = writer.add_game(game.record);
       ids.push_back(id);
+      if (positions) merged_ids.emplace_back(game.other_id, id);
       if (other.is_copied(game.other_id)) new_ids[game.other_id] = stored;
     }
+    // With positions, no postings: the call still writes the batch's new names.
     writer.add_positions(std::move(batch.postings), ids);
   };
   OtherDatabase::GameReader reader(other, other.runs_of(source.id));
-  check_in_threads(options.threads, options.build.keep_annotations, [&] { return reader.next(); }, write);
+  check_in_threads(options.threads, options.build.keep_annotations, positions, [&] { return reader.next(); }, write);
+  if (mismatch) {
+    merged.positions_note = other.path() + ": source " + source.path + ": the position index's postings of game " +
+                            std::to_string(*mismatch) + " are not those of its moves; its positions are made again by replay";
+    return false;
+  }
+  if (positions)
+    writer.write_positions_with([&other, positions, merged_ids = std::move(merged_ids)](
+                                    store::Database& db, int64_t segment_id, const PositionIndexOptions& position_options) {
+      return positions->write(other.database(), db, segment_id, merged_ids, position_options);
+    });
 
   other.for_each_reject(source.id, [&](const RejectRecord& reject) {
     writer.add_reject(reject);
@@ -354,6 +388,22 @@ void merge_source_rows(OtherDatabase& other, const OtherSource& source, Database
     if (it != new_ids.end() && it->second != 0) writer.add_copy_of(it->second);  // else not merged
   }
   writer.count_duplicates_skipped_before(source.duplicates);
+  return true;
+}
+
+// The source's position segment in other, read and decoded to be taken as it is; null
+// when the source is to be indexed by replay (a damaged segment says so in note).
+std::unique_ptr<SourcePositions> read_positions(OtherDatabase& other, const OtherSource& source, std::string& note) {
+  const std::vector<IdRun>& runs = other.runs_of(source.id);
+  if (runs.empty()) return nullptr;  // no games: nothing to index
+  std::string why;
+  bool damaged = false;
+  std::unique_ptr<SourcePositions> positions = reading([&] {
+    return SourcePositions::read(other.database(), source.id, runs.front().first, runs.back().last, why, damaged);
+  });
+  if (!positions && damaged)
+    note = other.path() + ": source " + source.path + ": " + why + "; its positions are made again by replay";
+  return positions;
 }
 
 }  // namespace
@@ -402,9 +452,18 @@ MergeTotals merge_database(const std::string& other_path, DatabaseWriter& writer
         already(*id);
         continue;
       }
+    std::unique_ptr<SourcePositions> positions;  // until finish_source has written the segment
     try {
+      positions = read_positions(other, source, merged.positions_note);
       if (options.replace) merged.outcome.replaced = writer.replace_sources(source.path, source.content_hash);
-      merge_source_rows(other, source, writer, options, new_ids, merged);
+      if (!merge_source_rows(other, source, writer, options, new_ids, merged, positions.get())) {
+        // Its postings did not match its games: once more, indexed by replay.
+        writer.abandon_source();
+        writer.begin_source(source.path, source.size);
+        merged.corrupt_games.clear();
+        if (options.replace) merged.outcome.replaced = writer.replace_sources(source.path, source.content_hash);
+        merge_source_rows(other, source, writer, options, new_ids, merged, nullptr);
+      }
     } catch (...) {
       writer.abandon_source_keeping_finished();
       throw;

@@ -45,6 +45,10 @@ struct MergedSource {
   ImportOutcome outcome;
   // One line per game rejected as corrupt: "other.db: game 17: moves do not replay ...".
   std::vector<std::string> corrupt_games;
+  // One line when the source's position index in OTHER was damaged, so that its
+  // positions were made again by replaying its games; "" when they were taken from OTHER
+  // (or OTHER's layout is an older one, which is replayed without a word).
+  std::string positions_note;
 };
 
 struct MergeTotals {

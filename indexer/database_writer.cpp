@@ -128,18 +128,23 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   }
   if (empty) db_.exec(store::kDropGameIndexesSql);
   indexes_dropped_ = empty;
-  positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
-      .memory_budget_bytes = options_.position_memory_bytes,
-      .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
-      .key_bits = 0,
-      .lean = true,
-      .threads = std::max(1u, options_.threads)});
+  positions_ = std::make_unique<PositionIndexBuilder>(position_options());
+  segment_writer_ = nullptr;
   if (insert_game_) return;  // prepared by the first source, kept for the next
   insert_game_ = db_.prepare(store::sql::kInsertGame);
   insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
   insert_material_ = db_.prepare(store::sql::kInsertMaterial);
   insert_reject_ = db_.prepare(store::sql::kInsertReject);
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
+}
+
+PositionIndexOptions DatabaseWriter::position_options() const {
+  return PositionIndexOptions{
+      .memory_budget_bytes = options_.position_memory_bytes,
+      .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
+      .key_bits = 0,
+      .lean = true,
+      .threads = std::max(1u, options_.threads)};
 }
 
 int64_t DatabaseWriter::intern(const std::string& name) {
@@ -339,9 +344,16 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   write_new_names();
   if (indexes_dropped_) db_.exec(store::kSchemaSql);  // recreates the indexes begin_source dropped
   indexes_dropped_ = false;
-  store::SegmentStats stats = positions_->write_segment(db_, source_id_);
+  store::SegmentStats stats;
+  if (segment_writer_) {
+    stats = segment_writer_(db_, source_id_, position_options());
+    summary_.positions = stats.postings;
+  } else {
+    stats = positions_->write_segment(db_, source_id_);
+  }
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
+  segment_writer_ = nullptr;
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
@@ -390,6 +402,7 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 
 void DatabaseWriter::abandon_source() {
   positions_.reset();
+  segment_writer_ = nullptr;
   new_names_.clear();
   new_openings_.clear();
   bool whole_transaction = !in_source_ || !transaction_ || !db_.in_transaction();

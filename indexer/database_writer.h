@@ -19,11 +19,18 @@
 #include "indexer/game_id_table.h"
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
+#include "store/position_segments.h"
 #include "store/schema_version.h"
 
 namespace pgnbase::indexer {
 
 class PositionIndexBuilder;
+struct PositionIndexOptions;
+
+// Writes a source's position segment (segment_id) in the writer's open transaction, with
+// the options the writer would build it with.
+using SegmentWriter =
+    std::function<store::SegmentStats(store::Database& db, int64_t segment_id, const PositionIndexOptions& options)>;
 
 struct WriterOptions {
   size_t position_memory_bytes = size_t{96} << 20;  // --memory
@@ -77,6 +84,10 @@ class DatabaseWriter {
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
   // that was not stored (a duplicate: its postings are dropped).
   void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids);
+  // Makes finish_source write the current source's position segment with write instead
+  // of from the postings given to add_positions (a merged source whose segment is taken
+  // from the other database: merged_positions.h).
+  void write_positions_with(SegmentWriter write) { segment_writer_ = std::move(write); }
   // True (and counted as a duplicate, nothing written) when an equal game is already in
   // the database or earlier in this import, or a longer copy of it (truncated_copies.h).
   bool skip_duplicate(const GameRecord& game);
@@ -131,6 +142,7 @@ class DatabaseWriter {
   // nothing changes it until the commit.
   void refresh_cached_state();
   int64_t data_version();
+  PositionIndexOptions position_options() const;
 
   store::Database db_;
   WriterOptions options_;
@@ -138,6 +150,7 @@ class DatabaseWriter {
   std::chrono::steady_clock::time_point transaction_started_;
   bool in_source_ = false;  // between begin_source and finish_source or abandon_source
   std::unique_ptr<PositionIndexBuilder> positions_;
+  SegmentWriter segment_writer_;  // set by write_positions_with, for the current source only
   std::unordered_map<std::string, int64_t> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
   int64_t next_name_id_ = 1;
