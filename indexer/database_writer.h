@@ -134,8 +134,10 @@ class DatabaseWriter {
   // The id of a computed opening name, the same way (openings table).
   int64_t intern_opening(const std::string& name);
   // Writes the names and openings interned since the last call (once per chunk): names
-  // in id order, then their words sorted, then the openings.
+  // in id order, then the openings; the names' words wait for write_new_name_words.
   void write_new_names();
+  // Writes the words of the source's new names, sorted (once per source).
+  void write_new_name_words();
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
   // rollback that undid some of it (abandon_source). Runs with the write lock held, so
@@ -153,6 +155,7 @@ class DatabaseWriter {
   SegmentWriter segment_writer_;  // set by write_positions_with, for the current source only
   std::unordered_map<std::string, int64_t> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
+  std::vector<std::pair<std::string, int64_t>> new_words_;  // (word, name id) of names written in this source
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).
   std::unordered_map<std::string, int64_t> opening_ids_;

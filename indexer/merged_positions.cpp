@@ -15,6 +15,8 @@ namespace {
 namespace sql = store::position_index_sql;
 
 constexpr uint64_t kEmpty = ~uint64_t{0};
+// The key set's filter: 2^22 bits, 512 KiB.
+constexpr unsigned kFilterBits = 22;
 // A segment whose games span more ids than this is indexed by replay (the per-game sums
 // are an array over the span).
 constexpr int64_t kMaxGameSpan = int64_t{1} << 28;
@@ -37,28 +39,25 @@ std::span<const uint8_t> bytes_of(std::span<const std::byte> blob) {
 
 }  // namespace
 
-void SourcePositions::KeySet::reserve(size_t keys) {
-  size_t capacity = 16;
-  while (capacity < 2 * keys) capacity *= 2;
-  if (capacity > slots_.size()) {
-    std::vector<uint64_t> old = std::move(slots_);
-    slots_.assign(capacity, kEmpty);
-    size_ = 0;
-    for (uint64_t key : old)
-      if (key != kEmpty) insert(key);
-  }
+void SourcePositions::KeySet::grow() {
+  std::vector<uint64_t> old = std::move(slots_);
+  slots_.assign(std::max<size_t>(1024, 2 * old.size()), kEmpty);
+  size_ = 0;
+  for (uint64_t key : old)
+    if (key != kEmpty) insert(key);
 }
-
-void SourcePositions::KeySet::grow() { reserve(std::max<size_t>(16, slots_.size())); }
 
 void SourcePositions::KeySet::insert(uint64_t key) {
   if (key == kEmpty) {
     has_empty_ = true;
     return;
   }
+  if (filter_.empty()) filter_.assign(size_t{1} << (kFilterBits - 6), 0);
   if (2 * (size_ + 1) > slots_.size()) grow();
+  const uint64_t hash = finalize(key);
+  filter_[(hash >> 6) & ((size_t{1} << (kFilterBits - 6)) - 1)] |= uint64_t{1} << (hash & 63);
   const size_t mask = slots_.size() - 1;
-  for (size_t i = finalize(key) & mask;; i = (i + 1) & mask) {
+  for (size_t i = (hash >> kFilterBits) & mask;; i = (i + 1) & mask) {
     if (slots_[i] == key) return;
     if (slots_[i] == kEmpty) {
       slots_[i] = key;
@@ -71,8 +70,10 @@ void SourcePositions::KeySet::insert(uint64_t key) {
 bool SourcePositions::KeySet::contains(uint64_t key) const {
   if (key == kEmpty) return has_empty_;
   if (slots_.empty()) return false;
+  const uint64_t hash = finalize(key);
+  if (!(filter_[(hash >> 6) & ((size_t{1} << (kFilterBits - 6)) - 1)] >> (hash & 63) & 1)) return false;
   const size_t mask = slots_.size() - 1;
-  for (size_t i = finalize(key) & mask;; i = (i + 1) & mask) {
+  for (size_t i = (hash >> kFilterBits) & mask;; i = (i + 1) & mask) {
     if (slots_[i] == key) return true;
     if (slots_[i] == kEmpty) return false;
   }
@@ -85,13 +86,20 @@ uint64_t SourcePositions::mix(uint64_t stored_key, uint32_t game, bool with_move
   return h;
 }
 
-std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, int64_t source_id, int64_t first_id,
-                                                       int64_t last_id, std::string& why, bool& damaged) {
+SourcePositions::SourcePositions() = default;
+SourcePositions::~SourcePositions() = default;
+
+std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, int64_t source_id,
+                                                       int64_t first_id, int64_t last_id, std::string& why,
+                                                       bool& damaged) {
   damaged = false;
   if (last_id < first_id || last_id - first_id >= kMaxGameSpan) {
     why = "its games are not one range of ids";
     return nullptr;
   }
+  auto positions = std::unique_ptr<SourcePositions>(new SourcePositions);
+  SourcePositions& s = *positions;
+  s.other_ = &other;
   if (other.has_table("moved_segments")) {
     store::Statement moved = other.prepare(store::sql::kMergeMovedSegments);
     moved.bind_int64(1, source_id);
@@ -100,8 +108,6 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
       return nullptr;
     }
   }
-  auto positions = std::unique_ptr<SourcePositions>(new SourcePositions);
-  SourcePositions& s = *positions;
   s.source_id_ = source_id;
   s.first_id_ = first_id;
   {
@@ -122,7 +128,6 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
       damaged = true;
       return nullptr;
     }
-    s.keys_with_moves_.reserve(size_t(std::clamp<int64_t>(segment.column_int64(2), 0, int64_t{1} << 26) / 4));
   }
   s.seed_ = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   const size_t span = size_t(last_id - first_id + 1);
@@ -191,7 +196,7 @@ uint64_t SourcePositions::stored_hash(int64_t other_id) const {
   return at < 0 || at >= int64_t(game_hashes_.size()) ? 0 : game_hashes_[size_t(at)];
 }
 
-store::SegmentStats SourcePositions::write(store::Database& other, store::Database& db, int64_t segment_id,
+store::SegmentStats SourcePositions::write(store::Database& db, int64_t segment_id,
                                            std::span<const std::pair<int64_t, int64_t>> ids,
                                            PositionIndexOptions options) const {
   std::vector<int64_t> new_ids(game_hashes_.size(), 0);
@@ -216,7 +221,7 @@ store::SegmentStats SourcePositions::write(store::Database& other, store::Databa
     stats.first_game_id = stats.first_game_id ? stats.first_game_id : uint32_t(new_id);
     stats.last_game_id = uint32_t(new_id);
   }
-  store::Statement blocks = other.prepare(store::sql::kMergeSegmentBlocks);
+  store::Statement blocks = other_->prepare(store::sql::kMergeSegmentBlocks);
   blocks.bind_int64(1, source_id_);
   if (!shifted) {
     options.key_bits = key_bits_;  // groups only shrink, so every group of two still has its moves

@@ -29,6 +29,8 @@
 
 namespace pgnbase::indexer {
 
+// Thread safety: read() on any thread; once it returned, replay_hash() and stored_hash()
+// from any number of threads, write() on one.
 class SourcePositions {
  public:
   // Reads and decodes the segment of source_id in other, whose games have ids in
@@ -37,8 +39,11 @@ class SourcePositions {
   // decode, blocks out of key order, a posting of a game outside the range): the caller
   // then indexes the source by replay. damaged says whether why describes damage (worth
   // telling the user) rather than an older or different layout.
+  // other (opened as untrusted, in a read snapshot) must stay live, unchanged and unused
+  // by other threads until this object is destroyed: write() reads the blocks again.
   static std::unique_ptr<SourcePositions> read(store::Database& other, int64_t source_id, int64_t first_id,
                                                int64_t last_id, std::string& why, bool& damaged);
+  ~SourcePositions();
 
   // The sum over one game's postings as the replay gives them: keys[i] is the key after
   // i plies, codes[i] the move played from it. Safe to call from several threads.
@@ -48,10 +53,10 @@ class SourcePositions {
   uint64_t stored_hash(int64_t other_id) const;
 
   // Writes db's segment segment_id (in db's open transaction) from the other database's
-  // blocks: ids maps games of the source, by their id in other, to their id in db (0:
+  // blocks, as read() decoded them: ids maps games of the source, by their id in other, to their id in db (0:
   // not merged; a game absent from ids is not merged either). options give the memory,
   // temp folder and threads of a re-encoding; key_bits and lean are the segment's.
-  store::SegmentStats write(store::Database& other, store::Database& db, int64_t segment_id,
+  store::SegmentStats write(store::Database& db, int64_t segment_id,
                             std::span<const std::pair<int64_t, int64_t>> ids, PositionIndexOptions options) const;
 
  private:
@@ -64,17 +69,21 @@ class SourcePositions {
    public:
     void insert(uint64_t key);
     bool contains(uint64_t key) const;
-    void reserve(size_t keys);
 
    private:
     void grow();
+    // One bit per hash value's low bits: most keys of a replay are in no group of two, and
+    // this small table (L2-resident) says so without touching the slots.
+    std::vector<uint64_t> filter_;
     std::vector<uint64_t> slots_;  // kEmpty marks a free slot; the key kEmpty itself is has_empty_
     size_t size_ = 0;
     bool has_empty_ = false;
   };
 
+  SourcePositions();
   uint64_t mix(uint64_t stored_key, uint32_t game, bool with_move, uint16_t move, uint8_t result) const;
 
+  store::Database* other_ = nullptr;
   int64_t source_id_ = 0, first_id_ = 0;
   int key_bits_ = 64;
   uint64_t seed_ = 0;
