@@ -37,7 +37,7 @@ inline constexpr std::string_view kMergeCopies = "SELECT game_id, source_id FROM
 // block order, which is key order (docs/position_index.md). A source that also holds
 // segments of games moved to it (moved_segments, schema 5) is indexed by replay.
 inline constexpr std::string_view kMergeSegment =
-    "SELECT format, key_bits, postings, blocks FROM position_segments WHERE segment_id = ?1";
+    "SELECT format, key_bits FROM position_segments WHERE segment_id = ?1";
 inline constexpr std::string_view kMergeSegmentBlocks =
     "SELECT data FROM position_blocks WHERE segment_id = ?1 ORDER BY block_id";
 inline constexpr std::string_view kMergeMovedSegments = "SELECT count(*) FROM moved_segments WHERE source_id = ?1";
