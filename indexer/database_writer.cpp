@@ -168,6 +168,9 @@ void DatabaseWriter::write_new_names() {
     for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
   }
   new_names_.clear();
+  // A source of millions of players would hold hundreds of megabytes of words: past about
+  // a million (some 50 MB), they go in now, sorted, and the rest later.
+  if (new_words_.size() >= kMaxPendingNameWords) write_new_name_words();
   store::Statement& insert_opening = db_.cached(store::sql::kInsertOpening);
   for (const auto& [id, name] : new_openings_) {
     insert_opening.bind_int64(1, id);

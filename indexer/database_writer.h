@@ -136,8 +136,10 @@ class DatabaseWriter {
   // Writes the names and openings interned since the last call (once per chunk): names
   // in id order, then the openings; the names' words wait for write_new_name_words.
   void write_new_names();
-  // Writes the words of the source's new names, sorted (once per source).
+  // Writes the words of the source's new names, sorted (at the end of the source, or
+  // sooner when kMaxPendingNameWords are waiting).
   void write_new_name_words();
+  static constexpr size_t kMaxPendingNameWords = size_t{1} << 20;
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
   // rollback that undid some of it (abandon_source). Runs with the write lock held, so
