@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -17,6 +18,7 @@
 #include "core/bounded_queue.h"
 #include "core/thread_group.h"
 #include "indexer/input_format.h"
+#include "indexer/merged_positions.h"
 #include "indexer/stored_game.h"
 #include "store/merge_sql.h"
 #include "store/names_sql.h"
@@ -37,6 +39,15 @@ constexpr size_t kBatchBytes = size_t{8} << 20;
 
 constexpr std::string_view kCorruptKind = "corrupt stored game";
 
+// A source's position segment in the other database, being read and decoded on a thread
+// of its own while the games are read and replayed; null when the source is indexed by
+// replay. Every batch of the source waits for it, so all take the same way.
+using PendingPositions = std::shared_future<std::unique_ptr<SourcePositions>>;
+
+const SourcePositions* wait_for(const PendingPositions& positions) {
+  return positions.valid() ? positions.get().get() : nullptr;
+}
+
 struct OtherSource {
   int64_t id = 0;
   std::string path;
@@ -56,16 +67,26 @@ struct MergeBatch {
   uint64_t index = 0;
   std::vector<StoredGame> games;
   // The positions of the batch's good games, sorted; game_id is the game's index among
-  // them until the writer gives it its id.
+  // them until the writer gives it its id. Empty when the source's positions are taken
+  // from the other database (each game's position_hash is set instead).
   std::vector<PostingSorter::Record> postings;
 };
 
 // Checks each game and makes the postings of the good ones (what import_pipeline.cpp's
-// workers do for parsed games).
-void check_batch(MergeBatch& batch, bool keep_annotations) {
+// workers do for parsed games), or, with positions, the sum that checks the game's
+// postings in the other database (merged_positions.h).
+void check_batch(MergeBatch& batch, bool keep_annotations, const PendingPositions& pending) {
   size_t total = 0;
   for (StoredGame& game : batch.games)
     if (check_stored_game(game, keep_annotations)) total += game.keys.size();
+  if (const SourcePositions* positions = wait_for(pending)) {
+    for (StoredGame& game : batch.games) {
+      if (!game.problem.empty()) continue;
+      game.position_hash = positions->replay_hash(game.other_id, game.keys, game.record.codes, uint8_t(game.record.result));
+      game.keys = {};
+    }
+    return;
+  }
   batch.postings.reserve(total);
   uint32_t index = 0;
   for (StoredGame& game : batch.games) {
@@ -84,11 +105,12 @@ void check_batch(MergeBatch& batch, bool keep_annotations) {
 // Runs check_batch on `threads` workers while this thread reads the next batches
 // (read_next: nullopt at the end) and writes the checked ones in order (write). With one
 // thread, all on this one. Rethrows the first error of any thread.
-void check_in_threads(unsigned threads, bool keep_annotations, const std::function<std::optional<MergeBatch>()>& read_next,
+void check_in_threads(unsigned threads, bool keep_annotations, const PendingPositions& positions,
+                      const std::function<std::optional<MergeBatch>()>& read_next,
                       const std::function<void(MergeBatch&)>& write) {
   if (threads <= 1) {
     while (std::optional<MergeBatch> batch = read_next()) {
-      check_batch(*batch, keep_annotations);
+      check_batch(*batch, keep_annotations, positions);
       write(*batch);
     }
     return;
@@ -109,7 +131,7 @@ void check_in_threads(unsigned threads, bool keep_annotations, const std::functi
       group.start(
           [&] {
             while (std::optional<MergeBatch> batch = to_check.pop()) {
-              check_batch(*batch, keep_annotations);
+              check_batch(*batch, keep_annotations, positions);
               std::lock_guard lock(mutex);
               const uint64_t index = batch->index;
               checked.emplace(index, std::move(*batch));
@@ -173,11 +195,20 @@ auto reading(F&& f) {
 class OtherDatabase {
  public:
   explicit OtherDatabase(const std::string& path)
-      : path_(path), db_(reading([&] { return store::open_for_reading(path); })), snapshot_(db_) {
+      : path_(path),
+        db_(reading([&] { return store::open_for_reading(path); })),
+        snapshot_(db_),
+        positions_db_(reading([&] { return store::open_for_reading(path); })),
+        positions_snapshot_(positions_db_) {
     reading([&] { load(); });
   }
 
   const std::string& path() const { return path_; }
+  // A second connection, with a snapshot of its own, for reading the sources' position
+  // segments (merged_positions.h) on another thread, one source at a time. Were the
+  // file changed between the two snapshots, the segment's check against the games
+  // would fail and the source be indexed by replay.
+  store::Database& positions_database() { return positions_db_; }
   const std::vector<OtherSource>& sources() const { return sources_; }
   const std::vector<IdRun>& runs_of(int64_t source) const {
     static const std::vector<IdRun> none;
@@ -306,6 +337,8 @@ class OtherDatabase {
   std::string path_;
   store::Database db_;
   store::ReadSnapshot snapshot_;  // every read sees one state of the file
+  store::Database positions_db_;
+  store::ReadSnapshot positions_snapshot_;
   TextById names_, openings_;
   std::vector<OtherSource> sources_;
   std::map<int64_t, std::vector<IdRun>> runs_;
@@ -319,11 +352,18 @@ class OtherDatabase {
 // Merges the games, rejects and copy rows of one source of `other` into the writer's
 // current source. new_ids maps the other database's ids of games that other sources also
 // held (OtherDatabase::is_copied) to DB's id of the game, stored or equal to a stored one.
-void merge_source_rows(OtherDatabase& other, const OtherSource& source, DatabaseWriter& writer,
+// With positions, the source's position segment is taken from the other database, and a
+// game whose postings there are not those of its replay makes this return false before
+// the rejects and copy rows are written, with merged.positions_note saying which: the
+// caller then abandons the source and merges it again without positions (by replay).
+bool merge_source_rows(OtherDatabase& other, const OtherSource& source, DatabaseWriter& writer,
                        const ImportOptions& options, std::unordered_map<int64_t, int64_t>& new_ids,
-                       MergedSource& merged) {
+                       MergedSource& merged, const PendingPositions& pending) {
   std::vector<int64_t> ids;  // of each good game of a batch, 0 for a skipped duplicate
+  std::vector<std::pair<int64_t, int64_t>> merged_ids;  // (id in other, id in DB or 0), with positions
+  std::optional<int64_t> mismatch;  // the first game whose postings differ from its replay
   auto write = [&](MergeBatch& batch) {
+    const SourcePositions* positions = wait_for(pending);  // ready: the batch was checked
     ids.clear();
     for (StoredGame& game : batch.games) {
       if (!game.problem.empty()) {
@@ -333,16 +373,31 @@ void merge_source_rows(OtherDatabase& other, const OtherSource& source, Database
         merged.corrupt_games.push_back(std::move(line));
         continue;
       }
+      if (positions && !mismatch && game.position_hash != positions->stored_hash(game.other_id))
+        mismatch = game.other_id;
       int64_t id = 0, stored = 0;
       if (options.dedupe && writer.skip_duplicate(game.record)) stored = writer.last_skipped_for();
       else stored = id = writer.add_game(game.record);
       ids.push_back(id);
+      if (positions) merged_ids.emplace_back(game.other_id, id);
       if (other.is_copied(game.other_id)) new_ids[game.other_id] = stored;
     }
+    // With positions, no postings: the call still writes the batch's new names.
     writer.add_positions(std::move(batch.postings), ids);
   };
   OtherDatabase::GameReader reader(other, other.runs_of(source.id));
-  check_in_threads(options.threads, options.build.keep_annotations, [&] { return reader.next(); }, write);
+  check_in_threads(options.threads, options.build.keep_annotations, pending, [&] { return reader.next(); }, write);
+  const SourcePositions* positions = wait_for(pending);
+  if (mismatch) {
+    merged.positions_note = other.path() + ": source " + source.path + ": the position index's postings of game " +
+                            std::to_string(*mismatch) + " are not those of its moves; its positions are made again by replay";
+    return false;
+  }
+  if (positions)
+    writer.write_positions_with([positions, merged_ids = std::move(merged_ids)](
+                                    store::Database& db, int64_t segment_id, const PositionIndexOptions& position_options) {
+      return positions->write(db, segment_id, merged_ids, position_options);
+    });
 
   other.for_each_reject(source.id, [&](const RejectRecord& reject) {
     writer.add_reject(reject);
@@ -354,6 +409,24 @@ void merge_source_rows(OtherDatabase& other, const OtherSource& source, Database
     if (it != new_ids.end() && it->second != 0) writer.add_copy_of(it->second);  // else not merged
   }
   writer.count_duplicates_skipped_before(source.duplicates);
+  return true;
+}
+
+// Starts reading the source's position segment in other, to be taken as it is (null
+// when the source is to be indexed by replay; a damaged segment says so in note, set
+// before the result is ready).
+PendingPositions read_positions(OtherDatabase& other, const OtherSource& source, std::string& note) {
+  const std::vector<IdRun>& runs = other.runs_of(source.id);
+  if (runs.empty()) return {};  // no games: nothing to index
+  return std::async(std::launch::async, [&other, &source, &note, first = runs.front().first, last = runs.back().last] {
+    std::string why;
+    bool damaged = false;
+    std::unique_ptr<SourcePositions> positions = reading(
+        [&] { return SourcePositions::read(other.positions_database(), source.id, first, last, why, damaged); });
+    if (!positions && damaged)
+      note = other.path() + ": source " + source.path + ": " + why + "; its positions are made again by replay";
+    return positions;
+  });
 }
 
 }  // namespace
@@ -402,9 +475,18 @@ MergeTotals merge_database(const std::string& other_path, DatabaseWriter& writer
         already(*id);
         continue;
       }
+    PendingPositions positions;  // until finish_source has written the segment
     try {
+      positions = read_positions(other, source, merged.positions_note);
       if (options.replace) merged.outcome.replaced = writer.replace_sources(source.path, source.content_hash);
-      merge_source_rows(other, source, writer, options, new_ids, merged);
+      if (!merge_source_rows(other, source, writer, options, new_ids, merged, positions)) {
+        // Its postings did not match its games: once more, indexed by replay.
+        writer.abandon_source();
+        writer.begin_source(source.path, source.size);
+        merged.corrupt_games.clear();
+        if (options.replace) merged.outcome.replaced = writer.replace_sources(source.path, source.content_hash);
+        merge_source_rows(other, source, writer, options, new_ids, merged, {});
+      }
     } catch (...) {
       writer.abandon_source_keeping_finished();
       throw;

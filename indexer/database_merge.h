@@ -8,8 +8,9 @@
 // openings are mapped to DB's ids, and duplicates are skipped by the same rules (the
 // dedupe key, recomputed from the stored columns, and the truncated-copy check; the first
 // game in input order wins). No PGN text is parsed: each game's compact moves are replayed
-// (core/, no SAN) to check that they are legal and to give its positions to DB's position
-// index. OTHER's rejects and copy rows (game_copies) go with their sources, so that
+// (core/, no SAN) to check that they are legal, and the source's position index segment
+// is OTHER's, copied or re-encoded with DB's ids once its postings are checked against
+// those replays (merged_positions.h; a damaged one is rebuilt from them). OTHER's rejects and copy rows (game_copies) go with their sources, so that
 // `pgn-query rejects` and `pgn-index --remove PATH` work on the merged games as on
 // imported ones.
 //
@@ -23,7 +24,8 @@
 //
 // Threads: the calling thread reads OTHER and writes DB; options.threads workers check
 // and replay the games, a batch at a time, and the writer takes the batches in order, so
-// DB is the same whatever the thread count.
+// DB is the same whatever the thread count; one more thread reads and decodes the
+// source's position segment meanwhile, through a second connection to OTHER.
 #pragma once
 
 #include <functional>
@@ -45,6 +47,10 @@ struct MergedSource {
   ImportOutcome outcome;
   // One line per game rejected as corrupt: "other.db: game 17: moves do not replay ...".
   std::vector<std::string> corrupt_games;
+  // One line when the source's position index in OTHER was damaged, so that its
+  // positions were made again by replaying its games; "" when they were taken from OTHER
+  // (or OTHER's layout is an older one, which is replayed without a word).
+  std::string positions_note;
 };
 
 struct MergeTotals {

@@ -129,18 +129,23 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   }
   if (empty) db_.exec(store::kDropGameIndexesSql);
   indexes_dropped_ = empty;
-  positions_ = std::make_unique<PositionIndexBuilder>(PositionIndexOptions{
-      .memory_budget_bytes = options_.position_memory_bytes,
-      .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
-      .key_bits = 0,
-      .lean = true,
-      .threads = std::max(1u, options_.threads)});
+  positions_ = std::make_unique<PositionIndexBuilder>(position_options());
+  segment_writer_ = nullptr;
   if (insert_game_) return;  // prepared by the first source, kept for the next
   insert_game_ = db_.prepare(store::sql::kInsertGame);
   insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
   insert_material_ = db_.prepare(store::sql::kInsertMaterial);
   insert_reject_ = db_.prepare(store::sql::kInsertReject);
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
+}
+
+PositionIndexOptions DatabaseWriter::position_options() const {
+  return PositionIndexOptions{
+      .memory_budget_bytes = options_.position_memory_bytes,
+      .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
+      .key_bits = 0,
+      .lean = true,
+      .threads = std::max(1u, options_.threads)};
 }
 
 int64_t DatabaseWriter::intern(std::string_view name) {
@@ -158,23 +163,16 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 
 void DatabaseWriter::write_new_names() {
   store::Statement& insert_name = db_.cached(store::sql::kInsertName);
-  std::vector<std::pair<std::string, int64_t>> words;
   for (const auto& [id, name] : new_names_) {
     insert_name.bind_int64(1, id);
     insert_name.bind_text(2, name);
     insert_name.run();
-    for (std::string& word : store::fold_name_words(name)) words.emplace_back(std::move(word), id);
+    for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
   }
   new_names_.clear();
-  // name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
-  store::Statement& insert_word = db_.cached(store::sql::kInsertNameWord);
-  for (const auto& [word, id] : words) {
-    insert_word.bind_text(1, word);
-    insert_word.bind_int64(2, id);
-    insert_word.run();
-  }
+  // A source of millions of players would hold hundreds of megabytes of words: past about
+  // a million (some 50 MB), they go in now, sorted, and the rest later.
+  if (new_words_.size() >= kMaxPendingNameWords) write_new_name_words();
   store::Statement& insert_opening = db_.cached(store::sql::kInsertOpening);
   for (const auto& [id, name] : new_openings_) {
     insert_opening.bind_int64(1, id);
@@ -344,13 +342,35 @@ void DatabaseWriter::add_reject(const RejectRecord& reject) {
   s.run();
 }
 
+void DatabaseWriter::write_new_name_words() {
+  // name_words is keyed (word, name_id), WITHOUT ROWID: the source's rows sorted go in
+  // as appends to each stretch of the b-tree, where a chunk's alone went in all over it.
+  std::sort(new_words_.begin(), new_words_.end());
+  new_words_.erase(std::unique(new_words_.begin(), new_words_.end()), new_words_.end());
+  store::Statement& insert_word = db_.cached(store::sql::kInsertNameWord);
+  for (const auto& [word, id] : new_words_) {
+    insert_word.bind_text(1, word);
+    insert_word.bind_int64(2, id);
+    insert_word.run();
+  }
+  new_words_.clear();
+}
+
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
   write_new_names();
+  write_new_name_words();
   if (indexes_dropped_) db_.exec(store::kSchemaSql);  // recreates the indexes begin_source dropped
   indexes_dropped_ = false;
-  store::SegmentStats stats = positions_->write_segment(db_, source_id_);
+  store::SegmentStats stats;
+  if (segment_writer_) {
+    stats = segment_writer_(db_, source_id_, position_options());
+    summary_.positions = stats.postings;
+  } else {
+    stats = positions_->write_segment(db_, source_id_);
+  }
   summary_.position_index_bytes = stats.block_bytes;
   positions_.reset();
+  segment_writer_ = nullptr;
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
   std::string languages;
   for (const auto& [code, count] : summary_.games_by_language)
@@ -399,7 +419,9 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 
 void DatabaseWriter::abandon_source() {
   positions_.reset();
+  segment_writer_ = nullptr;
   new_names_.clear();
+  new_words_.clear();
   new_openings_.clear();
   bool whole_transaction = !in_source_ || !transaction_ || !db_.in_transaction();
   if (!whole_transaction) {

@@ -20,11 +20,18 @@
 #include "indexer/game_id_table.h"
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
+#include "store/position_segments.h"
 #include "store/schema_version.h"
 
 namespace pgnbase::indexer {
 
 class PositionIndexBuilder;
+struct PositionIndexOptions;
+
+// Writes a source's position segment (segment_id) in the writer's open transaction, with
+// the options the writer would build it with.
+using SegmentWriter =
+    std::function<store::SegmentStats(store::Database& db, int64_t segment_id, const PositionIndexOptions& options)>;
 
 struct WriterOptions {
   size_t position_memory_bytes = size_t{96} << 20;  // --memory
@@ -78,6 +85,10 @@ class DatabaseWriter {
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
   // that was not stored (a duplicate: its postings are dropped).
   void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids);
+  // Makes finish_source write the current source's position segment with write instead
+  // of from the postings given to add_positions (a merged source whose segment is taken
+  // from the other database: merged_positions.h).
+  void write_positions_with(SegmentWriter write) { segment_writer_ = std::move(write); }
   // True (and counted as a duplicate, nothing written) when an equal game is already in
   // the database or earlier in this import, or a longer copy of it (truncated_copies.h).
   bool skip_duplicate(const GameRecord& game);
@@ -124,14 +135,19 @@ class DatabaseWriter {
   // The id of a computed opening name, the same way (openings table).
   int64_t intern_opening(const std::string& name);
   // Writes the names and openings interned since the last call (once per chunk): names
-  // in id order, then their words sorted, then the openings.
+  // in id order, then the openings; the names' words wait for write_new_name_words.
   void write_new_names();
+  // Writes the words of the source's new names, sorted (at the end of the source, or
+  // sooner when kMaxPendingNameWords are waiting).
+  void write_new_name_words();
+  static constexpr size_t kMaxPendingNameWords = size_t{1} << 20;
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
   // rollback that undid some of it (abandon_source). Runs with the write lock held, so
   // nothing changes it until the commit.
   void refresh_cached_state();
   int64_t data_version();
+  PositionIndexOptions position_options() const;
 
   store::Database db_;
   WriterOptions options_;
@@ -139,6 +155,7 @@ class DatabaseWriter {
   std::chrono::steady_clock::time_point transaction_started_;
   bool in_source_ = false;  // between begin_source and finish_source or abandon_source
   std::unique_ptr<PositionIndexBuilder> positions_;
+  SegmentWriter segment_writer_;  // set by write_positions_with, for the current source only
   // Looked up by string_view (a split site's prefix is a view into its value).
   struct TextHash {
     using is_transparent = void;
@@ -146,6 +163,7 @@ class DatabaseWriter {
   };
   std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
+  std::vector<std::pair<std::string, int64_t>> new_words_;  // (word, name id) of names written in this source
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).
   std::unordered_map<std::string, int64_t> opening_ids_;

@@ -261,18 +261,7 @@ store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int
 
   stats_.segment_id = segment_id;
   stats_.distinct_keys = groups;
-  store::Statement& insert = db.cached(sql::kInsertSegment);
-  insert.bind_int64(1, segment_id);
-  insert.bind_int64(2, store::kPostingBlockFormat);
-  insert.bind_int64(3, stats_.key_bits);
-  insert.bind_int64(4, static_cast<int64_t>(stats_.postings));
-  insert.bind_int64(5, static_cast<int64_t>(stats_.distinct_keys));
-  insert.bind_int64(6, static_cast<int64_t>(stats_.games));
-  insert.bind_int64(7, stats_.first_game_id);
-  insert.bind_int64(8, stats_.last_game_id);
-  insert.bind_int64(9, static_cast<int64_t>(stats_.blocks));
-  insert.bind_int64(10, static_cast<int64_t>(stats_.block_bytes));
-  insert.run();
+  store::insert_segment_row(db, stats_);
   return stats_;
 }
 

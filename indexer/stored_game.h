@@ -30,6 +30,9 @@ struct StoredGame {
   // The keys of the game's positions (keys[i] after i plies), from check_stored_game,
   // until the worker has made them postings.
   std::vector<Key> keys;
+  // The sum that checks the game's postings in the database read (merged_positions.h),
+  // when the merge takes them from there.
+  uint64_t position_hash = 0;
 };
 
 // Reads the current row of a statement of store::sql::kMergeGamesInRange into game.

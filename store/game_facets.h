@@ -1,20 +1,23 @@
 // Game facets: what the explorer filters and ranks games by (both ratings, the date key
-// and the time control), kept beside the games table as arrays indexed by game id, one
-// blob per column in table game_facets (schema 3, docs/schema.md).
+// and the time control), kept beside the games table as arrays indexed by game id, in
+// table game_facets (schema 3; chunked since schema 7, docs/schema.md). Each array is
+// stored in chunks of 65,536 elements, row "NAME.K" holding the elements of ids
+// K * 65536 to K * 65536 + 65535 (the last chunk only up to last_id), so that an import
+// rewrites the last chunk and adds new ones, not whole columns:
 //
-// | name          | element  | value                                                     |
-// |---------------|----------|-----------------------------------------------------------|
-// | white_elo     | u16 LE   | games.white_elo, 0 when unknown                           |
-// | black_elo     | u16 LE   | games.black_elo, 0 when unknown                           |
-// | date_key      | i32 LE   | games.date_key, 0 when unknown                            |
-// | time_control  | u16 LE   | 1 + index into time_controls, 0 when unknown              |
-// | time_controls | text     | the distinct TimeControl values, one per line             |
-// | last_id       | text     | the largest game id covered (decimal)                     |
+// | name            | element  | value                                                     |
+// |-----------------|----------|-----------------------------------------------------------|
+// | white_elo.K     | u16 LE   | games.white_elo, 0 when unknown                           |
+// | black_elo.K     | u16 LE   | games.black_elo, 0 when unknown                           |
+// | date_key.K      | i32 LE   | games.date_key, 0 when unknown                            |
+// | time_control.K  | u16 LE   | 1 + index into time_controls, 0 when unknown              |
+// | time_controls   | text     | the distinct TimeControl values, one per line             |
+// | last_id         | text     | the largest game id covered (decimal)                     |
 //
 // Element i belongs to game id i (ids of removed games hold zeros: clear_game_facets). The
 // writer appends the games of each import (append_game_facets); a reader that finds
-// last_id behind the largest game id ever given (store/counters.h) treats the facets as
-// absent (read_game_facets returns nullopt).
+// last_id behind the largest game id ever given (store/counters.h), or a chunk missing or
+// of the wrong size, treats the facets as absent (read_game_facets returns nullopt).
 #pragma once
 
 #include <cstdint>
@@ -39,8 +42,8 @@ struct GameFacets {
 // fresh database), inside the caller's transaction; last_id becomes last_game_id, which
 // must be the largest id ever given to a game (next_game_id() - 1, store/counters.h), as
 // the writer knows it: finding it here would scan position_segments, a row per source,
-// at every source. Cost: one read of the new rows and a rewrite of the column blobs
-// (about 10 bytes per game).
+// at every source. Cost: one read of the new rows and a write of their chunks (about 10
+// bytes per game), plus a rewrite of the old last chunk (at most 640 KB).
 void append_game_facets(Database& db, uint32_t last_game_id);
 
 // Zeroes the facets of removed games, inside the caller's transaction.

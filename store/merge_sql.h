@@ -33,4 +33,13 @@ inline constexpr std::string_view kMergeRejects =
 // The other sources that held a stored game (schema 5; a version 4 file has no table).
 inline constexpr std::string_view kMergeCopies = "SELECT game_id, source_id FROM game_copies ORDER BY source_id, game_id";
 
+// The position index segment a source wrote (its id is the source's), and its blocks in
+// block order, which is key order (docs/position_index.md). A source that also holds
+// segments of games moved to it (moved_segments, schema 5) is indexed by replay.
+inline constexpr std::string_view kMergeSegment =
+    "SELECT format, key_bits FROM position_segments WHERE segment_id = ?1";
+inline constexpr std::string_view kMergeSegmentBlocks =
+    "SELECT data FROM position_blocks WHERE segment_id = ?1 ORDER BY block_id";
+inline constexpr std::string_view kMergeMovedSegments = "SELECT count(*) FROM moved_segments WHERE source_id = ?1";
+
 }  // namespace pgnbase::store::sql

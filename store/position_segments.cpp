@@ -1,6 +1,7 @@
 #include "store/position_segments.h"
 
 #include "store/position_index_sql.h"
+#include "store/posting_block_codec.h"
 
 namespace pgnbase::store {
 
@@ -25,6 +26,21 @@ SegmentStats read_segment_row(const store::Statement& row) {
 }  // namespace
 
 void create_position_index_schema(store::Database& db) { db.exec(sql::kCreateSchema); }
+
+void insert_segment_row(store::Database& db, const SegmentStats& stats) {
+  store::Statement& insert = db.cached(sql::kInsertSegment);
+  insert.bind_int64(1, stats.segment_id);
+  insert.bind_int64(2, kPostingBlockFormat);
+  insert.bind_int64(3, stats.key_bits);
+  insert.bind_int64(4, static_cast<int64_t>(stats.postings));
+  insert.bind_int64(5, static_cast<int64_t>(stats.distinct_keys));
+  insert.bind_int64(6, static_cast<int64_t>(stats.games));
+  insert.bind_int64(7, stats.first_game_id);
+  insert.bind_int64(8, stats.last_game_id);
+  insert.bind_int64(9, static_cast<int64_t>(stats.blocks));
+  insert.bind_int64(10, static_cast<int64_t>(stats.block_bytes));
+  insert.run();
+}
 
 bool delete_position_segment(store::Database& db, int64_t segment_id) {
   std::optional<store::Transaction> own;

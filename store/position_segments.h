@@ -29,6 +29,10 @@ struct SegmentStats {
 // Creates position_segments and position_blocks when missing.
 void create_position_index_schema(store::Database& db);
 
+// Writes a segment's row of position_segments (format 2) from its stats, in the caller's
+// transaction.
+void insert_segment_row(store::Database& db, const SegmentStats& stats);
+
 // Deletes a segment's blocks and row (for an abandoned import). Runs in the caller's
 // transaction when one is open, else in its own. Returns false when there was none.
 bool delete_position_segment(store::Database& db, int64_t segment_id);

@@ -438,4 +438,24 @@ void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std
   if (first_games.failed()) fail("truncated first games");
 }
 
+bool rebase_posting_block(std::span<const uint8_t> block, int64_t delta, std::vector<uint8_t>& out) {
+  const uint8_t* p = block.data();
+  const uint8_t* end = p + block.size();
+  uint64_t value;
+  // format, key_bits, flags; P and G; the first fingerprint and rice_k; then game_base.
+  if (block.size() < 3 || p[0] != kPostingBlockFormat) return false;
+  p += 3;
+  if (!get_varint(p, end, value) || !get_varint(p, end, value) || end - p < 9) return false;
+  p += 9;
+  const uint8_t* base_at = p;
+  uint64_t base;
+  if (!get_varint(p, end, base) || base > UINT32_MAX) return false;
+  const int64_t moved = int64_t(base) + delta;
+  if (moved < 0 || moved > int64_t{UINT32_MAX}) return false;
+  out.assign(block.data(), base_at);
+  put_varint(out, uint64_t(moved));
+  out.insert(out.end(), p, end);
+  return true;
+}
+
 }  // namespace pgnbase::store

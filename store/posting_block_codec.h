@@ -118,6 +118,9 @@ class PostingBlockDecoder {
   uint32_t postings() const { return postings_; }
   uint32_t groups() const { return groups_; }
   int key_bits() const { return key_bits_; }
+  uint8_t flags() const { return flags_; }
+  // The smallest first game id of any group: every game id of the block is at least this.
+  uint64_t game_base() const { return game_base_; }
   // The first posting's stored key (mask_key of its key).
   uint64_t first_key() const { return first_fingerprint_ << (64 - key_bits_); }
 
@@ -170,5 +173,12 @@ class PostingBlockDecoder {
   std::array<SectionRef, kPostingBlockSections> sections_{};
   std::array<std::vector<uint8_t>, kPostingBlockSections> decoded_;
 };
+
+// Writes to out the block of format 2 with every game id moved by delta (game_base +
+// delta): the same bytes but for the header's game_base varint, which is what encoding
+// the same postings with their ids moved gives. False, out unspecified, when the block's
+// header does not parse or the moved game_base would leave 0..2^32-1. Checks nothing
+// past the header: the caller decodes the block first and knows its largest id.
+bool rebase_posting_block(std::span<const uint8_t> block, int64_t delta, std::vector<uint8_t>& out);
 
 }  // namespace pgnbase::store

@@ -36,6 +36,7 @@ void merge_input(const std::string& input, indexer::DatabaseWriter& writer, cons
       if (rejects && !source.outcome.already_imported) rejects->keep_input();
       if (rejects) rejects->begin_input();
       print_corrupt_games(source);
+      if (!source.positions_note.empty()) std::fprintf(stderr, "pgn-index: %s\n", source.positions_note.c_str());
       if (quiet) return;
       const std::string name = source.path + " (from " + input + ")";
       for (const indexer::RemovedSource& removed : source.outcome.replaced)

@@ -4,7 +4,11 @@
 // a reject or a one-line refusal, never a crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "store/database.h"
+#include "store/posting_block_codec.h"
 #include "tests/cli/cli_support.h"
 #include "tests/support/bundled_sample.h"
 #include "tests/support/files.h"
@@ -102,6 +106,43 @@ class MergeDatabase : public CliTest {
     store::Database d(path(db), store::Database::Mode::Create);
     d.exec(sql);
   }
+
+  // The position index as stored: every segment row and block, bytes included.
+  std::string position_index(const std::string& db) {
+    return rows(db, "SELECT segment_id, format, key_bits, postings, distinct_keys, games, first_game_id, last_game_id, "
+                    "blocks, block_bytes FROM position_segments ORDER BY 1") +
+           rows(db, "SELECT segment_id, first_key, last_key, postings, hex(data) FROM position_blocks ORDER BY block_id");
+  }
+
+  // Rewrites the first block of db's index that holds a stored move (a key two games
+  // reached) with change applied to its postings: a block that decodes, with wrong content.
+  void rewrite_a_block(const std::string& db, const std::function<void(std::vector<store::Posting>&)>& change) {
+    store::Database d(path(db), store::Database::Mode::ReadWrite);
+    store::Statement blocks = d.prepare("SELECT block_id, data FROM position_blocks ORDER BY block_id");
+    while (blocks.step()) {
+      const std::span<const std::byte> data = blocks.column_blob(1);
+      const std::vector<uint8_t> bytes(reinterpret_cast<const uint8_t*>(data.data()),
+                                       reinterpret_cast<const uint8_t*>(data.data()) + data.size());
+      store::PostingBlockDecoder decoder;
+      decoder.open(bytes);
+      std::vector<store::Posting> postings;
+      decoder.decode_all(postings);
+      if (std::none_of(postings.begin(), postings.end(),
+                       [](const store::Posting& p) { return p.next_move != store::kUnknownNextMove; }))
+        continue;
+      change(postings);
+      store::PostingBlockEncoder encoder(decoder.key_bits(), 1, true);
+      const std::span<const uint8_t> changed = encoder.encode(postings);
+      const int64_t id = blocks.column_int64(0);
+      blocks.reset();
+      store::Statement update = d.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = ?2");
+      update.bind_blob(1, changed);
+      update.bind_int64(2, id);
+      update.run();
+      return;
+    }
+    ADD_FAILURE() << "no block of " << db << " holds a stored move";
+  }
 };
 
 // The bundled sample, always here: a database of two files, the second overlapping the
@@ -123,6 +164,85 @@ TEST_F(MergeDatabase, SampleMergedIntoAnEmptyDatabaseAnswersAsItsPgn) {
   expect_same_answers("merged.db", "direct.db");
   import("merged1.db", {path("other.db")}, "1");
   EXPECT_EQ(answers("merged1.db"), answers("merged.db"));
+}
+
+// The sources' position segments are taken from OTHER's blocks: merged into an empty
+// database with every game kept, they are, byte for byte, the segments the import of the
+// PGN files writes (the blocks copied with only their game ids moved).
+TEST_F(MergeDatabase, PositionSegmentsAreTheImportsByteForByte) {
+  const std::string a = sample_file("a.pgn", 0, 80), b = sample_file("b.pgn", 60, 140);
+  import("other.db", {a, b});
+  import("direct.db", {a, b});
+  import("merged.db", {path("other.db")});
+  EXPECT_NE(rows("merged.db", "SELECT count(*) FROM position_blocks"), "0|\n");
+  EXPECT_EQ(position_index("merged.db"), position_index("direct.db"));
+  // After a database of other games: the same blocks, ids moved by that database's games.
+  import("after.db", {sample_file("c.pgn", 200, 230)});
+  import("after.db", {path("other.db")});
+  import("direct_after.db", {path("c.pgn"), a, b});
+  EXPECT_EQ(position_index("after.db"), position_index("direct_after.db"));
+}
+
+// OTHER's position index is untrusted: a block that does not decode, or one that decodes
+// to postings that are not the games' (a result or a move changed, a posting dropped),
+// is said in one line, and the source is indexed by replaying its games, so that DB
+// answers as the import of the PGN files.
+TEST_F(MergeDatabase, ADamagedPositionIndexIsSaidAndTheSourceIndexedByReplay) {
+  const std::string a = sample_file("a.pgn", 0, 40);
+  import("clean.db", {a});
+  import("direct.db", {a});
+  const std::string index_of_direct = position_index("direct.db");
+  struct Damage {
+    const char* name;
+    std::function<void(const std::string&)> apply;
+    const char* said;
+  };
+  const std::vector<Damage> damages = {
+      {"cut", [&](const std::string& db) {
+         exec(db, "UPDATE position_blocks SET data = substr(data, 1, length(data) / 2) "
+                  "WHERE block_id = (SELECT min(block_id) FROM position_blocks)");
+       }, "its position index does not decode"},
+      {"result", [&](const std::string& db) {
+         rewrite_a_block(db, [](std::vector<store::Posting>& postings) {
+           for (store::Posting& p : postings)
+             if (p.next_move != store::kUnknownNextMove) {
+               p.result = p.result == store::GameResult::Draw ? store::GameResult::WhiteWin : store::GameResult::Draw;
+               return;
+             }
+         });
+       }, "are not those of its moves"},
+      {"move", [&](const std::string& db) {
+         rewrite_a_block(db, [](std::vector<store::Posting>& postings) {
+           for (store::Posting& p : postings)
+             if (p.next_move != store::kUnknownNextMove) {
+               p.next_move = p.next_move == 0x0314 ? 0x0315 : 0x0314;  // another move code
+               return;
+             }
+         });
+       }, "are not those of its moves"},
+      {"dropped", [&](const std::string& db) {
+         rewrite_a_block(db, [](std::vector<store::Posting>& postings) { postings.pop_back(); });
+       }, "are not those of its moves"},
+      {"segment", [&](const std::string& db) { exec(db, "DELETE FROM position_segments"); },
+       "it has no position index segment"},
+  };
+  for (const Damage& damage : damages) {
+    SCOPED_TRACE(damage.name);
+    const std::string other = std::string(damage.name) + ".db", merged = std::string("merged-") + damage.name + ".db";
+    file(other, test::read_file(path("clean.db")));
+    damage.apply(other);
+    const Ran r = index({"-o", path(merged), path(other)});
+    EXPECT_EQ(r.code, 0) << r;
+    EXPECT_EQ(r.signal, 0) << r;
+    ASSERT_EQ(r.err_lines().size(), 1u) << r;
+    EXPECT_NE(r.err.find(path(other) + ": source " + a + ": "), std::string::npos) << r;
+    EXPECT_NE(r.err.find(damage.said), std::string::npos) << r;
+    EXPECT_NE(r.err.find("; its positions are made again by replay"), std::string::npos) << r;
+    // The index the import writes, byte for byte, and the games: so every answer is its.
+    EXPECT_EQ(position_index(merged), index_of_direct);
+    EXPECT_EQ(rows(merged, "SELECT count(*) FROM games"), "40|\n");
+  }
+  expect_same_answers("merged-result.db", "direct.db");
 }
 
 // Into a database that holds some of the games already: those are skipped as duplicates

@@ -154,6 +154,47 @@ TEST(PostingBlockCodecTest, RoundTripsRandomBlocksAtEveryKeyWidth) {
   }
 }
 
+// A merged source's blocks are copied with their game ids moved (database_merge.h): the
+// rebased bytes must be what encoding the moved postings gives, and decode to them.
+TEST(PostingBlockCodecTest, RebasedBlockIsTheEncodingOfTheMovedPostings) {
+  std::vector<store::Posting> postings = random_sorted_postings(3000, 11, 700);
+  for (store::Posting& p : postings) {
+    p.game_id = 1000 + p.game_id % 5000;
+    p.ply = store::kUnknownPly;
+  }
+  std::sort(postings.begin(), postings.end(), store::posting_less);
+  for (const int64_t delta : {int64_t{0}, int64_t{1}, int64_t{-999}, int64_t{4'000'000'000 - 7000}}) {
+    store::PostingBlockEncoder encoder(30, 1, true);
+    const std::span<const uint8_t> original = encoder.encode(postings);
+    const std::vector<uint8_t> bytes(original.begin(), original.end());
+    std::vector<uint8_t> rebased;
+    ASSERT_TRUE(store::rebase_posting_block(bytes, delta, rebased)) << delta;
+    std::vector<store::Posting> moved = postings;
+    for (store::Posting& p : moved) p.game_id = uint32_t(int64_t(p.game_id) + delta);
+    store::PostingBlockEncoder fresh(30, 1, true);
+    const std::span<const uint8_t> expected = fresh.encode(moved);
+    EXPECT_EQ(rebased, std::vector<uint8_t>(expected.begin(), expected.end())) << delta;
+    // Decoded: the original block's postings (in block order, keys masked), ids moved.
+    store::PostingBlockDecoder decoder;
+    std::vector<store::Posting> before, after;
+    decoder.open(bytes);
+    decoder.decode_all(before);
+    decoder.open(rebased);
+    decoder.decode_all(after);
+    ASSERT_EQ(after.size(), before.size());
+    for (store::Posting& p : before) p.game_id = uint32_t(int64_t(p.game_id) + delta);
+    EXPECT_EQ(after, before) << delta;
+  }
+  store::PostingBlockEncoder encoder(30, 1, true);
+  const std::span<const uint8_t> block = encoder.encode(postings);
+  std::vector<uint8_t> out;
+  EXPECT_FALSE(store::rebase_posting_block(block, -7000, out));            // ids below 0
+  EXPECT_FALSE(store::rebase_posting_block(block.first(12), 5, out));       // cut inside the header
+  std::vector<uint8_t> format1(block.begin(), block.end());
+  format1[0] = 1;
+  EXPECT_FALSE(store::rebase_posting_block(format1, 5, out));               // only the current format
+}
+
 TEST(PostingBlockCodecTest, SingleKeyBlockIsTiny) {
   // The start position in 10,000 consecutive games with one next move: a few dozen bytes.
   std::vector<store::Posting> postings;
