@@ -187,7 +187,7 @@ void clear_game_facets(Database& db, std::span<const int64_t> ids) {
     }
     const size_t chunk = size_t(sorted[i]) / kChunkGames, first_id = chunk * kChunkGames;
     size_t j = i;
-    while (j < sorted.size() && sorted[j] >= 0 && size_t(sorted[j]) / kChunkGames == chunk) ++j;
+    while (j < sorted.size() && sorted[j] <= int64_t(last_id) && size_t(sorted[j]) / kChunkGames == chunk) ++j;
     auto clear = [&](std::string_view name, auto column) {
       if (!read_chunk(db, name, chunk, chunk, chunk_size(chunk, last_id), column)) return;
       for (size_t k = i; k < j; ++k) column[size_t(sorted[k]) - first_id] = 0;

@@ -73,8 +73,9 @@ TEST(GameFacets, AppendedAcrossChunkBoundariesAndClearedTheyReadBackAsTheRows) {
     last = next_last;
     expect_facets_match_rows(db, last);
   }
-  // A removal in two chunks (and one id past the end, ignored), as source removal does it.
-  const std::vector<int64_t> removed = {7, 65535, 65536, 70000, 139999, 200000};
+  // A removal in two chunks (and ids past the end, ignored), as source removal does it.
+  // 140001 lies past last_id in the last chunk, 200000 past the last chunk.
+  const std::vector<int64_t> removed = {7, 65535, 65536, 70000, 139999, 140001, 200000};
   db.exec("DELETE FROM games WHERE id IN (7, 65535, 65536, 70000, 139999)");
   clear_game_facets(db, removed);
   expect_facets_match_rows(db, last);
