@@ -147,46 +147,47 @@ std::vector<uint8_t> facet_verdicts(const store::GameFacets& facets, const GameF
   return passes;
 }
 
-// The same verdicts and ratings as look_up_games, from the game facets and their verdicts
-// (facet_verdicts; empty: every game passes).
-std::vector<GameInfo> look_up_facets(const store::GameFacets& facets, const std::vector<uint8_t>& verdicts,
-                                     const std::vector<uint32_t>& ids) {
-  std::vector<GameInfo> info(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const uint32_t id = ids[i];
-    if (id > facets.last_id || !(verdicts.empty() || verdicts[id])) continue;
-    const int white = facets.white_elo[id], black = facets.black_elo[id];
-    info[i] = {true, white ? white : kNoRating, black ? black : kNoRating};
-  }
-  return info;
+// One game's verdict and ratings from the game facets and their verdicts (facet_verdicts;
+// empty: every game passes): what look_up_games gives from SQL.
+GameInfo facet_info(const store::GameFacets& facets, const std::vector<uint8_t>& verdicts, uint32_t id) {
+  if (id > facets.last_id || !(verdicts.empty() || verdicts[id])) return {};
+  const int white = facets.white_elo[id], black = facets.black_elo[id];
+  return {true, white ? white : kNoRating, black ? black : kNoRating};
 }
 
-// The ids of the top `count` games among ids by rating sum (both players rated), best first.
-// A heap of the best `count` so far: the start position has a million candidates and the
-// answer ten, so no vector of every rated game.
-std::vector<uint32_t> top_game_ids(const std::vector<uint32_t>& ids, const std::vector<GameInfo>& info, size_t count) {
-  using Rated = std::pair<int, uint32_t>;  // (rating sum, id)
-  auto better = [](const Rated& a, const Rated& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-  std::vector<Rated> best;  // a heap whose front is the worst kept
-  if (count == 0) return {};
-  best.reserve(count);
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (!info[i].passes || info[i].white_elo == kNoRating || info[i].black_elo == kNoRating) continue;
-    const Rated candidate{info[i].white_elo + info[i].black_elo, ids[i]};
-    if (best.size() < count) {
-      best.push_back(candidate);
-      std::push_heap(best.begin(), best.end(), better);
-    } else if (better(candidate, best.front())) {
-      std::pop_heap(best.begin(), best.end(), better);
-      best.back() = candidate;
-      std::push_heap(best.begin(), best.end(), better);
+// The top games by rating sum (both players rated), best first, ties to the lower id. A
+// heap of the best `count` offered so far: the start position has a million candidates
+// and the answer ten.
+class TopRatedGames {
+ public:
+  explicit TopRatedGames(size_t count) : count_(count) { best_.reserve(count); }
+
+  void offer(uint32_t id, const GameInfo& info) {
+    if (count_ == 0 || info.white_elo == kNoRating || info.black_elo == kNoRating) return;
+    const Rated candidate{info.white_elo + info.black_elo, id};
+    if (best_.size() < count_) {
+      best_.push_back(candidate);
+      std::push_heap(best_.begin(), best_.end(), better);
+    } else if (better(candidate, best_.front())) {
+      std::pop_heap(best_.begin(), best_.end(), better);
+      best_.back() = candidate;
+      std::push_heap(best_.begin(), best_.end(), better);
     }
   }
-  std::sort_heap(best.begin(), best.end(), better);
-  std::vector<uint32_t> top(best.size());
-  for (size_t i = 0; i < best.size(); ++i) top[i] = best[i].second;
-  return top;
-}
+
+  std::vector<uint32_t> ids() {
+    std::sort_heap(best_.begin(), best_.end(), better);
+    std::vector<uint32_t> top(best_.size());
+    for (size_t i = 0; i < best_.size(); ++i) top[i] = best_[i].second;
+    return top;
+  }
+
+ private:
+  using Rated = std::pair<int, uint32_t>;  // (rating sum, id)
+  static bool better(const Rated& a, const Rated& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; }
+  size_t count_;
+  std::vector<Rated> best_;  // a heap whose front is the worst kept
+};
 
 // Fills in the players, ratings, result and date of each top game (id set) from its row.
 void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
@@ -381,32 +382,38 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     std::erase_if(entries, [&](const Entry& e) { return !std::binary_search(starting.begin(), starting.end(), e.game_id); });
   }
 
+  // Each game's verdict and ratings: from the facets as the entries are counted (no array
+  // per game: the start position has a million), else from SQL into info, by ids.
   std::vector<uint32_t> ids;
   std::vector<GameInfo> info;
-  if (need_games) {
+  result.used_facets = facets != nullptr;
+  if (need_games && !facets) {
     for (const Entry& e : entries)
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
-    result.used_facets = facets != nullptr;
-    info = facets ? look_up_facets(*facets, verdicts, ids) : look_up_games(db, filter, ids, options.point_lookup_limit);
+    info = look_up_games(db, filter, ids, options.point_lookup_limit);
   }
 
   const Color mover = position.side_to_move();
-  std::vector<uint16_t> first_move(ids.size(), kEnded);  // per game, its first counted move
   size_t id_index = 0;
   uint32_t last_counted = 0;
   bool any_counted = false;
+  GameInfo from_facets;
+  TopRatedGames top_rated(need_games ? options.top_games : 0);
   for (const Entry& e : entries) {
     const GameInfo* game = nullptr;
-    if (need_games) {
+    if (facets) {
+      from_facets = facet_info(*facets, verdicts, e.game_id);
+      game = &from_facets;
+    } else if (need_games) {
       while (ids[id_index] != e.game_id) ++id_index;
       game = &info[id_index];
-      if (!game->passes) continue;
     }
+    if (game && !game->passes) continue;
     if (!any_counted || e.game_id != last_counted) {
       ++result.games;
       last_counted = e.game_id;
       any_counted = true;
-      if (game) first_move[id_index] = e.move;
+      if (game) top_rated.offer(e.game_id, *game);
     }
     if (e.move == kEnded) {
       ++result.ended_here;
@@ -425,11 +432,13 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       }
     }
   }
-  for (uint32_t id : top_game_ids(ids, info, options.top_games)) {
-    const size_t i = size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+  for (uint32_t id : top_rated.ids()) {
+    // A game's first entry is its first counted move (its entries pass or fail together).
+    auto first = std::lower_bound(entries.begin(), entries.end(), id,
+                                  [](const Entry& e, uint32_t game) { return e.game_id < game; });
     TopGame& top = result.top_games.emplace_back();
     top.id = id;
-    if (first_move[i] != kEnded) top.san = result.moves[first_move[i]].san;
+    if (first->move != kEnded) top.san = result.moves[first->move].san;
   }
   finish_result(db, position, path, result);
   return result;

@@ -1,6 +1,9 @@
 #include "store/game_query.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "store/games_sql.h"
 
@@ -42,6 +45,24 @@ std::string name_condition(std::string_view column, const NameIds& names, SqlQue
   return term;
 }
 
+// For a pattern of ASCII letters and digits then '*' alone, the bounds [low, high) that
+// hold exactly the values it matches under NOCASE: the letters folded to lower case, and
+// high the same but its last character one higher (never an upper-case letter, which
+// NOCASE would fold back into the range).
+std::optional<std::pair<std::string, std::string>> prefix_range(std::string_view pattern) {
+  const size_t star = pattern.find('*');
+  if (star == 0 || star == std::string_view::npos || pattern.find_first_not_of('*', star) != std::string_view::npos)
+    return std::nullopt;
+  std::string low(pattern.substr(0, star));
+  for (char& c : low) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return std::nullopt;
+  }
+  std::string high = low;
+  ++high.back();
+  return std::pair{std::move(low), std::move(high)};
+}
+
 // A site filter's term: an index-free test of site_id (and site_suffix) per game, as the
 // other name filters are when no index on their column exists. The suffix is compared
 // first (cheap, and rarely equal) and without allocating: NOCASE's and LIKE's
@@ -59,6 +80,10 @@ std::string site_condition(const SiteIds& sites, SqlQuery& q) {
       test = "g.site_suffix = " + q.add(m.suffix);
     } else if (m.suffix.find_first_of("*?") == std::string::npos) {
       test = "g.site_suffix = " + q.add(m.suffix) + " COLLATE NOCASE";
+    } else if (const auto range = prefix_range(m.suffix)) {
+      // A word then '*' ("l8gc*"): a range, about a quarter cheaper per game than LIKE.
+      test = "g.site_suffix >= " + q.add(range->first) + " COLLATE NOCASE AND g.site_suffix < " + q.add(range->second) +
+             " COLLATE NOCASE";
     } else {
       std::string like = m.suffix;
       std::replace(like.begin(), like.end(), '*', '%');

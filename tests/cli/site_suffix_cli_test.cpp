@@ -116,7 +116,10 @@ TEST_F(SiteSuffixCli, SiteFindsAPrefixWordTheWholeUrlOrTheGameIdAsTheWordRuleSay
   };
   for (const std::string& pattern :
        {"lichess"s, "LICHESS.ORG"s, site, "https://lichess.org/" + flipped, id, flipped, "lichess " + id,
-        id.substr(0, 3) + "*", "?" + id.substr(1), id + " " + other, "chess.com"s, "london"s, "org https"s})
+        id.substr(0, 3) + "*", "?" + id.substr(1), id + " " + other, "chess.com"s, "london"s, "org https"s,
+        // A word then '*' is a range of suffixes (store/game_query.cpp): either case, the
+        // last letter or digit of the range's top.
+        flipped.substr(0, 2) + "**", "lichess " + flipped.substr(0, 1) + "*", "z*"s, "Z*"s, "9*"s, "a9*"s})
     EXPECT_EQ(sites_found(db, pattern), expected(pattern)) << pattern;
   EXPECT_EQ(sites_found(db, site), std::vector<std::string>{site});
   EXPECT_EQ(sites_found(db, id).size(), expected(id).size());
