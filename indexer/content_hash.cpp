@@ -35,7 +35,16 @@ void ContentHasher::update(std::string_view bytes) {
     consume_block(pending_);
     pending_size_ = 0;
   }
-  for (; n >= 32; p += 32, n -= 32) consume_block(p);
+  // The lanes in locals: p may alias the members (unsigned char), so a loop over
+  // lanes_ stored them to memory after every block (about 0.4 GB/s instead of several).
+  uint64_t a = lanes_[0], b = lanes_[1], c = lanes_[2], d = lanes_[3];
+  for (; n >= 32; p += 32, n -= 32) {
+    a = round(a, load64(p));
+    b = round(b, load64(p + 8));
+    c = round(c, load64(p + 16));
+    d = round(d, load64(p + 24));
+  }
+  lanes_[0] = a, lanes_[1] = b, lanes_[2] = c, lanes_[3] = d;
   std::memcpy(pending_, p, n);
   pending_size_ = n;
 }

@@ -6,6 +6,7 @@
 #include <exception>
 #include <mutex>
 #include <queue>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -124,19 +125,29 @@ PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path t
 
 void PostingSorter::sort_buffer() { sort_posting_records(buffer_.data(), size_); }
 
+PostingSorter::~PostingSorter() {
+  if (spiller_.joinable()) spiller_.join();  // its error, if any, has no one to go to now
+}
+
 void PostingSorter::add_sorted_run(std::vector<Record> run) {
   if (run.empty()) return;
   total_ += run.size();
   held_ += run.size();
   memory_runs_.push_back(std::move(run));
-  if ((held_ + size_) * kBytesPerBufferedPosting > memory_budget_bytes_) spill();
+  const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
+  if (held_ + size_ + spilling_postings_ > limit) {
+    finish_background_spill();
+    if (held_ + size_ > limit) spill();
+  } else if (runs_spilled_ > 0 && size_ == 0 && !spiller_.joinable() && held_ > limit / 2) {
+    spill_in_background();
+  }
 }
 
 void PostingSorter::spill() {
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
   PostingRunWriter writer(temp_dir_, size_ + held_);
-  merge_partition(store::kKeyPartitions, {}, 0, true, [&writer](std::span<const store::Posting> batch) {
+  merge_partition(store::kKeyPartitions, {}, 0, memory_runs_, true, [&writer](std::span<const store::Posting> batch) {
     for (const store::Posting& posting : batch) writer.add(posting);
   });
   runs_.push_back(writer.finish());
@@ -144,6 +155,47 @@ void PostingSorter::spill() {
   size_ = 0;
   memory_runs_.clear();
   held_ = 0;
+}
+
+void PostingSorter::spill_in_background() {
+  finish_background_spill();
+  spilling_ = std::move(memory_runs_);
+  memory_runs_.clear();
+  spilling_postings_ = held_;
+  held_ = 0;
+  ++runs_spilled_;
+  auto job = [this] {
+    name_this_thread("pgn-spill");
+    try {
+      PostingRunWriter writer(temp_dir_, spilling_postings_);
+      merge_partition(store::kKeyPartitions, {}, 0, spilling_, false, [&writer](std::span<const store::Posting> batch) {
+        for (const store::Posting& posting : batch) writer.add(posting);
+      });
+      spilled_ = writer.finish();
+    } catch (...) {
+      spill_error_ = std::current_exception();
+    }
+    spill_cpu_seconds_ += this_thread_cpu_seconds();
+  };
+  try {
+    spiller_ = std::thread(job);
+  } catch (const std::system_error&) {  // no thread to be had: spill here
+    memory_runs_ = std::move(spilling_);
+    spilling_.clear();
+    held_ = std::exchange(spilling_postings_, 0);
+    --runs_spilled_;
+    spill();
+  }
+}
+
+void PostingSorter::finish_background_spill() {
+  if (!spiller_.joinable()) return;
+  spiller_.join();
+  spilling_.clear();
+  spilling_postings_ = 0;
+  if (spilled_) runs_.push_back(std::move(*spilled_));
+  spilled_.reset();
+  if (spill_error_) std::rethrow_exception(std::exchange(spill_error_, nullptr));
 }
 
 std::vector<std::filesystem::path> PostingSorter::run_paths() const {
@@ -165,7 +217,7 @@ void PostingSorter::cascade() {
     runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeFanIn);
     PostingRunWriter writer(temp_dir_);
     // The group's files only: the memory runs join the final merge.
-    merge_partition(store::kKeyPartitions, group, reader_buffer_bytes(group.size()), false,
+    merge_partition(store::kKeyPartitions, group, reader_buffer_bytes(group.size()), {}, false,
                     [&writer](std::span<const store::Posting> batch) {
                       for (const store::Posting& posting : batch) writer.add(posting);
                     });
@@ -175,7 +227,8 @@ void PostingSorter::cascade() {
 }
 
 void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
-                                    bool with_memory, const std::function<void(std::span<const store::Posting>)>& sink) const {
+                                    std::span<const std::vector<Record>> memory_runs, bool with_buffer,
+                                    const std::function<void(std::span<const store::Posting>)>& sink) const {
   // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
   // older source first, so the output is deterministic.
   std::vector<PostingRunReader> readers;
@@ -185,11 +238,9 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     else readers.emplace_back(run, buffer_bytes);
   }
   std::vector<RecordRange> ranges;
-  if (with_memory) {
-    for (const std::vector<Record>& run : memory_runs_)
-      ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
-    if (size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
-  }
+  for (const std::vector<Record>& run : memory_runs)
+    ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
+  if (with_buffer && size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
 
   BatchEmitter emitter(sink);
   if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
@@ -241,6 +292,8 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     size_ = 0;
     total_ = 0;
   }};
+  finish_background_spill();
+  if (spill_cpu_seconds_ > 0) add_thread_cpu(ThreadRole::Merge, std::exchange(spill_cpu_seconds_, 0));
   sort_buffer();
   cascade();
   const size_t buffer_bytes = reader_buffer_bytes(runs_.size() * std::max(1u, threads));
@@ -252,7 +305,7 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     try {
       for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;) {
         sink.begin(p);
-        merge_partition(p, runs_, buffer_bytes, true, [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
+        merge_partition(p, runs_, buffer_bytes, memory_runs_, true, [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
         sink.end(p);
       }
     } catch (...) {

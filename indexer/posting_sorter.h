@@ -9,7 +9,11 @@
 // is spilled or merged (tests and small callers). Any add order gives the same result.
 //
 // Memory: a posting in memory costs 17 bytes; when the runs held exceed the budget
-// they are merged into one run file (indexer/posting_run_file.h). The final merge
+// they are merged into one run file (indexer/posting_run_file.h). The first such spill
+// runs on the caller's thread; after it (the input is known to be larger than the budget)
+// the sorted runs are spilled on a thread of their own whenever they fill half the budget,
+// so that the thread handing runs over (the import's single writer) merges none of them.
+// Whatever is held in memory or being spilled stays within the budget. The final merge
 // works one key partition at a time (position_posting.h: no key spans two partitions),
 // so merge_partitions() merges and consumes partitions on several threads at once.
 // Each file run is read through a buffer of budget / 8 / runs, between 4 KiB and 1 MiB.
@@ -23,8 +27,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <exception>
 #include <functional>
+#include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "indexer/huge_page_array.h"
@@ -62,6 +69,10 @@ class PostingSorter {
   // sorted by the worker that made them).
   void add_sorted_run(std::vector<Record> run);
 
+  ~PostingSorter();
+  PostingSorter(const PostingSorter&) = delete;
+  PostingSorter& operator=(const PostingSorter&) = delete;
+
   // Calls sink with every posting in posting_less order, in batches of consecutive
   // postings, then removes the temporary files. The sorter is empty afterwards and
   // may be reused. A throwing sink leaves the sorter empty too (files removed).
@@ -91,11 +102,17 @@ class PostingSorter {
  private:
   void sort_buffer();
   void spill();
+  // Hands the memory runs to a thread that merges them into a run file.
+  void spill_in_background();
+  // Waits for the background spill under way, if any: its file joins runs_, or its
+  // error is thrown here.
+  void finish_background_spill();
   void cascade();
-  // Merges partition p (or every partition: kKeyPartitions) of the file runs and, with
-  // with_memory, of the memory runs and the buffer.
+  // Merges partition p (or every partition: kKeyPartitions) of the file runs, the
+  // memory runs given and, with with_buffer, the buffer.
   void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
-                       bool with_memory, const std::function<void(std::span<const store::Posting>)>& sink) const;
+                       std::span<const std::vector<Record>> memory_runs, bool with_buffer,
+                       const std::function<void(std::span<const store::Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
   size_t memory_budget_bytes_;
@@ -108,6 +125,15 @@ class PostingSorter {
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
   size_t runs_spilled_ = 0;
+  // The background spill: the runs it merges, their postings, its file or error (set by
+  // its thread, read after the join), and the CPU seconds of all such spills, added to
+  // the merge role once (core/thread_cpu.h) when the sorter is merged.
+  std::thread spiller_;
+  std::vector<std::vector<Record>> spilling_;
+  size_t spilling_postings_ = 0;
+  std::optional<PostingRunFile> spilled_;
+  std::exception_ptr spill_error_;
+  double spill_cpu_seconds_ = 0;
 };
 
 // Sorts records by (key, game_id, ply), in place.

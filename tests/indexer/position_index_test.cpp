@@ -274,6 +274,40 @@ TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
   EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled));
 }
 
+// The import hands the sorter sorted runs (a chunk's postings each): past the budget the
+// first spill runs on the caller's thread, the later ones on a thread of their own; the
+// segment is the same as sorting all in memory, and the files go away.
+TEST_F(PositionIndexTest, SortedRunsSpilledInTheBackgroundGiveTheSameBlocks) {
+  std::vector<store::Posting> postings = make_games(1, 2000, 15);
+  store::Database in_memory = open_database("in-memory.db");
+  write(in_memory, 1, postings, options());
+
+  store::Database spilled = open_database("spilled.db");
+  const size_t budget_postings = postings.size() / 12;
+  PositionIndexBuilder builder(options(budget_postings * PostingSorter::kBytesPerBufferedPosting));
+  size_t runs = 0;
+  for (size_t at = 0; at < postings.size(); ++runs) {
+    // Runs of a few games' postings, as the import's chunks are.
+    std::vector<PostingSorter::Record> run;
+    const uint32_t first_game = postings[at].game_id;
+    for (; at < postings.size() && postings[at].game_id < first_game + 7; ++at)
+      run.push_back(PostingSorter::to_record(postings[at]));
+    sort_posting_records(run.data(), run.size());
+    builder.add_sorted_run(std::move(run), 7);
+  }
+  ASSERT_GT(runs, 100u);
+  // About 24 half-budget runs after the first: fewer when a spill outlasts the runs
+  // handed over meanwhile (the builder waits, then spills more at once).
+  EXPECT_GE(builder.runs_spilled(), 6u);
+  {
+    store::Transaction transaction(spilled);
+    builder.write_segment(spilled, 1);
+    transaction.commit();
+  }
+  EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled));
+  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+}
+
 TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
   std::vector<store::Posting> postings = make_games(1, 1000, 12);
   store::Database ordered = open_database("ordered.db");
