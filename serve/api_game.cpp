@@ -13,6 +13,7 @@
 #include "serve/api.h"
 #include "store/game_annotations.h"
 #include "store/blob_codec.h"
+#include "store/clock_eval_text.h"
 #include "store/game_query.h"
 #include "store/games_sql.h"
 #include "store/moves_codec.h"
@@ -68,8 +69,22 @@ void append_notes(JsonObject& o, const PlyNotes& notes) {
   for (size_t i = 0; i < notes.nags.size(); ++i) nags += (i ? "," : "") + std::to_string(notes.nags[i]);
   nags += ']';
   append_strings(notes.variations, o.key("variations"));
-  if (!notes.clock.empty()) o.text("clock", notes.clock);
-  if (!notes.eval.empty()) o.text("eval", notes.eval);
+  // The text as the comment wrote it, and beside it the numbers (as export's JSON Lines
+  // gives them) when the text parses: seconds left, centipawns or moves to mate from
+  // White's side.
+  if (!notes.clock.empty()) {
+    o.text("clock", notes.clock);
+    if (const auto clock = store::parse_clock(notes.clock)) {
+      std::string& seconds = o.key("clockSeconds");
+      seconds += std::to_string(clock->tenths / 10);
+      if (clock->tenths % 10) seconds += "." + std::to_string(clock->tenths % 10);
+    }
+  }
+  if (!notes.eval.empty()) {
+    o.text("eval", notes.eval);
+    if (const auto eval = store::parse_eval(notes.eval))
+      o.number(eval->kind == store::EvalKind::Mate ? "mate" : "evalCentipawns", eval->value);
+  }
 }
 
 [[noreturn]] void corrupt(int64_t id) {

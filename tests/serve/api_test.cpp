@@ -2,6 +2,10 @@
 // answers what the library (so the CLI) answers for the same question.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+#include <string>
+
 #include "core/fen.h"
 #include "io/output_file.h"
 #include "query/database_report.h"
@@ -135,6 +139,40 @@ TEST_F(ApiTest, SearchTakesPositionsMovesAndPatterns) {
   // Counts from query/README.md for the sample.
   EXPECT_EQ(integer(get_json("/api/search?material=KRPvKR&material-either-colour=true&limit=1"), "total"), 22);
   EXPECT_EQ(integer(get_json("/api/search?pieces=wKg1%20wBg2%20wPf2%20wPg3%20wPh2&limit=1"), "total"), 400);
+}
+
+// Each move's clock and evaluation come as the comment's text and as numbers: seconds
+// left, centipawns (pawns x 100) or moves to mate, read here from the text by hand.
+TEST_F(ApiTest, GameMovesCarryClocksAndEvaluationsAsNumbers) {
+  size_t clocks = 0, evals = 0;
+  for (int id = 1; id <= 20; ++id) {
+    const Value game = get_json("/api/game/" + std::to_string(id));
+    const Value* moves = game.find("moves");
+    ASSERT_TRUE(moves);
+    for (const Value& move : moves->items) {
+      if (const std::string clock = text(move, "clock"); !clock.empty()) {
+        int h = 0, m = 0;
+        double sec = 0;
+        ASSERT_EQ(std::sscanf(clock.c_str(), "%d:%d:%lf", &h, &m, &sec), 3) << clock;
+        const Value* seconds = move.find("clockSeconds");
+        ASSERT_TRUE(seconds) << clock;
+        EXPECT_NEAR(seconds->number, h * 3600 + m * 60 + sec, 1e-9) << clock;
+        ++clocks;
+      }
+      if (const std::string eval = text(move, "eval"); !eval.empty()) {
+        if (eval[0] == '#') {
+          EXPECT_EQ(integer(move, "mate"), std::stoi(eval.substr(1))) << eval;
+        } else {
+          const Value* centipawns = move.find("evalCentipawns");
+          ASSERT_TRUE(centipawns) << eval;
+          EXPECT_EQ(int64_t(centipawns->number), std::lround(std::stod(eval) * 100)) << eval;
+        }
+        ++evals;
+      }
+    }
+  }
+  EXPECT_GT(clocks, 100u);
+  EXPECT_GT(evals, 10u);
 }
 
 TEST_F(ApiTest, GameHasEveryPlyAndTheExportedPgn) {
