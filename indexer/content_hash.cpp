@@ -35,8 +35,8 @@ void ContentHasher::update(std::string_view bytes) {
     consume_block(pending_);
     pending_size_ = 0;
   }
-  // The lanes in locals: p may alias the members (unsigned char), so a loop over
-  // lanes_ stored them to memory after every block (about 0.4 GB/s instead of several).
+  // The lanes in locals: p may alias the members (unsigned char), so a loop over lanes_
+  // stored them to memory after every block (1.4-1.6x slower on 400 MB of text).
   uint64_t a = lanes_[0], b = lanes_[1], c = lanes_[2], d = lanes_[3];
   for (; n >= 32; p += 32, n -= 32) {
     a = round(a, load64(p));

@@ -275,7 +275,13 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
     store::Statement keys = db_.prepare(store::sql::kDedupeKeys);
-    while (keys.step()) dedupe_keys_.add_if_absent(uint64_t(keys.column_int64(0)), uint32_t(keys.column_int64(1)));
+    std::vector<uint32_t> unfinished;
+    while (keys.step()) {
+      const auto id = uint32_t(keys.column_int64(1));
+      dedupe_keys_.add_if_absent(uint64_t(keys.column_int64(0)), id);
+      if (store::GameResult(keys.column_int64(2)) == store::GameResult::Unknown) unfinished.push_back(id);
+    }
+    truncated_.set_unfinished_ids(std::move(unfinished));
     dedupe_keys_loaded_ = true;
   }
   int64_t stored_id = 0;
@@ -285,6 +291,9 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
       summary_.first_duplicates.push_back(TruncatedCopy{.game_number = game.place.number, .line = game.place.line,
                                                         .stored_id = stored_id, .plies = game.codes.size()});
   } else {
+    // The finder reads stored rows with their names joined: names interned since the last
+    // chunk (a game earlier in this one, its Site) go in first, or the row reads as nameless.
+    write_new_names();
     std::optional<TruncatedCopy> copy = truncated_.find(game);
     if (!copy) return false;
     summary_.truncated.push_back(*copy);

@@ -127,21 +127,50 @@ uint64_t truncated_copy_header_hash(const GameRecord& game) {
 
 TruncatedCopyFinder::TruncatedCopyFinder(store::Database& db) : db_(db), ids_by_header_(kMarkBits) {}
 
-void TruncatedCopyFinder::load() {
-  store::Statement s = db_.prepare(store::sql::kCopyCheckHeaders);
+void TruncatedCopyFinder::load(Loaded what) {
+  // The first fill reads the stored games (none of the import under way is stored yet:
+  // the first game that is not an exact duplicate asks first); a later one adds the
+  // finished games stored before it, the table holding the unfinished ones and every
+  // game added since.
+  const bool first = loaded_ == Loaded::Nothing;
+  if (first) {
+    store::Statement max = db_.prepare(store::sql::kMaxGameId);
+    stored_through_ = max.step() ? max.column_int64(0) : 0;
+  }
+  const bool by_id = first && what == Loaded::Unfinished && unfinished_ids_;
+  std::string_view sql = !first                   ? store::sql::kCopyCheckHeadersFinishedThrough
+                         : what == Loaded::All    ? store::sql::kCopyCheckHeaders
+                         : by_id                  ? store::sql::kCopyCheckHeadersById
+                                                  : store::sql::kCopyCheckHeadersUnfinished;
+  store::Statement s = db_.prepare(sql);
+  if (!first) s.bind_int64(1, stored_through_);
   auto column = [&](int c) { return s.column_is_null(c) ? std::nullopt : std::optional<std::string_view>(s.column_text(c)); };
-  while (s.step()) {
+  auto add_row = [&] {
     const MovesPrefix prefix(as_text(s.column_blob(8)), false);
     const bool finished = store::GameResult(s.column_int64(7)) != store::GameResult::Unknown;
     const uint64_t header = header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or(""));
     ids_by_header_.add(table_key(header, prefix.first()), uint32_t(s.column_int64(0)), prefix.mark(finished));
+  };
+  if (by_id) {
+    for (uint32_t id : *unfinished_ids_) {
+      s.reset();
+      s.bind_int64(1, id);
+      if (s.step()) add_row();
+    }
+  } else {
+    while (s.step()) add_row();
   }
-  loaded_ = true;
+  unfinished_ids_.reset();  // add() keeps the table itself up to date from here
+  loaded_ = what;
+}
+
+void TruncatedCopyFinder::set_unfinished_ids(std::vector<uint32_t> ids) {
+  if (loaded_ == Loaded::Nothing) unfinished_ids_ = std::move(ids);
 }
 
 std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
-  if (!loaded_) load();
   const bool finished = game.result != store::GameResult::Unknown;
+  if (finished ? loaded_ == Loaded::Nothing : loaded_ != Loaded::All) load(finished ? Loaded::Unfinished : Loaded::All);
   const MovesPrefix prefix(game.moves_blob, true);
   std::optional<TruncatedCopy> copy;
   store::Statement* row = nullptr;
@@ -185,15 +214,17 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
 }
 
 void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
-  if (!loaded_) return;
+  const bool finished = game.result != store::GameResult::Unknown;
+  // Nothing loaded: dedupe is off (every game the writer stores was asked about first).
+  if (loaded_ == Loaded::Nothing) return;
   const MovesPrefix prefix(game.moves_blob, true);
-  ids_by_header_.add(table_key(game.copy_header_hash, prefix.first()), uint32_t(id),
-                     prefix.mark(game.result != store::GameResult::Unknown));
+  ids_by_header_.add(table_key(game.copy_header_hash, prefix.first()), uint32_t(id), prefix.mark(finished));
 }
 
 void TruncatedCopyFinder::clear() {
   ids_by_header_.clear();
-  loaded_ = false;
+  unfinished_ids_.reset();
+  loaded_ = Loaded::Nothing;
 }
 
 }  // namespace pgnbase::indexer

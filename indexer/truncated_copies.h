@@ -16,7 +16,13 @@
 // and reads a stored game's row only when the headers agree, the first four bytes agree as
 // far as the shorter game has them, and one of the two games is unfinished (two finished
 // games are never copies), so the cost is one hash look-up per game (256 for a game
-// without moves) and one row read per plausible candidate.
+// without moves) and one row read per plausible candidate. The table is filled from the
+// database when first needed, and only as far as needed: while every new game is
+// finished, with the stored games without a result alone (an archive appended to a large
+// database reads a few rows, not every stored game's headers); the first unfinished new
+// game adds the finished ones. The games stored since the first fill are in the table
+// through add(), never read back. The caller writes the names it has interned before each
+// find(): a stored row is read with its names joined.
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).
@@ -25,6 +31,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "indexer/game_id_table.h"
 #include "indexer/game_record.h"
@@ -61,13 +68,23 @@ class TruncatedCopyFinder {
   void add(const GameRecord& game, int64_t id);
   // Forgets everything (a rolled-back or removed source); reloaded on the next find.
   void clear();
+  // The ids of every stored game without a result, from a scan the caller makes anyway
+  // (the writer's dedupe keys): the finder then reads those games by id instead of
+  // scanning the games table again. Forgotten by clear().
+  void set_unfinished_ids(std::vector<uint32_t> ids);
 
  private:
-  void load();
+  // What the table holds of the stored games.
+  enum class Loaded { Nothing, Unfinished, All };
+  void load(Loaded what);
 
   store::Database& db_;
   GameIdTable ids_by_header_;  // by headers and first move byte; the mark: finished, and the moves' next bytes
-  bool loaded_ = false;
+  Loaded loaded_ = Loaded::Nothing;
+  // Set by set_unfinished_ids while nothing is loaded.
+  std::optional<std::vector<uint32_t>> unfinished_ids_;
+  // The largest game id stored when the table was first filled: later games came by add().
+  int64_t stored_through_ = 0;
 };
 
 }  // namespace pgnbase::indexer

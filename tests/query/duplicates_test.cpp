@@ -173,6 +173,27 @@ TEST_F(DuplicatesTest, AGameBetweenAShorterAndALongerCopyIsSkippedAsACopyOfTheLo
   }
 }
 
+// The finder reads only the stored unfinished games while every new game is finished; the
+// first unfinished one makes it read them all, this import's games included.
+TEST_F(DuplicatesTest, CutCopiesAfterFinishedGamesFindStoredAndJustImportedGames) {
+  const std::string fischer = test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  const std::string petrosian = test::read_file(shared("nasty/pgn-extract-tests/petrosian.pgn"));
+  const std::string stored = dir_.file("stored.pgn"), mixed = dir_.file("mixed.pgn");
+  test::write_file(stored, first_games(fischer, 5));
+  test::write_file(mixed, first_games(petrosian, 3) + cut_games(fischer, 5, 20) + cut_games(petrosian, 3, 16));
+  const std::string db = dir_.file("t.db");
+  ASSERT_EQ(import(db, stored).summary.imported, 5u);
+  const auto second = import(db, mixed);
+  EXPECT_EQ(second.summary.imported, 3u);
+  EXPECT_EQ(second.summary.duplicates, 8u);
+  ASSERT_EQ(second.summary.truncated.size(), 8u);
+  for (size_t i = 0; i < 8; ++i) {
+    const indexer::TruncatedCopy& c = second.summary.truncated[i];
+    EXPECT_TRUE(c.new_is_shorter) << i;
+    EXPECT_EQ(c.stored_id, i < 5 ? int64_t(i + 1) : int64_t(6 + i - 5)) << i;  // fischer's 1-5, then petrosian's 6-8
+  }
+}
+
 TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
   const std::string fischer = shared("nasty/pgn-extract-tests/fischer.pgn");
   const std::string petrosian = shared("nasty/pgn-extract-tests/petrosian.pgn");
