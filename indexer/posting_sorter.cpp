@@ -144,6 +144,7 @@ void PostingSorter::add_sorted_run(std::vector<Record> run) {
 }
 
 void PostingSorter::spill() {
+  finish_background_spill();  // its file is older: it goes first in runs_
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
   PostingRunWriter writer(temp_dir_, size_ + held_);
