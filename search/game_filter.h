@@ -54,6 +54,10 @@ struct GameFilter {
   std::vector<TagCondition> tags;           // --tag, every one must hold
   std::optional<NamePattern> opening_name;  // --opening: the Opening tag or the computed name, word rule
   std::optional<NamePattern> comment;       // --comment: a comment of the game, word rule
+  // --min-eval/--max-eval: an evaluation ([%eval]) after some ply of eval_plies lies in
+  // the range, as eval_score orders them (mates beyond every centipawn value).
+  std::optional<int64_t> min_eval, max_eval;
+  uint32_t eval_ply_from = 0, eval_ply_to = UINT32_MAX;  // --eval-plies
   std::optional<int64_t> min_elo, max_elo;           // both players (either, with elo_either)
   bool elo_either = false;                           // --elo-of either: one player in range is enough
   std::optional<int64_t> date_from_key, date_to_key; // from parse_date_bound, inclusive
@@ -67,8 +71,9 @@ struct GameFilter {
   // Whether any filter that the games query answers (all but position, time control and
   // patterns) is set.
   bool has_sql_filters() const;
-  // Whether a filter needs each game's row read (tags, opening name, comments).
-  bool has_row_filters() const { return !tags.empty() || opening_name || comment; }
+  // Whether a filter needs each game's row read (tags, opening name, comments, evaluations).
+  bool has_row_filters() const { return !tags.empty() || opening_name || comment || has_eval_filter(); }
+  bool has_eval_filter() const { return min_eval || max_eval; }
   // Those filters as the games query takes them: names resolved to name ids
   // (search/name_match.h), and the row filters to the ids of the games they let pass, by
   // one scan of the games the other filters select. The caller holds a read snapshot.

@@ -49,7 +49,7 @@ bool tag_value_matches(std::string_view pattern, std::string_view value) {
 }
 
 bool RowFilter::passes(const store::GameRow& row) {
-  return tags_pass(row) && opening_passes(row) && comment_passes(row);
+  return tags_pass(row) && opening_passes(row) && comment_passes(row) && eval_passes(row);
 }
 
 bool RowFilter::tags_pass(const store::GameRow& row) {
@@ -96,13 +96,32 @@ bool RowFilter::comment_passes(const store::GameRow& row) {
   return false;
 }
 
+int64_t eval_score(const store::Evaluation& eval) {
+  constexpr int64_t kMate = 1000000;
+  if (eval.kind != store::EvalKind::Mate) return eval.value;
+  return eval.value >= 0 ? kMate - eval.value : -kMate - eval.value;
+}
+
+bool RowFilter::eval_passes(const store::GameRow& row) {
+  if (!filter_.has_eval_filter()) return true;
+  if (row.annotations.empty() || !annotations_.read(row.annotations)) return false;
+  const int64_t low = filter_.min_eval.value_or(INT64_MIN), high = filter_.max_eval.value_or(INT64_MAX);
+  for (const store::PlyClockEval& p : annotations_.clock_evals()) {
+    if (p.ply < filter_.eval_ply_from || p.eval.kind == store::EvalKind::None) continue;
+    if (p.ply > filter_.eval_ply_to) break;  // by ascending ply
+    const int64_t score = eval_score(p.eval);
+    if (score >= low && score <= high) return true;
+  }
+  return false;
+}
+
 std::vector<int64_t> games_passing_row_filters(store::Database& db, const GameFilter& filter,
                                                const store::GameConditions& conditions) {
   const bool names = std::any_of(filter.tags.begin(), filter.tags.end(), [](const TagCondition& t) {
     return std::any_of(std::begin(kNameTags), std::end(kNameTags), [&](std::string_view n) { return equal_ignoring_case(n, t.name); });
   });
   store::SqlQuery q = store::build_game_scan_query(
-      conditions, {.names = names, .opening = filter.opening_name.has_value(), .annotations = filter.comment.has_value()});
+      conditions, {.names = names, .opening = filter.opening_name.has_value(), .annotations = filter.comment.has_value() || filter.has_eval_filter()});
   store::Statement s = db.prepare(q.sql);
   q.bind(s);
   RowFilter row_filter(filter);

@@ -1,5 +1,6 @@
 // The filters that need each game's row: --tag (any tag, in its column or in the tags
-// blob), --opening (the Opening tag or the computed opening name) and --comment. SQL
+// blob), --opening (the Opening tag or the computed opening name), --comment and
+// --min-eval/--max-eval (the evaluations of the annotations). SQL
 // cannot read the blobs, so the games the other filters select are read once, in id
 // order, without their moves, and tested here; the passing ids then join the games query
 // (store::GameConditions::game_ids), so counting, ordering and every output see one set.
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "search/game_filter.h"
+#include "store/clock_eval_text.h"
 #include "store/database.h"
 #include "store/game_query.h"
 #include "store/game_annotations.h"
@@ -29,6 +31,7 @@ class RowFilter {
   bool tags_pass(const store::GameRow& row);
   bool opening_passes(const store::GameRow& row);
   bool comment_passes(const store::GameRow& row);
+  bool eval_passes(const store::GameRow& row);
 
   const GameFilter& filter_;
   std::vector<store::TagView> tags_;
@@ -40,6 +43,11 @@ class RowFilter {
 // row filters. The caller holds a read snapshot.
 std::vector<int64_t> games_passing_row_filters(store::Database& db, const GameFilter& filter,
                                                const store::GameConditions& conditions);
+
+// An evaluation as --min-eval/--max-eval order them: centipawns from White's side, and a
+// mate beyond every centipawn value, the sooner the further (White mates in 3: 999,997;
+// Black mates in 3: -999,997).
+int64_t eval_score(const store::Evaluation& eval);
 
 // Whether a tag value matches a --tag value: the whole value, ASCII case folded, '*' any
 // run of bytes, '?' one character.

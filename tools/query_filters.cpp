@@ -5,7 +5,10 @@
 #include "core/fen.h"
 #include "search/fen_input.h"
 #include "search/move_sequence.h"
+#include "search/pattern.h"
+#include "search/row_filter.h"
 #include "search/time_control.h"
+#include "store/clock_eval_text.h"
 #include "tools/query_command.h"
 
 namespace pgnbase::tools {
@@ -40,6 +43,13 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("tag", po::value(&f.tags)->composing(), "NAME=VALUE: the game has this tag with this value (whole value, "
                                                "case-insensitive, * and ? wildcards); NAME alone: has the tag; repeatable")
       ("comment", po::value(&f.comment), "a comment of the game holds these words (word by word, as --player)")
+      ("min-eval", po::value(&f.min_eval), "an evaluation ([%eval] of lichess and broadcasts) after some ply is at "
+                                           "least this, from White's side: 1.5 (pawns), #5 (White mates in 5 or "
+                                           "sooner), #-5 (Black mates in 5 or later, or any score above it)")
+      ("max-eval", po::value(&f.max_eval), "an evaluation after some ply is at most this (as --min-eval); with "
+                                           "--min-eval, one evaluation within both")
+      ("eval-plies", po::value(&f.eval_plies), "the plies --min-eval/--max-eval look at: 40 (after White's 20th "
+                                               "move), 20-40, 60-, -30 (ply 1 is White's first move)")
       ("min-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.min_plies = v; }), "at least this many half-moves")
       ("max-plies", po::value<int64_t>()->notifier([&](int64_t v) { f.max_plies = v; }), "at most this many half-moves");
 }
@@ -94,6 +104,22 @@ search::GameFilter make_filter(const FilterText& t, std::vector<uint64_t>* path_
   for (const std::string& tag : t.tags) f.tags.push_back(parsed_or_usage_error(search::parse_tag_condition(tag)));
   f.opening_name = name(t.opening);
   f.comment = name(t.comment);
+  auto eval_bound = [](const char* option, const std::string& text) -> std::optional<int64_t> {
+    if (text.empty()) return std::nullopt;
+    const std::optional<store::Evaluation> eval = store::parse_eval(text);
+    if (!eval) throw UsageError{std::string("bad ") + option + " '" + text + "': expected pawns (1.5, -0.3) or a mate (#5, #-5)"};
+    return search::eval_score(*eval);
+  };
+  f.min_eval = eval_bound("--min-eval", t.min_eval);
+  f.max_eval = eval_bound("--max-eval", t.max_eval);
+  if (f.min_eval && f.max_eval && *f.min_eval > *f.max_eval)
+    throw UsageError{"--min-eval " + t.min_eval + " is above --max-eval " + t.max_eval};
+  if (!t.eval_plies.empty()) {
+    if (!f.has_eval_filter()) throw UsageError{"--eval-plies needs --min-eval or --max-eval"};
+    const search::PlyRange plies = parsed_or_usage_error(search::parse_ply_range(t.eval_plies));
+    f.eval_ply_from = plies.from;
+    f.eval_ply_to = plies.to;
+  }
   if (t.elo_of != "both" && t.elo_of != "either") throw UsageError{"bad --elo-of '" + t.elo_of + "': expected both or either"};
   f.elo_either = t.elo_of == "either";
   f.event = name(t.event);

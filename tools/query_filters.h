@@ -17,7 +17,7 @@ namespace pgnbase::tools {
 // The filter options as typed; make_filter() checks them.
 struct FilterText {
   std::string fen, moves, eco, white, black, as, elo_of = "both", event, site, result, date_from, date_to,
-      time_control, opening, comment;
+      time_control, opening, comment, min_eval, max_eval, eval_plies;
   std::vector<std::string> players, tags;  // --player (once, or twice: head to head), --tag
   bool from_start_only = false;
   std::optional<int64_t> min_elo, max_elo, min_plies, max_plies;
