@@ -24,26 +24,19 @@ inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(i
 inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
 // With the result: the scan also tells the truncated-copy finder which games are unfinished.
 inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id, result FROM games";
-// The truncated-copy check (indexer/truncated_copies.h): the headers of every stored
-// game, then one candidate's moves.
-inline constexpr std::string_view kCopyCheckHeaders =
-    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) FROM games g "
-    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-    "LEFT JOIN names ev ON ev.id = g.event_id";
-// The same for the games without a result (the only stored games a finished new game can
-// be compared with: two finished games are never copies), all of them or one by id.
-inline constexpr std::string_view kCopyCheckHeadersUnfinished =
-    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) FROM games g "
-    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-    "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.result = 0";
+// The truncated-copy check (indexer/truncated_copies.h): the headers it hashes, of every
+// stored game, of those without a result (the only ones a finished new game can be
+// compared with: two finished games are never copies), of the finished ones up to an id,
+// or of one game; then one candidate's moves.
+#define PGNBASE_COPY_CHECK_HEADERS                                                                    \
+  "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) " \
+  "FROM games g LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "        \
+  "LEFT JOIN names ev ON ev.id = g.event_id"
+inline constexpr std::string_view kCopyCheckHeaders = PGNBASE_COPY_CHECK_HEADERS;
+inline constexpr std::string_view kCopyCheckHeadersUnfinished = PGNBASE_COPY_CHECK_HEADERS " WHERE g.result = 0";
 inline constexpr std::string_view kCopyCheckHeadersFinishedThrough =
-    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) FROM games g "
-    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-    "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.result != 0 AND g.id <= ?1";
-inline constexpr std::string_view kCopyCheckHeadersById =
-    "SELECT g.id, wh.name, bl.name, ev.name, g.date, g.round, g.start_fen, g.result, substr(g.moves, 2, 4) FROM games g "
-    "LEFT JOIN names wh ON wh.id = g.white_id LEFT JOIN names bl ON bl.id = g.black_id "
-    "LEFT JOIN names ev ON ev.id = g.event_id WHERE g.id = ?1";
+    PGNBASE_COPY_CHECK_HEADERS " WHERE g.result != 0 AND g.id <= ?1";
+inline constexpr std::string_view kCopyCheckHeadersById = PGNBASE_COPY_CHECK_HEADERS " WHERE g.id = ?1";
 inline constexpr std::string_view kCopyCheckGame =
     "SELECT g.moves, g.result, g.plies, " PGNBASE_WHOLE_SITE ", g.tags FROM games g "
     "LEFT JOIN names si ON si.id = g.site_id "

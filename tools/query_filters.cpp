@@ -45,7 +45,7 @@ void add_filter_options(po::options_description& d, FilterText& f, bool fen_defa
       ("comment", po::value(&f.comment), "a comment of the game holds these words (word by word, as --player)")
       ("min-eval", po::value(&f.min_eval), "an evaluation ([%eval] of lichess and broadcasts) after some ply is at "
                                            "least this, from White's side: 1.5 (pawns), #5 (White mates in 5 or "
-                                           "sooner), #-5 (Black mates in 5 or later, or any score above it)")
+                                           "sooner), #-5 (Black mates in 5 or more moves, or better for White)")
       ("max-eval", po::value(&f.max_eval), "an evaluation after some ply is at most this (as --min-eval); with "
                                            "--min-eval, one evaluation within both")
       ("eval-plies", po::value(&f.eval_plies), "the plies --min-eval/--max-eval look at: 40 (after White's 20th "
