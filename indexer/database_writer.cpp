@@ -162,6 +162,7 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 }
 
 void DatabaseWriter::write_new_names() {
+  if (new_names_.empty() && new_openings_.empty()) return;
   store::Statement& insert_name = db_.cached(store::sql::kInsertName);
   for (const auto& [id, name] : new_names_) {
     insert_name.bind_int64(1, id);
@@ -291,9 +292,6 @@ bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
       summary_.first_duplicates.push_back(TruncatedCopy{.game_number = game.place.number, .line = game.place.line,
                                                         .stored_id = stored_id, .plies = game.codes.size()});
   } else {
-    // The finder reads stored rows with their names joined: names interned since the last
-    // chunk (a game earlier in this one, its Site) go in first, or the row reads as nameless.
-    write_new_names();
     std::optional<TruncatedCopy> copy = truncated_.find(game);
     if (!copy) return false;
     summary_.truncated.push_back(*copy);

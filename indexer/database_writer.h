@@ -171,7 +171,9 @@ class DatabaseWriter {
   int64_t next_opening_id_ = 1;
   GameIdTable dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
-  TruncatedCopyFinder truncated_{db_};
+  // It reads stored rows with their names joined: names interned since the last chunk (a
+  // game earlier in this one, its Site) go in first, or a row reads as nameless.
+  TruncatedCopyFinder truncated_{db_, [this] { write_new_names(); }};
   // Prepared by the first begin_source, used by every source after it.
   store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_copy_;
   int64_t source_id_ = 0;

@@ -125,13 +125,15 @@ uint64_t truncated_copy_header_hash(const GameRecord& game) {
   return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
 }
 
-TruncatedCopyFinder::TruncatedCopyFinder(store::Database& db) : db_(db), ids_by_header_(kMarkBits) {}
+TruncatedCopyFinder::TruncatedCopyFinder(store::Database& db, std::function<void()> before_reading)
+    : db_(db), before_reading_(std::move(before_reading)), ids_by_header_(kMarkBits) {}
 
 void TruncatedCopyFinder::load(Loaded what) {
   // The first fill reads the stored games (none of the import under way is stored yet:
   // the first game that is not an exact duplicate asks first); a later one adds the
   // finished games stored before it, the table holding the unfinished ones and every
   // game added since.
+  before_reading_();
   const bool first = loaded_ == Loaded::Nothing;
   if (first) {
     store::Statement max = db_.prepare(store::sql::kMaxGameId);
@@ -177,7 +179,10 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   auto check = [&](uint32_t id, uint32_t stored_mark) {
     if (finished && is_finished(stored_mark)) return false;  // neither can be an earlier state of the other
     if (!prefix.agrees_with(stored_mark)) return false;
-    if (!row) row = &db_.cached(store::sql::kCopyCheckGame);
+    if (!row) {
+      before_reading_();
+      row = &db_.cached(store::sql::kCopyCheckGame);
+    }
     store::Statement& s = *row;
     s.reset();
     s.bind_int64(1, id);

@@ -21,14 +21,15 @@
 // finished, with the stored games without a result alone (an archive appended to a large
 // database reads a few rows, not every stored game's headers); the first unfinished new
 // game adds the finished ones. The games stored since the first fill are in the table
-// through add(), never read back. The caller writes the names it has interned before each
-// find(): a stored row is read with its names joined.
+// through add(), never read back. A stored row is read with its names joined: the writer,
+// which writes new names once per chunk, writes them first (the constructor's hook).
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -58,7 +59,9 @@ uint64_t truncated_copy_header_hash(const GameRecord& game);
 
 class TruncatedCopyFinder {
  public:
-  explicit TruncatedCopyFinder(store::Database& db);
+  // before_reading runs before the finder reads stored rows (it writes the caller's
+  // pending rows, names above all).
+  TruncatedCopyFinder(store::Database& db, std::function<void()> before_reading);
 
   // A stored game that the new game is a truncated copy of, or that is a truncated copy
   // of the new game (moves a strict prefix, or the same moves with the result unknown on
@@ -79,6 +82,7 @@ class TruncatedCopyFinder {
   void load(Loaded what);
 
   store::Database& db_;
+  std::function<void()> before_reading_;
   GameIdTable ids_by_header_;  // by headers and first move byte; the mark: finished, and the moves' next bytes
   Loaded loaded_ = Loaded::Nothing;
   // Set by set_unfinished_ids while nothing is loaded.

@@ -49,8 +49,7 @@ void append_clock_evals(size_t plies, const std::vector<store::PlyClockEval>& da
   if (clocks)
     append_per_ply("clocks", plies, data, [](const store::PlyClockEval& d, std::string& o) {
     if (d.clock < 0) return false;
-    o += std::to_string(d.clock / 10);
-    if (d.clock % 10 != 0) (o += '.') += char('0' + d.clock % 10);
+    store::append_clock_seconds(d.clock, o);
     return true;
   }, out);
   if (!evals) return;

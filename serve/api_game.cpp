@@ -74,11 +74,7 @@ void append_notes(JsonObject& o, const PlyNotes& notes) {
   // White's side.
   if (!notes.clock.empty()) {
     o.text("clock", notes.clock);
-    if (const auto clock = store::parse_clock(notes.clock)) {
-      std::string& seconds = o.key("clockSeconds");
-      seconds += std::to_string(clock->tenths / 10);
-      if (clock->tenths % 10) seconds += "." + std::to_string(clock->tenths % 10);
-    }
+    if (const auto clock = store::parse_clock(notes.clock)) store::append_clock_seconds(clock->tenths, o.key("clockSeconds"));
   }
   if (!notes.eval.empty()) {
     o.text("eval", notes.eval);

@@ -41,6 +41,11 @@ std::optional<ParsedClock> parse_clock(std::string_view text) {
   return clock;
 }
 
+void append_clock_seconds(int32_t tenths, std::string& out) {
+  out += std::to_string(tenths / 10);
+  if (tenths % 10 != 0) (out += '.') += char('0' + tenths % 10);
+}
+
 void append_clock(int32_t tenths, bool fraction, std::string& out) {
   // Written into a buffer and appended once: export puts back one clock per move.
   char text[16];

@@ -41,6 +41,9 @@ struct ParsedClock {
 std::optional<ParsedClock> parse_clock(std::string_view text);
 // Appends the clock as lichess writes it ("0:03:00"), with its tenths digit when fraction.
 void append_clock(int32_t tenths, bool fraction, std::string& out);
+// Appends the clock as a JSON number of seconds ("180", "5.3"): export's JSON Lines and
+// the web API.
+void append_clock_seconds(int32_t tenths, std::string& out);
 
 // "0.17", "+0.17", "-1.5", "12", "#3", "#-3", each optionally followed by ",depth";
 // at most two decimals, up to 7 integer digits, mates up to 5 digits. nullopt otherwise.

@@ -15,8 +15,10 @@ size_t scheme_length(std::string_view text) {
   return 0;
 }
 
-// Whether text, a prefix candidate, is a scheme, a host and a path ending in '/'.
-bool has_prefix_shape(std::string_view text) {
+}  // namespace
+
+// A scheme, a host and a path ending in '/'.
+bool is_site_prefix(std::string_view text) {
   const size_t scheme = scheme_length(text);
   if (scheme == 0 || !text.ends_with('/')) return false;
   // The host: at least one character before the first '/' after the scheme.
@@ -24,18 +26,14 @@ bool has_prefix_shape(std::string_view text) {
   return host_end != std::string_view::npos && host_end > scheme;
 }
 
-}  // namespace
-
 std::optional<SiteParts> split_site(std::string_view site) {
   const size_t slash = site.rfind('/');
   if (slash == std::string_view::npos) return std::nullopt;
   const std::string_view prefix = site.substr(0, slash + 1), suffix = site.substr(slash + 1);
   if (suffix.empty() || suffix.size() > kMaxSiteSuffix || !std::all_of(suffix.begin(), suffix.end(), is_ascii_alnum))
     return std::nullopt;
-  if (!has_prefix_shape(prefix)) return std::nullopt;
+  if (!is_site_prefix(prefix)) return std::nullopt;
   return SiteParts{prefix, suffix};
 }
-
-bool is_site_prefix(std::string_view name) { return has_prefix_shape(name); }
 
 }  // namespace pgnbase::store
