@@ -162,9 +162,9 @@ class TopRatedGames {
  public:
   explicit TopRatedGames(size_t count) : count_(count) { best_.reserve(count); }
 
-  void offer(uint32_t id, const GameInfo& info) {
+  void offer(uint32_t id, uint16_t first_move, const GameInfo& info) {
     if (count_ == 0 || info.white_elo == kNoRating || info.black_elo == kNoRating) return;
-    const Rated candidate{info.white_elo + info.black_elo, id};
+    const Rated candidate{info.white_elo + info.black_elo, id, first_move};
     if (best_.size() < count_) {
       best_.push_back(candidate);
       std::push_heap(best_.begin(), best_.end(), better);
@@ -175,19 +175,117 @@ class TopRatedGames {
     }
   }
 
-  std::vector<uint32_t> ids() {
+  struct Rated {
+    int rating_sum;
+    uint32_t id;
+    uint16_t first_move;  // the game's first counted entry's move
+  };
+
+  // Best first; the heap is spent.
+  std::vector<Rated> take_best() {
     std::sort_heap(best_.begin(), best_.end(), better);
-    std::vector<uint32_t> top(best_.size());
-    for (size_t i = 0; i < best_.size(); ++i) top[i] = best_[i].second;
-    return top;
+    return std::move(best_);
   }
 
  private:
-  using Rated = std::pair<int, uint32_t>;  // (rating sum, id)
-  static bool better(const Rated& a, const Rated& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; }
+  static bool better(const Rated& a, const Rated& b) {
+    return a.rating_sum != b.rating_sum ? a.rating_sum > b.rating_sum : a.id < b.id;
+  }
   size_t count_;
   std::vector<Rated> best_;  // a heap whose front is the worst kept
 };
+
+// Counts entries into the result's totals and moves, a game's entries together (they
+// pass or fail together; the first one counts the game).
+class EntryCounter {
+ public:
+  EntryCounter(ExplorerResult& result, size_t top_games, bool ratings, Color mover)
+      : result_(result), top_rated_(top_games), ratings_(ratings), mover_(mover) {}
+
+  // game: the game's verdict and ratings; null when neither filters nor ratings need them.
+  [[gnu::always_inline]] void count(const Entry& e, const GameInfo* game) {
+    if (game && !game->passes) return;
+    if (!any_counted_ || e.game_id != last_counted_) {
+      ++result_.games;
+      last_counted_ = e.game_id;
+      any_counted_ = true;
+      if (game) top_rated_.offer(e.game_id, e.move, *game);
+    }
+    if (e.move == kEnded) {
+      ++result_.ended_here;
+      return;
+    }
+    // Tallies without a branch on the result (the start position's are a coin toss).
+    MoveTally& t = tallies_[e.move];
+    ++t.by_result[e.result & 3];
+    if (game && ratings_) {
+      const int rating = mover_ == WHITE ? game->white_elo : game->black_elo;
+      const bool rated = rating != kNoRating;
+      t.rated_games += rated;
+      t.rating_sum += rated ? rating : 0;
+    }
+  }
+
+  // The next entries of game id belong to a game counted already.
+  void continue_game(uint32_t id) {
+    last_counted_ = id;
+    any_counted_ = true;
+  }
+
+  // Back to no game counted (the moves found so far stay, with no games).
+  void reset(size_t top_games) {
+    result_.games = result_.ended_here = 0;
+    tallies_.fill({});
+    top_rated_ = TopRatedGames(top_games);
+    any_counted_ = false;
+  }
+
+  // Each move's tallies into the result; the top games, best first, with the move each
+  // played from the position.
+  void finish() {
+    for (size_t i = 0; i < result_.moves.size(); ++i) {
+      const MoveTally& t = tallies_[i];
+      ExplorerMove& m = result_.moves[i];
+      m.white_wins = t.by_result[1], m.draws = t.by_result[2], m.black_wins = t.by_result[3];
+      m.games = t.by_result[0] + m.white_wins + m.draws + m.black_wins;
+      m.rated_games = t.rated_games;
+      m.rating_sum = double(t.rating_sum);
+    }
+    for (const TopRatedGames::Rated& best : top_rated_.take_best()) {
+      TopGame& top = result_.top_games.emplace_back();
+      top.id = best.id;
+      if (best.first_move != kEnded) top.san = result_.moves[best.first_move].san;
+    }
+  }
+
+ private:
+  struct MoveTally {
+    uint64_t by_result[4] = {};  // unknown, 1-0, 1/2-1/2, 0-1
+    uint64_t rated_games = 0;
+    int64_t rating_sum = 0;
+  };
+  ExplorerResult& result_;
+  // By index into the result's moves: distinct legal moves of a position, at most 218.
+  std::array<MoveTally, 256> tallies_{};
+  TopRatedGames top_rated_;
+  bool ratings_;
+  Color mover_;
+  uint32_t last_counted_ = 0;
+  bool any_counted_ = false;
+};
+
+// Keeps, of each game's entries (contiguous), the first of each move: a game whose postings
+// at a key straddle two blocks may have one replayed and one read with its move.
+void drop_repeated_moves(std::vector<Entry>& entries) {
+  size_t kept = 0, game_start = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (kept == 0 || entries[i].game_id != entries[kept - 1].game_id) game_start = kept;
+    bool seen = false;
+    for (size_t j = game_start; j < kept && !seen; ++j) seen = entries[j].move == entries[i].move;
+    if (!seen) entries[kept++] = entries[i];
+  }
+  entries.resize(kept);
+}
 
 // Fills in the players, ratings, result and date of each top game (id set) from its row.
 void read_top_game_rows(store::Database& db, std::vector<TopGame>& top) {
@@ -345,45 +443,115 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   const bool leave_out = size_t(std::count(verdicts.begin(), verdicts.end(), 1)) * 2 < verdicts.size();
   auto passes = [&](uint32_t id) { return !leave_out || (id < verdicts.size() && verdicts[id]); };
 
-  // Collect one entry per (game, distinct move), in posting order.
-  std::vector<Entry> entries;
+  // One entry per (game, distinct move), in posting order. When the facets (or nothing)
+  // judge the games and no opening filter needs every id first, entries are counted as
+  // they are read (the start position of a million games keeps none); else, and when games
+  // come out of id order (not from an import), they are collected, sorted, then counted.
+  EntryCounter counter(result, need_games ? options.top_games : 0, options.ratings, position.side_to_move());
+  std::vector<Entry> entries;        // collected, or (streamed) those of the games to replay
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
-  // The counts come from block headers, which may claim more than the blocks decode to.
-  entries.reserve(size_t(std::min<uint64_t>(posting_count, uint64_t{1} << 22)));
-  uint32_t current_game = 0;
-  size_t game_start = 0;
-  reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
-    for (const store::Posting& p : postings) {
-      if (!passes(p.game_id)) continue;
-      if (p.next_move == store::kUnknownNextMove) {
-        if (replay_ids.empty() || replay_ids.back() != p.game_id) replay_ids.push_back(p.game_id);
-        continue;
+  // Streamed: the entries counted of a game before a posting of it without move (its
+  // postings at the key in two blocks); its replay counts neither them nor the game again.
+  std::vector<Entry> counted_before_replay;
+  bool out_of_order = false;
+  auto read_streaming = [&] {
+    uint32_t current = 0;
+    bool any = false, replaying = false;
+    std::vector<uint16_t> game_moves;  // the current game's, each once
+    GameInfo info;
+    const GameInfo* game = nullptr;
+    reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
+      for (const store::Posting& p : postings) {
+        if (out_of_order || !passes(p.game_id)) continue;
+        if (!any || p.game_id != current) {
+          if (any && p.game_id < current) {
+            out_of_order = true;
+            continue;
+          }
+          current = p.game_id;
+          any = true;
+          replaying = false;
+          game_moves.clear();
+          if (facets) {
+            info = facet_info(*facets, verdicts, current);
+            game = &info;
+          }
+        }
+        if (game && !game->passes) continue;
+        if (p.next_move == store::kUnknownNextMove) {
+          if (!replaying) {
+            replaying = true;
+            replay_ids.push_back(current);
+            for (uint16_t move : game_moves) counted_before_replay.push_back({current, move, 0});
+          }
+          continue;
+        }
+        const int32_t index = move_index(p.next_move);
+        if (index == kNotHere || std::find(game_moves.begin(), game_moves.end(), uint16_t(index)) != game_moves.end())
+          continue;
+        game_moves.push_back(uint16_t(index));
+        const Entry e{p.game_id, uint16_t(index), uint8_t(p.result)};
+        if (replaying) entries.push_back(e);
+        else counter.count(e, game);
       }
-      const int32_t index = move_index(p.next_move);
-      if (index == kNotHere) continue;
-      if (p.game_id != current_game || entries.empty()) {
-        current_game = p.game_id;
-        game_start = entries.size();
-      } else {
-        bool seen = false;
-        for (size_t i = game_start; i < entries.size() && !seen; ++i) seen = entries[i].move == uint16_t(index);
-        if (seen) continue;
+    });
+  };
+  auto read_collecting = [&] {
+    // The counts come from block headers, which may claim more than the blocks decode to.
+    entries.reserve(size_t(std::min<uint64_t>(posting_count, uint64_t{1} << 22)));
+    uint32_t current = 0;
+    size_t game_start = 0;
+    reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
+      for (const store::Posting& p : postings) {
+        if (!passes(p.game_id)) continue;
+        if (p.next_move == store::kUnknownNextMove) {
+          if (replay_ids.empty() || replay_ids.back() != p.game_id) replay_ids.push_back(p.game_id);
+          continue;
+        }
+        const int32_t index = move_index(p.next_move);
+        if (index == kNotHere) continue;
+        if (p.game_id != current || entries.empty()) {
+          current = p.game_id;
+          game_start = entries.size();
+        } else {
+          bool seen = false;
+          for (size_t i = game_start; i < entries.size() && !seen; ++i) seen = entries[i].move == uint16_t(index);
+          if (seen) continue;
+        }
+        entries.push_back({p.game_id, uint16_t(index), uint8_t(p.result)});
       }
-      entries.push_back({p.game_id, uint16_t(index), uint8_t(p.result)});
+    });
+  };
+  bool streamed = false;
+  if ((facets || !need_games) && !filter.opening) {
+    read_streaming();
+    streamed = !out_of_order;
+    if (!streamed) {
+      counter.reset(need_games ? options.top_games : 0);
+      entries.clear(), replay_ids.clear(), counted_before_replay.clear();
     }
-  });
+  }
+  if (!streamed) read_collecting();
 
+  // What is left to count: every entry, or (streamed) those of the games to replay.
   auto by_game = [](const Entry& a, const Entry& b) { return a.game_id < b.game_id; };
-  if (!replay_ids.empty()) add_replayed_entries(db, position, replay_ids, move_index, entries, options.on_corrupt);
-  if (!std::is_sorted(entries.begin(), entries.end(), by_game))  // replayed games, or segments out of id order
+  if (!replay_ids.empty()) {
+    add_replayed_entries(db, position, replay_ids, move_index, entries, options.on_corrupt);
     std::stable_sort(entries.begin(), entries.end(), by_game);
-  if (options.filter.opening) {  // --from-start-only
+    drop_repeated_moves(entries);
+    std::erase_if(entries, [&](const Entry& e) {  // counted as read (both sorted by game)
+      auto [first, last] = std::equal_range(counted_before_replay.begin(), counted_before_replay.end(), e, by_game);
+      return std::any_of(first, last, [&](const Entry& c) { return c.move == e.move; });
+    });
+  } else if (!std::is_sorted(entries.begin(), entries.end(), by_game)) {  // segments out of id order
+    std::stable_sort(entries.begin(), entries.end(), by_game);
+  }
+  if (options.filter.opening) {  // --from-start-only (never streamed)
     const std::vector<uint32_t> starting = games_starting_with(db, *options.filter.opening);
     std::erase_if(entries, [&](const Entry& e) { return !std::binary_search(starting.begin(), starting.end(), e.game_id); });
   }
 
-  // Each game's verdict and ratings: from the facets as the entries are counted (no array
-  // per game: the start position has a million), else from SQL into info, by ids.
+  // Each game's verdict and ratings: from the facets, else from SQL into info, by ids.
   std::vector<uint32_t> ids;
   std::vector<GameInfo> info;
   result.used_facets = facets != nullptr;
@@ -392,14 +560,10 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       if (ids.empty() || ids.back() != e.game_id) ids.push_back(e.game_id);
     info = look_up_games(db, filter, ids, options.point_lookup_limit);
   }
-
-  const Color mover = position.side_to_move();
   size_t id_index = 0;
-  uint32_t last_counted = 0;
-  bool any_counted = false;
   GameInfo from_facets;
-  TopRatedGames top_rated(need_games ? options.top_games : 0);
-  for (const Entry& e : entries) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
     const GameInfo* game = nullptr;
     if (facets) {
       from_facets = facet_info(*facets, verdicts, e.game_id);
@@ -408,38 +572,12 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       while (ids[id_index] != e.game_id) ++id_index;
       game = &info[id_index];
     }
-    if (game && !game->passes) continue;
-    if (!any_counted || e.game_id != last_counted) {
-      ++result.games;
-      last_counted = e.game_id;
-      any_counted = true;
-      if (game) top_rated.offer(e.game_id, *game);
-    }
-    if (e.move == kEnded) {
-      ++result.ended_here;
-      continue;
-    }
-    ExplorerMove& m = result.moves[e.move];
-    ++m.games;
-    if (e.result == 1) ++m.white_wins;
-    else if (e.result == 2) ++m.draws;
-    else if (e.result == 3) ++m.black_wins;
-    if (game && options.ratings) {
-      const int rating = mover == WHITE ? game->white_elo : game->black_elo;
-      if (rating != kNoRating) {
-        ++m.rated_games;
-        m.rating_sum += rating;
-      }
-    }
+    const bool first_of_game = i == 0 || entries[i - 1].game_id != e.game_id;
+    if (first_of_game && std::binary_search(counted_before_replay.begin(), counted_before_replay.end(), e, by_game))
+      counter.continue_game(e.game_id);
+    counter.count(e, game);
   }
-  for (uint32_t id : top_rated.ids()) {
-    // A game's first entry is its first counted move (its entries pass or fail together).
-    auto first = std::lower_bound(entries.begin(), entries.end(), id,
-                                  [](const Entry& e, uint32_t game) { return e.game_id < game; });
-    TopGame& top = result.top_games.emplace_back();
-    top.id = id;
-    if (first->move != kEnded) top.san = result.moves[first->move].san;
-  }
+  counter.finish();
   finish_result(db, position, path, result);
   return result;
 }

@@ -156,21 +156,27 @@ TEST(Explorer, RealFilesAgainstAFullReplay) {
   size_t checked = 0, i = 0;
   for (const auto& [key, e] : expected) {
     if (i++ % 10 && e.games.size() < 3) continue;  // every common position, a tenth of the rest
-    search::ExplorerOptions options;
-    options.filter.position = query_test::board_of(e.fen);
-    const search::ExplorerResult r = search::explore(db, options);
-    ASSERT_EQ(r.games, e.games.size()) << e.fen;
-    EXPECT_EQ(r.ended_here, e.ended.size()) << e.fen;
-    std::map<Key, uint64_t> found;
-    for (const search::ExplorerMove& m : r.moves) {
-      Board after = *options.filter.position;
-      UndoInfo undo;
-      after.do_move(m.move, undo);
-      found[after.key()] += m.games;
-    }
     std::map<Key, uint64_t> want;
     for (const auto& [next, ids] : e.next) want[next] = ids.size();
-    EXPECT_EQ(found, want) << e.fen;
+    // Games by SQL (collected), by the facets (counted as read), without games (as read).
+    for (int way = 0; way < 3; ++way) {
+      search::ExplorerOptions options;
+      options.filter.position = query_test::board_of(e.fen);
+      if (way == 1) options.facet_min_games = 0;
+      if (way == 2) options.ratings = false, options.top_games = 0;
+      const search::ExplorerResult r = search::explore(db, options);
+      ASSERT_EQ(r.games, e.games.size()) << e.fen << " way " << way;
+      EXPECT_EQ(r.ended_here, e.ended.size()) << e.fen;
+      std::map<Key, uint64_t> found;
+      for (const search::ExplorerMove& m : r.moves) {
+        Board after = *options.filter.position;
+        UndoInfo undo;
+        after.do_move(m.move, undo);
+        found[after.key()] += m.games;
+      }
+      EXPECT_EQ(found, want) << e.fen << " way " << way;
+      EXPECT_EQ(r.used_facets, way == 1) << e.fen;
+    }
     ++checked;
   }
   EXPECT_GT(checked, 1000u);
