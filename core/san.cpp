@@ -242,6 +242,22 @@ SanError parse_move(const Board& board, std::string_view token, const PieceLette
   Bitboard targets = r.to_rank >= 0 ? square_bb(make_square(File(r.to_file), Rank(r.to_rank)))
                                     : file_bb(File(r.to_file));  // "fe": any rank
   Bitboard candidates = board.pieces(us, pt) & from_mask;
+  // With one target square, only pieces that could reach it are tried (pseudo_move would
+  // refuse the others one by one): a pawn push or capture seen from the target; a piece's
+  // attacks, which are symmetric. The king is left alone (castling onto a rook).
+  const bool reach_known = r.to_rank >= 0 && pt != PAWN && pt != KING;  // candidates attack the target
+  if (r.to_rank >= 0) {
+    const Square to = make_square(File(r.to_file), Rank(r.to_rank));
+    if (pt == PAWN) {
+      const int back = -pawn_push(us);
+      Bitboard reach = pawn_attacks(~us, to);
+      if (int(to) + back >= 0 && int(to) + back < 64) reach |= square_bb(Square(int(to) + back));
+      if (int(to) + 2 * back >= 0 && int(to) + 2 * back < 64) reach |= square_bb(Square(int(to) + 2 * back));
+      candidates &= reach;
+    } else if (pt != KING) {
+      candidates &= piece_attacks(pt, to, board.pieces());
+    }
+  }
 
   Move found = Move::null();
   int matches = 0;
@@ -252,8 +268,10 @@ SanError parse_move(const Board& board, std::string_view token, const PieceLette
     while (tos) {
       const Square to = pop_lsb(tos);
       if (to == from) continue;
-      bool promotes;
-      Move m = pseudo_move(board, pt, from, to, r.promotion, promotes);
+      bool promotes = false;
+      Move m = !reach_known ? pseudo_move(board, pt, from, to, r.promotion, promotes)
+               : board.pieces(us) & square_bb(to) ? Move::null()
+                                                  : Move::make(from, to);
       if (m.is_null()) continue;
       if (r.to_rank < 0 && file_of(from) == file_of(to)) continue;  // "fe" is a capture
       if (promotes && r.promotion == NO_PIECE_TYPE) {
