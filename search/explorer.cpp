@@ -346,13 +346,16 @@ void add_replayed_entries(store::Database& db, const Board& position, std::vecto
 }
 
 
-// What every answer gets once counted: moves sorted (most games first, then SAN), the
-// FEN and opening after each move, and the top games' rows.
-void finish_result(store::Database& db, const Board& position, std::vector<uint64_t>& path, ExplorerResult& result) {
+// What every answer gets once counted: moves sorted (most games first, then SAN), and
+// unless only counts are asked for, the FEN and opening after each move and the top
+// games' rows.
+void finish_result(store::Database& db, const Board& position, std::vector<uint64_t>& path, bool counts_only,
+                   ExplorerResult& result) {
   std::erase_if(result.moves, [](const ExplorerMove& m) { return m.games == 0; });
   std::sort(result.moves.begin(), result.moves.end(), [](const ExplorerMove& a, const ExplorerMove& b) {
     return a.games != b.games ? a.games > b.games : a.san < b.san;
   });
+  if (counts_only) return;
   for (ExplorerMove& m : result.moves) {
     Board next = position;
     UndoInfo undo;
@@ -380,14 +383,14 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
       if (result.top_games.size() > options.top_games) result.top_games.resize(options.top_games);
       if (!options.ratings)
         for (ExplorerMove& m : result.moves) m.rated_games = 0, m.rating_sum = 0;
-      finish_result(db, position, path, result);
+      finish_result(db, position, path, options.counts_only, result);
       return result;
     }
   }
   ExplorerResult result;
   result.fen = write_fen(position);
   result.ratings = options.ratings;
-  result.opening = store::name_opening(db, path);
+  if (!options.counts_only) result.opening = store::name_opening(db, path);
 
   MoveList legal;
   generate_legal_moves(position, legal);
@@ -422,6 +425,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   // that fails them is left out as its postings are read, so that a filtered start
   // position of a million games keeps entries, ids and ratings of the passing ones only.
   store::PositionIndexReader reader(db);
+  reader.skip_segments_before(options.first_segment_id);
   const uint64_t posting_count = reader.count(position.key());
   const GameFilter& filter = options.filter;
   const bool need_games = options.ratings || options.top_games > 0 || filter.has_header_filters();
@@ -578,7 +582,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     counter.count(e, game);
   }
   counter.finish();
-  finish_result(db, position, path, result);
+  finish_result(db, position, path, options.counts_only, result);
   return result;
 }
 

@@ -73,6 +73,12 @@ struct ExplorerOptions {
   // by id (cheaper than the facet columns, megabytes on a big database).
   size_t facet_min_games = 2000;
   bool use_summaries = true;  // unfiltered: the stored answer when there is one (explorer_summary.h)
+  // Only postings of position segments from this id on (0: every segment): the games
+  // imported since, for an update of the stored answers.
+  int64_t first_segment_id = 0;
+  // Counts, moves and top game ids only, what a stored answer keeps: no FEN or opening
+  // name per move, no opening, no players or dates of the top games.
+  bool counts_only = false;
   // Facets already read (all columns), for many calls in a row; else read per call.
   const store::GameFacets* facets = nullptr;
   // Up to this many games reaching the position, ratings and filters are looked up

@@ -1,5 +1,7 @@
 #include "search/explorer_summary.h"
 
+#include <algorithm>
+#include <climits>
 #include <deque>
 #include <unordered_set>
 
@@ -30,10 +32,65 @@ store::ExplorerSummary summary_of(const Board& position, const ExplorerResult& r
   return summary;
 }
 
+// A position's row of before plus the answer from the new segments alone: the counts add
+// up; the top games are the best of both lists by rating sum (then lower id), as the
+// explorer ranks them. Moves in the explorer's order (most games, then SAN).
+store::ExplorerSummary add_summaries(const Board& position, const store::ExplorerSummary& before,
+                                     const store::ExplorerSummary& added, const store::GameFacets& facets) {
+  store::ExplorerSummary sum;
+  sum.games = before.games + added.games;
+  sum.ended_here = before.ended_here + added.ended_here;
+  sum.moves = before.moves;
+  for (const store::ExplorerSummary::Move& m : added.moves) {
+    auto same = std::find_if(sum.moves.begin(), sum.moves.end(), [&](const auto& s) { return s.code == m.code; });
+    if (same == sum.moves.end()) {
+      sum.moves.push_back(m);
+      continue;
+    }
+    same->games += m.games, same->white_wins += m.white_wins, same->draws += m.draws;
+    same->black_wins += m.black_wins, same->rated_games += m.rated_games, same->rating_sum += m.rating_sum;
+  }
+  std::vector<std::pair<store::ExplorerSummary::Move, std::string>> by_san;
+  for (const store::ExplorerSummary::Move& m : sum.moves) {
+    Move move;
+    std::string san;
+    if (decode_stored_move(position, m.code, move)) append_san(position, move, san);
+    by_san.emplace_back(m, std::move(san));
+  }
+  std::stable_sort(by_san.begin(), by_san.end(), [](const auto& a, const auto& b) {
+    return a.first.games != b.first.games ? a.first.games > b.first.games : a.second < b.second;
+  });
+  for (size_t i = 0; i < by_san.size(); ++i) sum.moves[i] = by_san[i].first;
+
+  auto rating_sum = [&](uint32_t id) {
+    return id <= facets.last_id ? int(facets.white_elo[id]) + int(facets.black_elo[id]) : 0;
+  };
+  sum.top_games = before.top_games;
+  sum.top_games.insert(sum.top_games.end(), added.top_games.begin(), added.top_games.end());
+  std::stable_sort(sum.top_games.begin(), sum.top_games.end(), [&](const auto& a, const auto& b) {
+    const int ra = rating_sum(a.id), rb = rating_sum(b.id);
+    return ra != rb ? ra > rb : a.id < b.id;
+  });
+  if (sum.top_games.size() > kSummaryTopGames) sum.top_games.resize(kSummaryTopGames);
+  return sum;
+}
+
 }  // namespace
 
-SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games) {
+SummaryBase summary_base(store::Database& db) {
+  const store::SegmentTotals totals = store::segment_totals(db, INT64_MAX);
+  return {store::summary_stamp(db), totals.last_id + 1, totals.segments, totals.postings};
+}
+
+SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games, const SummaryBase* since) {
   SummaryBuildStats stats;
+  // The rows of before, read before the writer empties the table, when the segments of
+  // then are unchanged: nothing was removed or replaced since, so every game they counted
+  // is still there and every game since is in a newer segment.
+  std::unordered_map<uint64_t, store::ExplorerSummary> before;
+  if (since && store::segment_totals(db, since->first_new_segment) ==
+                   store::SegmentTotals{since->segments, since->postings, since->first_new_segment - 1})
+    before = store::read_explorer_summaries(db, since->stamp);
   store::write_eco_positions(db);
   store::ExplorerSummaryWriter writer(db);
   const std::optional<store::GameFacets> facets = store::read_game_facets(db);
@@ -49,15 +106,23 @@ SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_gam
     options.use_summaries = false;
     options.facets = &*facets;
     options.top_games = kSummaryTopGames;
-    const ExplorerResult r = explore(db, options);
-    if (r.games < min_games) continue;
-    stats.bytes += writer.write(position.key(), summary_of(position, r));
+    options.counts_only = true;
+    const auto old = before.find(position.key());
+    if (old != before.end()) options.first_segment_id = since->first_new_segment;
+    store::ExplorerSummary summary = summary_of(position, explore(db, options));
+    if (old != before.end()) {
+      summary = add_summaries(position, old->second, summary, *facets);
+      ++stats.updated;
+    }
+    if (summary.games < min_games) continue;
+    stats.bytes += writer.write(position.key(), summary);
     ++stats.positions;
-    for (const ExplorerMove& m : r.moves) {
-      if (m.games < min_games) continue;
+    for (const store::ExplorerSummary::Move& m : summary.moves) {
+      Move move;
+      if (m.games < min_games || !decode_stored_move(position, m.code, move)) continue;
       Board next = position;
       UndoInfo undo;
-      next.do_move(m.move, undo);
+      next.do_move(move, undo);
       if (seen.insert(next.key()).second) queue.push_back(next);
     }
   }

@@ -21,14 +21,30 @@ inline constexpr size_t kSummaryTopGames = 10;
 struct SummaryBuildStats {
   uint64_t positions = 0;  // rows written
   uint64_t bytes = 0;      // their data
+  uint64_t updated = 0;    // of the rows, those updated from a row of before (since)
 };
+
+// What the stored answers of a database were computed from, taken before an import, so
+// that after it they can be updated with the new games' postings alone.
+struct SummaryBase {
+  int64_t stamp = 0;             // the stamp of rows valid then (store::summary_stamp)
+  int64_t first_new_segment = 0;  // above every segment id then
+  int64_t segments = 0, postings = 0;  // of the segments then
+};
+SummaryBase summary_base(store::Database& db);
 
 // Walks the opening tree from the start position through moves played at least
 // min_games times and stores the explorer's unfiltered answer of each position reached
 // that often (store/explorer_summaries.h), with the ECO table's positions beside them.
 // Replaces every summary, inside the caller's transaction. Positions are explored with
 // the game facets; a database without them gets no summaries.
-SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames);
+//
+// With since (taken before imports): when the segments of then are all still there,
+// unchanged (games were only added), a position that had a valid row then gets that row
+// plus the answer from the new segments alone (counts add up; the top games are the best
+// of both lists), the same answer as counting it whole; other positions are counted whole.
+SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames,
+                                           const SummaryBase* since = nullptr);
 
 // The stored unfiltered answer for position (moves, counts, ratings, top game ids in
 // top_games[i].id only), or nullopt when there is none or it is stale.

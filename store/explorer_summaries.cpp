@@ -26,6 +26,10 @@ constexpr std::string_view kStamp =
     "SELECT coalesce(sum(postings), 0) + 1099511627776 * "
     "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'content_version'), 0) FROM position_segments";
 constexpr std::string_view kSelect = "SELECT stamp, data FROM explorer_summaries WHERE key = ?1";
+constexpr std::string_view kSegmentTotals =
+    "SELECT count(*), coalesce(sum(postings), 0), coalesce(max(segment_id), 0) FROM position_segments "
+    "WHERE segment_id < ?1";
+constexpr std::string_view kSelectStamped = "SELECT key, data FROM explorer_summaries WHERE stamp = ?1";
 constexpr std::string_view kInsert = "INSERT OR REPLACE INTO explorer_summaries(key, stamp, data) VALUES (?1, ?2, ?3)";
 constexpr std::string_view kAnyEcoPosition = "SELECT EXISTS (SELECT 1 FROM eco_positions)";
 constexpr std::string_view kSelectEco = "SELECT eco, name FROM eco_positions WHERE key = ?1";
@@ -113,6 +117,25 @@ std::optional<ExplorerSummary> read_explorer_summary(Database& db, uint64_t key)
   s.bind_int64(1, int64_t(key));
   if (!s.step() || s.column_int64(0) != stamp_of(db)) return std::nullopt;
   return decode(s.column_blob(1));
+}
+
+int64_t summary_stamp(Database& db) { return stamp_of(db); }
+
+SegmentTotals segment_totals(Database& db, int64_t below_id) {
+  Statement s = db.prepare(kSegmentTotals);
+  s.bind_int64(1, below_id);
+  if (!s.step()) return {};
+  return {s.column_int64(0), s.column_int64(1), s.column_int64(2)};
+}
+
+std::unordered_map<uint64_t, ExplorerSummary> read_explorer_summaries(Database& db, int64_t stamp) {
+  std::unordered_map<uint64_t, ExplorerSummary> rows;
+  if (!db.has_table("explorer_summaries")) return rows;
+  Statement s = db.prepare(kSelectStamped);
+  s.bind_int64(1, stamp);
+  while (s.step())
+    if (std::optional<ExplorerSummary> summary = decode(s.column_blob(1))) rows.emplace(uint64_t(s.column_int64(0)), std::move(*summary));
+  return rows;
 }
 
 void write_eco_positions(Database& db) {

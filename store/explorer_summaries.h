@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "store/database.h"
@@ -51,6 +52,21 @@ class ExplorerSummaryWriter {
 // The row of the position with this key, or nullopt when there is none, it is stale,
 // or it is malformed.
 std::optional<ExplorerSummary> read_explorer_summary(Database& db, uint64_t key);
+
+// The stamp rows written now would carry (what the position index holds, by content).
+int64_t summary_stamp(Database& db);
+
+// The position segments with ids below below_id: how many, their postings, the largest
+// id (0 when none); what an update of the summaries checks is unchanged.
+struct SegmentTotals {
+  int64_t segments = 0, postings = 0, last_id = 0;
+  bool operator==(const SegmentTotals&) const = default;
+};
+SegmentTotals segment_totals(Database& db, int64_t below_id);
+
+// Every well-formed row written under stamp, by key (for an update after an import that
+// only added games: the rows as of before it).
+std::unordered_map<uint64_t, ExplorerSummary> read_explorer_summaries(Database& db, int64_t stamp);
 
 // Writes the builtin ECO table's positions (store/eco_table.h) into eco_positions,
 // replacing what is there, so that naming a position costs a look-up, not the replay of

@@ -58,6 +58,7 @@ void PositionIndexReader::for_each_candidate_block(uint64_t key, const std::func
   select_segments_.reset();
 
   for (const auto& [segment_id, key_bits] : segments) {
+    if (segment_id < first_segment_id_) continue;
     if (key_bits < 1 || key_bits > 64)  // a shift by it would be undefined
       throw PositionIndexError("position index segment " + std::to_string(segment_id) + ": key_bits " +
                                std::to_string(key_bits) + " is not 1..64");

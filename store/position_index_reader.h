@@ -39,6 +39,10 @@ class PositionIndexReader {
   // How many postings key has, without decoding them.
   uint64_t count(uint64_t key);
 
+  // From now on, segments with a smaller id are left out (0: none): the postings of the
+  // games imported since (an update of the explorer summaries).
+  void skip_segments_before(int64_t segment_id) { first_segment_id_ = segment_id; }
+
   // Blocks read (decoded headers) since construction, for tests and benchmarks.
   uint64_t blocks_read() const { return blocks_read_; }
 
@@ -52,6 +56,7 @@ class PositionIndexReader {
   PostingBlockDecoder decoder_;
   std::vector<Posting> scratch_;
   uint64_t blocks_read_ = 0;
+  int64_t first_segment_id_ = 0;
 };
 
 }  // namespace pgnbase::store

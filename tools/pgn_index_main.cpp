@@ -83,11 +83,13 @@ bool flush_stdout() {
 
 // The explorer's stored answers for common positions follow the games just imported.
 // Returns the CPU seconds it took.
-double rebuild_explorer_summaries(store::Database& db, bool quiet) {
+// since: the summaries as they were before the imports (updated, not rebuilt, when only
+// games were added).
+double rebuild_explorer_summaries(store::Database& db, bool quiet, const search::SummaryBase* since = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = this_thread_cpu_seconds();
   store::Transaction transaction(db);
-  const search::SummaryBuildStats stats = search::build_explorer_summaries(db);
+  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, search::kSummaryMinGames, since);
   transaction.commit();
   if (!quiet && stats.positions > 0)  // small databases have none: their output stays as it was
     std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
@@ -284,6 +286,9 @@ int main(int argc, char** argv) {
       writer.emplace(output, writer_options);
     };
     report_stale_run_files(temp_dir.empty() ? fs::temp_directory_path() : fs::path(temp_dir), quiet);
+    // The explorer summaries as they are, to update with the new games (an append of a few
+    // games to millions need not count the millions again).
+    const search::SummaryBase summaries_before = search::summary_base(writer->database());
     // A bad input (missing, not PGN, corrupt) is reported and skipped; the database
     // failing ends the run.
     for (const std::string& input : inputs) {
@@ -336,7 +341,8 @@ int main(int argc, char** argv) {
       }
       end_input();
     }
-    if (totals.imported_files() > 0) summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet);
+    if (totals.imported_files() > 0)
+      summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet, &summaries_before);
     if (fresh && totals.imported_files() > 0) publish();
     writer.reset();  // an unpublished build (nothing imported) goes when fresh does
   } catch (const std::exception& e) {

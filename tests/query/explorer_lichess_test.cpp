@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
+#include "indexer/source_removal.h"
 #include "store/eco_table.h"
 #include "store/game_facets.h"
 #include "search/explorer.h"
@@ -312,6 +314,76 @@ TEST_F(ExplorerLichess, SummariesAreStaleAfterAReplacementWithTheSameMoves) {
   ASSERT_EQ(outcome.replaced.size(), 1u);
   store::Database after(copy, store::Database::Mode::ReadOnly);
   EXPECT_FALSE(search::read_explorer_summary(after, Board()));
+}
+
+}  // namespace
+}  // namespace pgnbase::query
+
+namespace pgnbase::query {
+namespace {
+
+// Every summary row, key to data (the stamp aside).
+std::map<int64_t, std::string> summary_rows(const std::string& path) {
+  store::Database db(path, store::Database::Mode::ReadOnly);
+  store::Statement s = db.prepare("SELECT key, data FROM explorer_summaries");
+  std::map<int64_t, std::string> rows;
+  while (s.step()) {
+    auto data = s.column_blob(1);
+    rows[s.column_int64(0)] = std::string(reinterpret_cast<const char*>(data.data()), data.size());
+  }
+  return rows;
+}
+
+search::SummaryBuildStats build_summaries(const std::string& path, const search::SummaryBase* since) {
+  store::Database db(path, store::Database::Mode::ReadWrite);
+  store::Transaction t(db);
+  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, 20, since);
+  t.commit();
+  return stats;
+}
+
+// An import that only adds games updates the stored answers from the new games' postings;
+// the rows are those a rebuild writes, byte for byte. After a removal they are rebuilt.
+TEST_F(ExplorerLichess, SummariesUpdatedAfterAnAppendAreThoseOfARebuild) {
+  const std::vector<std::string>& games = test::sample_games();
+  std::string half_one, half_two;
+  for (size_t i = 0; i < games.size(); ++i) (i < games.size() / 2 ? half_one : half_two) += games[i];
+  const std::string first = dir_->file("first.pgn"), second = dir_->file("second.pgn");
+  test::write_file(first, half_one);
+  test::write_file(second, half_two);
+  const std::string updated = dir_->file("updated.db"), rebuilt = dir_->file("rebuilt.db");
+  query_test::import_files(updated, {first}, false);
+  ASSERT_GT(build_summaries(updated, nullptr).positions, 20u);
+  search::SummaryBase since;
+  {
+    store::Database db(updated, store::Database::Mode::ReadOnly);
+    since = search::summary_base(db);
+  }
+  query_test::import_files(updated, {second}, false);
+  std::filesystem::copy_file(updated, rebuilt);
+  const search::SummaryBuildStats update = build_summaries(updated, &since);
+  const search::SummaryBuildStats rebuild = build_summaries(rebuilt, nullptr);
+  EXPECT_GT(update.updated, 20u);
+  EXPECT_EQ(rebuild.updated, 0u);
+  EXPECT_GT(rebuild.positions, update.updated);  // some positions reach 20 games only now
+  EXPECT_EQ(update.positions, rebuild.positions);
+  EXPECT_EQ(summary_rows(updated), summary_rows(rebuilt));
+
+  // A removal since the base: the rows of before no longer add up, so all are recounted.
+  {
+    store::Database db(updated, store::Database::Mode::ReadWrite);
+    since = search::summary_base(db);
+    store::Transaction t(db);
+    const std::vector<int64_t> sources = indexer::find_sources_named(db, first);
+    ASSERT_EQ(sources.size(), 1u);
+    indexer::remove_source(db, sources[0]);
+    t.commit();
+  }
+  std::filesystem::remove(rebuilt);
+  std::filesystem::copy_file(updated, rebuilt);
+  EXPECT_EQ(build_summaries(updated, &since).updated, 0u);
+  build_summaries(rebuilt, nullptr);
+  EXPECT_EQ(summary_rows(updated), summary_rows(rebuilt));
 }
 
 }  // namespace
