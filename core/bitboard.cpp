@@ -20,21 +20,49 @@ namespace {
 Bitboard rook_table[0x19000];
 Bitboard bishop_table[0x1480];
 
-// Walks each ray from s until it leaves the board or hits an occupied square.
-Bitboard slow_slider_attacks(Square s, Bitboard occupied, const int (*deltas)[2]) {
-  Bitboard attacks = 0;
-  for (int d = 0; d < 4; ++d) {
-    int f = file_of(s) + deltas[d][0], r = rank_of(s) + deltas[d][1];
-    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-      Square t = make_square(File(f), Rank(r));
-      attacks |= square_bb(t);
-      if (occupied & square_bb(t)) break;
-      f += deltas[d][0];
-      r += deltas[d][1];
+// A slider's attacks from one square for any occupancy, from its four empty-board rays:
+// each ray is cut after its first blocker (the nearest is the lowest set bit on a ray
+// that goes up the board, the highest on one that goes down). The start-up fills the
+// tables with it, 102,400 rook and 5,248 bishop occupancies (walking the rays square by
+// square took about a millisecond of every program's start).
+struct SliderRays {
+  Bitboard ray[4] = {};
+  bool upward[4] = {};
+  Bitboard beyond[4][SQUARE_NB] = {};  // squares of ray d past square t
+
+  SliderRays(Square s, const int (*deltas)[2]) {
+    for (int d = 0; d < 4; ++d) {
+      upward[d] = deltas[d][1] > 0 || (deltas[d][1] == 0 && deltas[d][0] > 0);
+      int f = file_of(s) + deltas[d][0], r = rank_of(s) + deltas[d][1];
+      while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+        const Square t = make_square(File(f), Rank(r));
+        ray[d] |= square_bb(t);
+        f += deltas[d][0];
+        r += deltas[d][1];
+      }
+      for (Bitboard left = ray[d]; left;) {
+        const Square t = Square(__builtin_ctzll(left));
+        left &= left - 1;
+        const Bitboard past = upward[d] ? ray[d] & ~((square_bb(t) << 1) - 1) : ray[d] & (square_bb(t) - 1);
+        beyond[d][t] = past;
+      }
     }
   }
-  return attacks;
-}
+
+  Bitboard attacks(Bitboard occupied) const {
+    Bitboard attacks = 0;
+    for (int d = 0; d < 4; ++d) {
+      const Bitboard blockers = ray[d] & occupied;
+      if (!blockers) {
+        attacks |= ray[d];
+        continue;
+      }
+      const int nearest = upward[d] ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+      attacks |= ray[d] & ~beyond[d][nearest];
+    }
+    return attacks;
+  }
+};
 
 constexpr int kRookDeltas[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int kBishopDeltas[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
@@ -67,14 +95,15 @@ void init_magics(Magic* magics, Bitboard* table, const int (*deltas)[2], const u
     Bitboard edges = ((rank_bb(RANK_1) | rank_bb(RANK_8)) & ~rank_bb(rank_of(s))) |
                      ((file_bb(FILE_A) | file_bb(FILE_H)) & ~file_bb(file_of(s)));
     Magic& m = magics[sq];
-    m.mask = slow_slider_attacks(s, 0, deltas) & ~edges;
+    const SliderRays rays(s, deltas);
+    m.mask = rays.attacks(0) & ~edges;
     m.shift = 64 - popcount(m.mask);
     m.attacks = next_table;
     int size = 0;
     Bitboard b = 0;
     do {  // Carry-Rippler enumeration of every subset of the mask.
       occupancy[size] = b;
-      reference[size] = slow_slider_attacks(s, b, deltas);
+      reference[size] = rays.attacks(b);
       ++size;
       b = (b - m.mask) & m.mask;
     } while (b);

@@ -4,12 +4,16 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
+
+#include <unistd.h>
 
 #include "tools/query_commands.h"
 
 using namespace pgnbase::tools;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -41,8 +45,7 @@ constexpr QueryCommand kCommands[] = {
      "pgn-query stats DB [--format table|json|csv] [--wide]", kDatabase, nullptr, run_stats},
     {"rejects", "games the import rejected, and their original text",
      "pgn-query rejects DB [--kind K] [--reason R] [-o FILE]", kDatabase, nullptr, run_rejects},
-    {"serve", "the database in a browser (explorer, search, games, players) and its JSON API",
-     "pgn-query serve DB [--port 8080] [--host 127.0.0.1] [--threads N]", kDatabase, nullptr, run_serve},
+    {"serve", kServeSummary, kServeUsage, kDatabase, nullptr, nullptr},  // pgn-query-serve runs it
     {"export-dataset", "DB DIR: the games, positions and explorer as a Parquet dataset (appends)",
      "pgn-query export-dataset DB DIR [--bucket-bits N]", kDatabase, "dir", run_export_dataset},
     {"key", "FEN: the position's Polyglot key in hex, and as the dataset's signed key column",
@@ -63,6 +66,19 @@ const QueryCommand* find_command(std::string_view name) {
   for (const QueryCommand& command : kCommands)
     if (command.name == name) return &command;
   return nullptr;
+}
+
+// A command of another program (serve: pgn-query-serve, which alone loads the HTTP
+// library): runs that program, from this one's folder, in this process's place with the
+// same arguments. Returns only when it cannot.
+int run_program_beside(const char* program, char** argv) {
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  const fs::path path = (error ? fs::path(argv[0]).parent_path() : self.parent_path()) / program;
+  std::fflush(nullptr);
+  execv(path.c_str(), argv);
+  std::fprintf(stderr, "pgn-query %s: cannot run %s: %s\n", argv[1], path.c_str(), std::strerror(errno));
+  return kExitFailure;
 }
 
 }  // namespace
@@ -89,6 +105,7 @@ int main(int argc, char** argv) {
     print_overview(stderr);
     return kExitUsage;
   }
+  if (!command->run) return run_program_beside("pgn-query-serve", argv);
   const int status = run_query_command(*command, argc, argv);
   // What went to standard output is the command's answer: losing it (a full disk,
   // /dev/full) is a failure, said in one line (once: a command that failed said why).

@@ -22,7 +22,11 @@ int run_key(QueryContext& ctx);
 // query_commands_book.cpp
 int run_book(QueryContext& ctx);
 int run_event(QueryContext& ctx);
-// query_commands_serve.cpp
+// query_commands_serve.cpp, linked into pgn-query-serve only (pgn_query_serve_main.cpp):
+// pgn-query lists serve and runs that program for it.
 int run_serve(QueryContext& ctx);
+inline constexpr const char* kServeSummary =
+    "the database in a browser (explorer, search, games, players) and its JSON API";
+inline constexpr const char* kServeUsage = "pgn-query serve DB [--port 8080] [--host 127.0.0.1] [--threads N]";
 
 }  // namespace pgnbase::tools
