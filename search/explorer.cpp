@@ -162,7 +162,7 @@ class TopRatedGames {
  public:
   explicit TopRatedGames(size_t count) : count_(count) { best_.reserve(count); }
 
-  void offer(uint32_t id, uint16_t first_move, const GameInfo& info) {
+  [[gnu::always_inline]] void offer(uint32_t id, uint16_t first_move, const GameInfo& info) {
     if (count_ == 0 || info.white_elo == kNoRating || info.black_elo == kNoRating) return;
     const Rated candidate{info.white_elo + info.black_elo, id, first_move};
     if (best_.size() < count_) {
@@ -401,7 +401,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   };
   std::array<Slot, 1024> slots{};
   size_t used_slots = 0;
-  auto move_index = [&](uint16_t code) -> int32_t {
+  auto move_index = [&](uint16_t code) __attribute__((always_inline)) -> int32_t {
     uint32_t h = (code * 0x9E37u) >> 6 & 1023;
     while (slots[h].code != code && slots[h].code != 0x10000) h = (h + 1) & 1023;
     Slot& slot = slots[h];

@@ -425,14 +425,22 @@ void PostingBlockDecoder::decode_range(uint32_t first_group, std::span<const std
       if (plies_stored && !get_varint(ply, ply_end, value)) fail("truncated plies");
       if (game > UINT32_MAX || value > UINT16_MAX) fail("value out of range");
       auto ply_value = static_cast<uint16_t>(value);
-      Posting posting{key, static_cast<uint32_t>(game), ply_value, kUnknownNextMove, GameResult::Unknown};
+      uint16_t next_move = kUnknownNextMove;
+      GameResult result = GameResult::Unknown;
       if (has_moves) {
         if (move >= move_from.size()) fail("move sections too short");
-        posting.next_move = join_move(move_from[move], move_distance[move], plies_stored ? ply_value : 0);
-        posting.result = static_cast<GameResult>((results[move / 4] >> (2 * (move % 4))) & 3);
+        next_move = join_move(move_from[move], move_distance[move], plies_stored ? ply_value : 0);
+        result = static_cast<GameResult>((results[move / 4] >> (2 * (move % 4))) & 3);
         ++move;
       }
-      out.push_back(posting);
+      // Field by field into the vector: a posting built on the stack and copied whole was
+      // read back before its narrow stores had landed (a stalled store forwarding).
+      Posting& posting = out.emplace_back();
+      posting.key = key;
+      posting.game_id = static_cast<uint32_t>(game);
+      posting.ply = ply_value;
+      posting.next_move = next_move;
+      posting.result = result;
     }
   }
   if (first_games.failed()) fail("truncated first games");
