@@ -3,8 +3,10 @@
 // replay of real files.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
+#include "indexer/position_index.h"
 #include "json_check.h"
 #include "query/explorer_output.h"
 #include "sample_games.h"
@@ -128,13 +130,16 @@ TEST(Explorer, TableAndJsonOutput) {
   EXPECT_EQ(v->find("top_games")->items[0].find("year")->number, 2019);
 }
 
-TEST(Explorer, RealFilesAgainstAFullReplay) {
-  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests", "notation/fischer-petrosian-en.pgn");
-  test::TempDir dir;
-  const std::string db_path = dir.file("real.db");
+const std::vector<std::string> real_files() {
   std::vector<std::string> files = query_test::shared_files("nasty/pgn-extract-tests");
   files.push_back((test::shared_data() / "notation" / "fischer-petrosian-en.pgn").string());
-  query_test::import_files(db_path, files);
+  return files;
+}
+
+// Each position the games reach (every common one, every `every`th of the rest) explored
+// three ways against a replay of every game: games judged by SQL (collected, then
+// counted), by the facets (counted as read), and without games (counted as read).
+void expect_answers_of_a_full_replay(const std::string& db_path, size_t every, size_t min_checked) {
   const auto games = query_test::replay_all_games(db_path, true);
   // Per position key: the games reaching it, per next position key the games moving
   // there, and the games ending there (or passing with a null move).
@@ -155,7 +160,7 @@ TEST(Explorer, RealFilesAgainstAFullReplay) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   size_t checked = 0, i = 0;
   for (const auto& [key, e] : expected) {
-    if (i++ % 10 && e.games.size() < 3) continue;  // every common position, a tenth of the rest
+    if (i++ % every && e.games.size() < 3) continue;  // every common position, a share of the rest
     std::map<Key, uint64_t> want;
     for (const auto& [next, ids] : e.next) want[next] = ids.size();
     // Games by SQL (collected), by the facets (counted as read), without games (as read).
@@ -179,7 +184,52 @@ TEST(Explorer, RealFilesAgainstAFullReplay) {
     }
     ++checked;
   }
-  EXPECT_GT(checked, 1000u);
+  EXPECT_GT(checked, min_checked);
+}
+
+TEST(Explorer, RealFilesAgainstAFullReplay) {
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests", "notation/fischer-petrosian-en.pgn");
+  test::TempDir dir;
+  const std::string db_path = dir.file("real.db");
+  query_test::import_files(db_path, real_files());
+  expect_answers_of_a_full_replay(db_path, 10, 1000);
+}
+
+// The same games with their position index written again in blocks of about 3 postings
+// (lean, fingerprints): a common position's postings span many blocks, a block holding
+// one posting of a key keeps no next move (the explorer replays that game), and a game
+// that reaches a position twice can have one posting in each of two blocks, one with its
+// move and one without. The answers stay the replay's, every way.
+TEST(Explorer, TinyBlocksAgainstAFullReplay) {
+  PGNBASE_REQUIRE_SHARED("nasty/pgn-extract-tests", "notation/fischer-petrosian-en.pgn");
+  test::TempDir dir;
+  const std::string db_path = dir.file("tiny.db");
+  query_test::import_files(db_path, real_files());
+  {
+    store::Database db(db_path, store::Database::Mode::ReadWrite);
+    std::map<int64_t, store::GameResult> results;
+    store::Statement s = db.prepare("SELECT id, result FROM games");
+    while (s.step()) results[s.column_int64(0)] = store::GameResult(s.column_int64(1) & 3);
+    indexer::PositionIndexOptions options;
+    options.temp_dir = dir.path();
+    options.key_bits = 0;
+    options.lean = true;
+    options.block_postings = 3;
+    indexer::PositionIndexBuilder builder(options);
+    for (const query_test::ReplayedGame& g : query_test::replay_all_games(db_path))
+      for (size_t ply = 0; ply < g.keys.size(); ++ply)
+        builder.add(store::Posting{g.keys[ply], uint32_t(g.id), uint16_t(ply),
+                                   ply < g.codes.size() ? g.codes[ply] : kNullMoveCode, results[g.id]});
+    store::Transaction t(db);
+    store::Statement last = db.prepare("SELECT max(segment_id) FROM position_segments");
+    ASSERT_TRUE(last.step());
+    const int64_t segment = last.column_int64(0);
+    db.exec("DELETE FROM position_blocks");
+    db.exec("DELETE FROM position_segments");
+    builder.write_segment(db, segment);
+    t.commit();
+  }
+  expect_answers_of_a_full_replay(db_path, 3, 2000);
 }
 
 }  // namespace
