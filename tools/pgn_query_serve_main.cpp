@@ -1,6 +1,6 @@
 // pgn-query-serve: the `serve` command of pgn-query, in a program of its own so that the
 // other commands do not load the HTTP library and what it brings (cpp-httplib, OpenSSL,
-// brotli, zlib: about 6 ms at every start of a process). pgn-query runs it in its own
+// brotli, zlib: about 4 ms at every start of pgn-query). pgn-query runs it in its own
 // place with the same arguments (tools/pgn_query_main.cpp); run by hand, it takes them
 // as pgn-query does: pgn-query-serve serve DB [options].
 #include <cstdio>
