@@ -28,23 +28,15 @@ Bitboard bishop_table[0x1480];
 struct SliderRays {
   Bitboard ray[4] = {};
   bool upward[4] = {};
-  Bitboard beyond[4][SQUARE_NB] = {};  // squares of ray d past square t
 
   SliderRays(Square s, const int (*deltas)[2]) {
     for (int d = 0; d < 4; ++d) {
       upward[d] = deltas[d][1] > 0 || (deltas[d][1] == 0 && deltas[d][0] > 0);
       int f = file_of(s) + deltas[d][0], r = rank_of(s) + deltas[d][1];
       while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-        const Square t = make_square(File(f), Rank(r));
-        ray[d] |= square_bb(t);
+        ray[d] |= square_bb(make_square(File(f), Rank(r)));
         f += deltas[d][0];
         r += deltas[d][1];
-      }
-      for (Bitboard left = ray[d]; left;) {
-        const Square t = Square(__builtin_ctzll(left));
-        left &= left - 1;
-        const Bitboard past = upward[d] ? ray[d] & ~((square_bb(t) << 1) - 1) : ray[d] & (square_bb(t) - 1);
-        beyond[d][t] = past;
       }
     }
   }
@@ -55,10 +47,13 @@ struct SliderRays {
       const Bitboard blockers = ray[d] & occupied;
       if (!blockers) {
         attacks |= ray[d];
-        continue;
+      } else if (upward[d]) {  // the ray's squares up to the lowest blocker
+        const Bitboard nearest = blockers & -blockers;
+        attacks |= ray[d] & ((nearest << 1) - 1);
+      } else {  // down to the highest blocker
+        const Bitboard nearest = square_bb(Square(63 - __builtin_clzll(blockers)));
+        attacks |= ray[d] & ~(nearest - 1);
       }
-      const int nearest = upward[d] ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
-      attacks |= ray[d] & ~beyond[d][nearest];
     }
     return attacks;
   }

@@ -451,7 +451,8 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   // judge the games and no opening filter needs every id first, entries are counted as
   // they are read (the start position of a million games keeps none); else, and when games
   // come out of id order (not from an import), they are collected, sorted, then counted.
-  EntryCounter counter(result, need_games ? options.top_games : 0, options.ratings, position.side_to_move());
+  const size_t top_games = need_games ? options.top_games : 0;
+  EntryCounter counter(result, top_games, options.ratings, position.side_to_move());
   std::vector<Entry> entries;        // collected, or (streamed) those of the games to replay
   std::vector<uint32_t> replay_ids;  // games whose postings here carry no move (lean segments)
   // Streamed: the entries counted of a game before a posting of it without move (its
@@ -531,7 +532,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     read_streaming();
     streamed = !out_of_order;
     if (!streamed) {
-      counter.reset(need_games ? options.top_games : 0);
+      counter.reset(top_games);
       entries.clear(), replay_ids.clear(), counted_before_replay.clear();
     }
   }

@@ -49,11 +49,6 @@ bool get(std::span<const std::byte> data, size_t& offset, T& value) {
   return true;
 }
 
-int64_t stamp_of(Database& db) {
-  Statement s = db.prepare(kStamp);
-  return s.step() ? s.column_int64(0) : 0;
-}
-
 std::string encode(const ExplorerSummary& summary) {
   std::string out;
   put(out, summary.games);
@@ -95,9 +90,14 @@ std::optional<ExplorerSummary> decode(std::span<const std::byte> data) {
 
 }  // namespace
 
+int64_t summary_stamp(Database& db) {
+  Statement s = db.prepare(kStamp);
+  return s.step() ? s.column_int64(0) : 0;
+}
+
 ExplorerSummaryWriter::ExplorerSummaryWriter(Database& db) {
   db.exec("DELETE FROM explorer_summaries");
-  stamp_ = stamp_of(db);
+  stamp_ = summary_stamp(db);
   insert_ = db.prepare(kInsert);
 }
 
@@ -115,11 +115,9 @@ std::optional<ExplorerSummary> read_explorer_summary(Database& db, uint64_t key)
   if (!db.has_table("explorer_summaries")) return std::nullopt;
   Statement s = db.prepare(kSelect);
   s.bind_int64(1, int64_t(key));
-  if (!s.step() || s.column_int64(0) != stamp_of(db)) return std::nullopt;
+  if (!s.step() || s.column_int64(0) != summary_stamp(db)) return std::nullopt;
   return decode(s.column_blob(1));
 }
-
-int64_t summary_stamp(Database& db) { return stamp_of(db); }
 
 SegmentTotals segment_totals(Database& db, int64_t below_id) {
   Statement s = db.prepare(kSegmentTotals);

@@ -67,6 +67,16 @@ std::string cut_games(const std::string& text, size_t n, size_t plies) {
   return out;
 }
 
+// The import skipped these games as cut copies (each the shorter one), naming the stored
+// games with these ids, in order.
+void expect_skipped_as_copies_of(const indexer::SourceSummary& summary, const std::vector<int64_t>& stored_ids) {
+  ASSERT_EQ(summary.truncated.size(), stored_ids.size());
+  for (size_t i = 0; i < stored_ids.size(); ++i) {
+    EXPECT_TRUE(summary.truncated[i].new_is_shorter) << i;
+    EXPECT_EQ(summary.truncated[i].stored_id, stored_ids[i]) << i;
+  }
+}
+
 class DuplicatesTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -129,12 +139,10 @@ TEST_F(DuplicatesTest, ATruncatedCopyIsSkippedAndTheLongerGameNamed) {
   const auto skipped = import(db, early);
   EXPECT_EQ(skipped.summary.imported, 0u);
   EXPECT_EQ(skipped.summary.duplicates, 5u);
-  ASSERT_EQ(skipped.summary.truncated.size(), 5u);
-  for (size_t i = 0; i < 5; ++i) {
+  expect_skipped_as_copies_of(skipped.summary, {1, 2, 3, 4, 5});
+  for (size_t i = 0; i < skipped.summary.truncated.size(); ++i) {
     const indexer::TruncatedCopy& c = skipped.summary.truncated[i];
-    EXPECT_TRUE(c.new_is_shorter);
     EXPECT_EQ(c.game_number, i + 1);
-    EXPECT_EQ(c.stored_id, int64_t(i + 1));
     EXPECT_EQ(c.plies, 20u);
     EXPECT_EQ(int64_t(c.stored_plies), scalar(db, "SELECT plies FROM games WHERE id = " + std::to_string(i + 1)));
   }
@@ -164,13 +172,8 @@ TEST_F(DuplicatesTest, AGameBetweenAShorterAndALongerCopyIsSkippedAsACopyOfTheLo
   const auto second = import(db, middle);
   EXPECT_EQ(second.summary.imported, 0u);
   EXPECT_EQ(second.summary.duplicates, 3u);
-  ASSERT_EQ(second.summary.truncated.size(), 3u);
-  for (size_t i = 0; i < 3; ++i) {
-    const indexer::TruncatedCopy& c = second.summary.truncated[i];
-    EXPECT_TRUE(c.new_is_shorter) << i;
-    EXPECT_EQ(c.stored_id, int64_t(4 + i)) << i;  // the 30-ply game, never the 10-ply one
-    EXPECT_EQ(c.stored_plies, 30u) << i;
-  }
+  expect_skipped_as_copies_of(second.summary, {4, 5, 6});  // the 30-ply games, never the 10-ply ones
+  for (const indexer::TruncatedCopy& c : second.summary.truncated) EXPECT_EQ(c.stored_plies, 30u);
 }
 
 // The finder reads only the stored unfinished games while every new game is finished; the
@@ -186,12 +189,7 @@ TEST_F(DuplicatesTest, CutCopiesAfterFinishedGamesFindStoredAndJustImportedGames
   const auto second = import(db, mixed);
   EXPECT_EQ(second.summary.imported, 3u);
   EXPECT_EQ(second.summary.duplicates, 8u);
-  ASSERT_EQ(second.summary.truncated.size(), 8u);
-  for (size_t i = 0; i < 8; ++i) {
-    const indexer::TruncatedCopy& c = second.summary.truncated[i];
-    EXPECT_TRUE(c.new_is_shorter) << i;
-    EXPECT_EQ(c.stored_id, i < 5 ? int64_t(i + 1) : int64_t(6 + i - 5)) << i;  // fischer's 1-5, then petrosian's 6-8
-  }
+  expect_skipped_as_copies_of(second.summary, {1, 2, 3, 4, 5, 6, 7, 8});  // fischer's 1-5, then petrosian's 6-8
 }
 
 TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
