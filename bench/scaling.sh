@@ -2,7 +2,8 @@
 # How the import scales with threads: pgn-index -j 1, 2, 4, ... up to the machine's cores
 # on one file, each run printing (--stats) the CPU seconds of every thread role. One row
 # per thread count: wall time, games/s, CPU by role (writer = the main thread, which
-# writes every row in input order; workers; merge threads; reader), and the ceiling that
+# writes every row in input order, and w_index_s of it building the games indexes at the
+# end; workers; merge threads; reader; other: SQLite's sort helpers), and the ceiling that
 # the busiest serial thread sets (games / its CPU seconds): no number of cores imports
 # faster than that. Paste the output into bench/README.md.
 #
@@ -38,7 +39,8 @@ if [ -z "$threads" ]; then
 fi
 
 echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
-printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s workers_s busiest_w merge_s reader_s other_s ceiling/s
+printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s w_index_s workers_s busiest_w merge_s \
+  reader_s other_s ceiling/s
 for t in $threads; do
   rm -f "$work/db"*
   # shellcheck disable=SC2086 # the options are words on purpose
@@ -46,12 +48,12 @@ for t in $threads; do
   awk -v t="$t" '
     /^cpu seconds by thread role/ { match($0, /wall [0-9.]+/); wall = substr($0, RSTART + 5, RLENGTH - 5)
                                     match($0, /, [0-9]+ game/); games = substr($0, RSTART + 2, RLENGTH - 7) }
-    $1 == "writer" { writer = $2 }
+    $1 == "writer" { writer = $2; match($0, /games indexes [0-9.]+/); indexes = substr($0, RSTART + 14, RLENGTH - 14) }
     $1 == "worker" { workers = $2; busiest = $NF }
     $1 == "merge" { merge = $2 }
     $1 == "reader" { reader = $2 }
     $1 == "other" { other = $2 }
     $1 == "ceiling" { ceiling = $2 }
-    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t, wall, games / wall, writer,
-                 workers, busiest, merge, reader, other, ceiling }' "$work/stats"
+    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t, wall, games / wall, writer,
+                 indexes, workers, busiest, merge, reader, other, ceiling }' "$work/stats"
 done

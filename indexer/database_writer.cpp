@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "core/thread_cpu.h"
 #include "store/annotations.h"
 #include "store/blob_codec.h"
 #include "store/counters.h"
@@ -366,8 +367,13 @@ void DatabaseWriter::write_new_name_words() {
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
   write_new_names();
   write_new_name_words();
-  if (indexes_dropped_) db_.exec(store::kSchemaSql);  // recreates the indexes begin_source dropped
+  if (indexes_dropped_) {  // recreates the indexes begin_source dropped
+    const double started = this_thread_cpu_seconds();
+    db_.build_indexes(store::kSchemaSql);
+    summary_.games_indexes_cpu = this_thread_cpu_seconds() - started;
+  }
   indexes_dropped_ = false;
+  const double segment_started = this_thread_cpu_seconds();
   store::SegmentStats stats;
   if (segment_writer_) {
     stats = segment_writer_(db_, source_id_, position_options());
@@ -376,6 +382,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     stats = positions_->write_segment(db_, source_id_);
   }
   summary_.position_index_bytes = stats.block_bytes;
+  summary_.position_segment_cpu = this_thread_cpu_seconds() - segment_started;
   positions_.reset();
   segment_writer_ = nullptr;
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);

@@ -64,6 +64,10 @@ struct SourceSummary {
   // game it equals; stored_plies and new_is_shorter are unused.
   std::vector<TruncatedCopy> first_duplicates;
   static constexpr size_t kNamedDuplicates = 10;
+  // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
+  // building the games indexes (a first import) and writing the position segment.
+  double games_indexes_cpu = 0;
+  double position_segment_cpu = 0;
 };
 
 // Thrown when the database file is from another pgnbase version, or not a pgnbase database.

@@ -292,6 +292,12 @@ void Database::set_deadline(std::optional<std::chrono::steady_clock::time_point>
       deadline_.get());
 }
 
+namespace {
+// Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
+// pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
+constexpr std::string_view kBulkLoadCacheSize = "PRAGMA cache_size=-32768";
+}  // namespace
+
 void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
   const bool shared = journal == Journal::Shared;
   const std::string wanted = shared ? "wal" : "memory";
@@ -306,12 +312,22 @@ void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
     throw StoreError(StoreErrorKind::Other, SQLITE_ERROR,
                      "database '" + *path_ + "': cannot switch to " + wanted + " journal mode (still '" + mode + "')");
   exec(shared ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=OFF");
-  // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
-  // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
-  exec("PRAGMA cache_size=-32768;"
-       "PRAGMA temp_store=MEMORY;");
+  exec(kBulkLoadCacheSize);
+  // Sorts in files, not memory: only a sorter whose runs go to files uses helper threads
+  // (build_indexes).
+  exec("PRAGMA temp_store=FILE");
   // SQLite caps it at its compile-time SQLITE_MAX_WORKER_THREADS (8 in Debian's build).
   exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));
+}
+
+void Database::build_indexes(std::string_view sql) {
+  // The sorter's run size is the page cache's size when the sort starts.
+  exec("PRAGMA cache_size=-4096");
+  struct RestoreCache {
+    sqlite3* db;
+    ~RestoreCache() { sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr); }
+  } restore{db_};
+  exec(sql);
 }
 
 void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }

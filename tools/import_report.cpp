@@ -112,6 +112,8 @@ void ImportTotals::add(const ImportOutcome& o) {
   imported_ += o.summary.imported;
   rejected_ += o.summary.rejected;
   duplicates_ += o.summary.duplicates;
+  games_indexes_cpu_ += o.summary.games_indexes_cpu;
+  position_segment_cpu_ += o.summary.position_segment_cpu;
 }
 
 void ImportTotals::print(double seconds) const {
@@ -144,8 +146,11 @@ void report_stale_run_files(const std::filesystem::path& temp_dir, bool quiet) {
 void print_thread_cpu(const ThreadCpuReport& r) {
   std::printf("cpu seconds by thread role (wall %.2f s, %s):\n", r.wall_seconds,
               plural(int64_t(r.games), "game").c_str());
-  std::printf("  %-8s %8.2f  main thread (explorer summaries %.2f of it)\n", "writer", r.writer_seconds,
-              r.summaries_seconds);
+  std::printf("  %-8s %8.2f  main thread: games indexes %.2f, position segment %.2f, explorer summaries %.2f,"
+              " rows and the rest %.2f\n",
+              "writer", r.writer_seconds, r.games_indexes_seconds, r.position_segment_seconds, r.summaries_seconds,
+              std::max(0.0, r.writer_seconds - r.games_indexes_seconds - r.position_segment_seconds -
+                                r.summaries_seconds));
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds;
   double claimed = r.writer_seconds;

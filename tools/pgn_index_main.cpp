@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -175,7 +176,7 @@ int main(int argc, char** argv) {
       ("max-game-bytes", po::value(&max_game)->default_value(max_game),
        "a game (or text between games) longer than this is rejected unread, its first 64 KiB kept in the "
        "rejects, so that memory stays bounded whatever the input")
-      ("temp-dir", po::value(&temp_dir), "where sorted position runs spill (default: system temp dir)")
+      ("temp-dir", po::value(&temp_dir), "where sorted position runs and index sorts spill (default: system temp dir)")
       ("piece-letters", po::value(&piece_letters)->default_value(piece_letters),
        "language of piece letters: auto (detect per game) or en, de, nl, fr, it, es, pt, cs, pl, hu")
       ("quiet,q", "no progress and no summary")
@@ -250,6 +251,9 @@ int main(int argc, char** argv) {
   // The members of a zip commit together, a second's worth at a time (database_writer.h).
   writer_options.commit_after_seconds = 1.0;
   if (!temp_dir.empty()) options.temp_dir = temp_dir;
+  // SQLite's sorts (the games indexes of a first import) write their runs there too; it
+  // reads the variable when it makes its first temporary file.
+  if (!temp_dir.empty()) setenv("SQLITE_TMPDIR", temp_dir.c_str(), 1);
   const bool quiet = vm.count("quiet") > 0;
   const bool show_progress = !quiet && isatty(STDERR_FILENO);
   if (isatty(STDERR_FILENO))
@@ -358,6 +362,8 @@ int main(int argc, char** argv) {
                                      .games = totals.games_found(),
                                      .writer_seconds = this_thread_cpu_seconds() - main_cpu_start,
                                      .summaries_seconds = summaries_cpu,
+                                     .games_indexes_seconds = totals.games_indexes_cpu(),
+                                     .position_segment_seconds = totals.position_segment_cpu(),
                                      .totals = thread_cpu_totals(),
                                      .process_seconds = process_cpu_seconds()});
   if (rejects && totals.imported_files() > 0) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/cli/cli_support.h"
 #include "tests/support/bundled_sample.h"
@@ -56,6 +58,33 @@ TEST_F(ImportStats, NamesEveryRoleAndTheCeilingOfTheBusiestSerialThread) {
   // The writer's seconds are printed to 0.01, the ceiling from the exact ones: 0.087 s
   // prints as 0.09 while the ceiling says 2000 / 0.087.
   EXPECT_LE(ceiling, 2000 / std::max(writer - 0.005, 0.001) * 1.01) << r.out;
+}
+
+// The number after `label` in line ("games indexes 0.12, ..."), -1 when absent.
+double number_after(const std::string& line, const std::string& label) {
+  const size_t at = line.find(label);
+  return at == std::string::npos ? -1 : std::stod(line.substr(at + label.size()));
+}
+
+TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
+  const std::vector<std::string>& games = test::sample_games();
+  std::string head, tail;
+  for (size_t i = 0; i < games.size(); ++i) (i < 1500 ? head : tail) += games[i];
+  const std::string db = path("sample.db");
+  Ran first = run(dir_, kIndexBinary, {"-q", "--stats", "-o", db, file("head.pgn", head)});
+  ASSERT_EQ(first.code, 0) << first;
+  const std::string writer = stats_lines(first.out).at("writer");
+  const double indexes = number_after(writer, "games indexes "), segment = number_after(writer, "position segment ");
+  const double summaries = number_after(writer, "explorer summaries "), rest = number_after(writer, "the rest ");
+  for (double part : {indexes, segment, summaries, rest}) ASSERT_GE(part, 0) << writer;
+  // Each part printed to 0.01: the four add up to the total within their rounding.
+  EXPECT_NEAR(indexes + segment + summaries + rest, second_number(writer), 0.021) << writer;
+  EXPECT_GT(indexes + rest, 0) << writer;  // 1,500 rows and their indexes take CPU
+
+  // An append keeps the indexes and updates them row by row: no index is built.
+  Ran again = run(dir_, kIndexBinary, {"-q", "--stats", "-o", db, file("tail.pgn", tail)});
+  ASSERT_EQ(again.code, 0) << again;
+  EXPECT_EQ(number_after(stats_lines(again.out).at("writer"), "games indexes "), 0) << again.out;
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {
