@@ -9,6 +9,7 @@
 #include "store/blob_codec.h"
 #include "store/counters.h"
 #include "store/game_facets.h"
+#include "store/multi_row_insert.h"
 #include "store/name_words.h"
 #include "indexer/position_index.h"
 #include "store/schema.h"
@@ -134,8 +135,10 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   segment_writer_ = nullptr;
   if (insert_game_) return;  // prepared by the first source, kept for the next
   insert_game_ = db_.prepare(store::sql::kInsertGame);
+  insert_games_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertGame, kGamesPerInsert));
   insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
   insert_material_ = db_.prepare(store::sql::kInsertMaterial);
+  insert_material_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kGamesPerInsert));
   insert_reject_ = db_.prepare(store::sql::kInsertReject);
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
 }
@@ -193,72 +196,106 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   ++summary_.games_found;
   ++summary_.imported;
   ++summary_.games_by_language[game.language];
-
-  const store::HeaderColumns& h = game.header;
-  const std::string& other_tags = game.tags_blob;
-
-  store::Statement& s = insert_game_;
-  s.reset();
-  s.clear_bindings();
-  s.bind_int64(1, id);
-  s.bind_int64(2, source_id_);
-  s.bind_int64(3, int64_t(game.place.number));
-  s.bind_int64(4, int64_t(game.place.offset));
-  s.bind_int64(5, game.place.line);
-  if (h.event) s.bind_int64(6, intern(*h.event));
-  if (h.site) {
-    if (const std::optional<store::SiteParts> parts = store::split_site(*h.site)) {
-      s.bind_int64(7, intern(parts->prefix));
-      s.bind_text_static(28, parts->suffix);
-    } else {
-      s.bind_int64(7, intern(*h.site));
-    }
-  }
-  if (h.date) s.bind_text(8, *h.date);
-  if (h.date_key) s.bind_int64(9, *h.date_key);
-  if (h.round) s.bind_text(10, *h.round);
-  if (h.white) s.bind_int64(11, intern(*h.white));
-  if (h.black) s.bind_int64(12, intern(*h.black));
-  if (h.result) s.bind_text(13, *h.result);
-  s.bind_int64(14, int64_t(game.result));
-  if (h.white_elo) s.bind_int64(15, *h.white_elo);
-  if (h.black_elo) s.bind_int64(16, *h.black_elo);
-  if (h.eco) {
-    s.bind_text(17, *h.eco);
-    s.bind_int64(18, int64_t(store::EcoSource::Tag));
-  } else if (!game.eco.empty()) {
-    s.bind_text(17, game.eco);
-    s.bind_int64(18, int64_t(store::EcoSource::Computed));
-  } else {
-    s.bind_int64(18, int64_t(store::EcoSource::None));
-  }
-  if (!game.opening.empty()) s.bind_int64(19, intern_opening(game.opening));
-  if (h.time_control) s.bind_text(20, *h.time_control);
-  s.bind_int64(21, int64_t(game.codes.size()));
-  s.bind_int64(22, int64_t(game.variant));
-  if (!game.start_fen.empty()) s.bind_text(23, game.start_fen);
-  s.bind_text(24, game.language);
   summary_.moves_bytes += game.moves_blob.size();
   summary_.plies += game.codes.size();
-  // Static binding: the strings outlive run(), and SQLite then copies nothing extra.
-  s.bind_blob_static(25, bytes_of(game.moves_blob));
-  if (!other_tags.empty()) s.bind_blob_static(26, bytes_of(other_tags));
-  s.bind_int64(27, game.dedupe_key);
-  s.run();
-  if (!game.annotations_blob.empty()) {
-    insert_annotations_.bind_int64(1, id);
-    insert_annotations_.bind_blob_static(2, bytes_of(game.annotations_blob));
-    insert_annotations_.run();
-  }
-  insert_material_.bind_int64(1, id);
-  insert_material_.bind_blob_static(2, bytes_of(game.material_blob));
-  insert_material_.run();
+  pending_games_.push_back({&game, id});
+  const store::HeaderColumns& h = game.header;
+  facets_to_commit_.push_back(store::GameFacetRow{
+      .id = uint32_t(id), .white_elo = h.white_elo, .black_elo = h.black_elo, .date_key = h.date_key,
+      .time_control = h.time_control});
+  if (pending_games_.size() == kGamesPerInsert) write_pending_games();
   if (dedupe_keys_loaded_) dedupe_keys_.add_if_absent(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
   return id;
 }
 
+void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord& game, int64_t id) {
+  const store::HeaderColumns& h = game.header;
+  // Parameter k of kInsertGame is first + k - 1 here.
+  auto at = [first](int k) { return first + k - 1; };
+  s.bind_int64(at(1), id);
+  s.bind_int64(at(2), source_id_);
+  s.bind_int64(at(3), int64_t(game.place.number));
+  s.bind_int64(at(4), int64_t(game.place.offset));
+  s.bind_int64(at(5), game.place.line);
+  if (h.event) s.bind_int64(at(6), intern(*h.event));
+  if (h.site) {
+    if (const std::optional<store::SiteParts> parts = store::split_site(*h.site)) {
+      s.bind_int64(at(7), intern(parts->prefix));
+      s.bind_text_static(at(28), parts->suffix);
+    } else {
+      s.bind_int64(at(7), intern(*h.site));
+    }
+  }
+  if (h.date) s.bind_text(at(8), *h.date);
+  if (h.date_key) s.bind_int64(at(9), *h.date_key);
+  if (h.round) s.bind_text(at(10), *h.round);
+  if (h.white) s.bind_int64(at(11), intern(*h.white));
+  if (h.black) s.bind_int64(at(12), intern(*h.black));
+  if (h.result) s.bind_text(at(13), *h.result);
+  s.bind_int64(at(14), int64_t(game.result));
+  if (h.white_elo) s.bind_int64(at(15), *h.white_elo);
+  if (h.black_elo) s.bind_int64(at(16), *h.black_elo);
+  if (h.eco) {
+    s.bind_text(at(17), *h.eco);
+    s.bind_int64(at(18), int64_t(store::EcoSource::Tag));
+  } else if (!game.eco.empty()) {
+    s.bind_text(at(17), game.eco);
+    s.bind_int64(at(18), int64_t(store::EcoSource::Computed));
+  } else {
+    s.bind_int64(at(18), int64_t(store::EcoSource::None));
+  }
+  if (!game.opening.empty()) s.bind_int64(at(19), intern_opening(game.opening));
+  if (h.time_control) s.bind_text(at(20), *h.time_control);
+  s.bind_int64(at(21), int64_t(game.codes.size()));
+  s.bind_int64(at(22), int64_t(game.variant));
+  if (!game.start_fen.empty()) s.bind_text(at(23), game.start_fen);
+  s.bind_text(at(24), game.language);
+  // Static binding: the strings outlive run(), and SQLite then copies nothing extra.
+  s.bind_blob_static(at(25), bytes_of(game.moves_blob));
+  if (!game.tags_blob.empty()) s.bind_blob_static(at(26), bytes_of(game.tags_blob));
+  s.bind_int64(at(27), game.dedupe_key);
+}
+
+void DatabaseWriter::write_pending_games() {
+  if (pending_games_.empty()) return;
+  // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
+  const bool batch = pending_games_.size() == kGamesPerInsert;
+  store::Statement& games = batch ? insert_games_batch_ : insert_game_;
+  store::Statement& material = batch ? insert_material_batch_ : insert_material_;
+  constexpr int kGameColumns = 28, kMaterialColumns = 2;
+  int row = 0;
+  for (const auto& [game, id] : pending_games_) {
+    if (!batch || row == 0) {
+      games.reset();  // after a failed run too
+      games.clear_bindings();  // a column this game lacks is NULL
+      material.reset();
+    }
+    const int games_first = batch ? row * kGameColumns + 1 : 1;
+    const int material_first = batch ? row * kMaterialColumns + 1 : 1;
+    bind_game(games, games_first, *game, id);
+    material.bind_int64(material_first, id);
+    material.bind_blob_static(material_first + 1, bytes_of(game->material_blob));
+    if (!batch) {
+      games.run();
+      material.run();
+    }
+    if (!game->annotations_blob.empty()) {
+      insert_annotations_.bind_int64(1, id);
+      insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
+      insert_annotations_.run();
+    }
+    ++row;
+  }
+  if (batch) {
+    games.run();
+    material.run();
+  }
+  pending_games_.clear();
+}
+
 void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids) {
+  write_pending_games();  // while the chunk's records still live
   // Ids grow with the index in the chunk, so the run stays sorted.
   bool skipped = false;
   uint64_t games = 0;
@@ -276,6 +313,7 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
 
 bool DatabaseWriter::skip_duplicate(const GameRecord& game) {
   if (!dedupe_keys_loaded_) {
+    write_pending_games();  // the scan must see them
     store::Statement keys = db_.prepare(store::sql::kDedupeKeys);
     std::vector<uint32_t> unfinished;
     while (keys.step()) {
@@ -365,15 +403,22 @@ void DatabaseWriter::write_new_name_words() {
 }
 
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
+  write_pending_games();
   write_new_names();
   write_new_name_words();
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); };
   if (indexes_dropped_) {  // recreates the indexes begin_source dropped
     const double started = this_thread_cpu_seconds();
+    const Clock::time_point wall_started = Clock::now();
     db_.build_indexes(store::kSchemaSql);
     summary_.games_indexes_cpu = this_thread_cpu_seconds() - started;
+    summary_.games_indexes_wall = seconds_since(wall_started);
   }
   indexes_dropped_ = false;
   const double segment_started = this_thread_cpu_seconds();
+  const Clock::time_point segment_wall_started = Clock::now();
+  summary_.spills_held_up_wall = positions_->spill_held_up_seconds();
   store::SegmentStats stats;
   if (segment_writer_) {
     stats = segment_writer_(db_, source_id_, position_options());
@@ -383,6 +428,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   }
   summary_.position_index_bytes = stats.block_bytes;
   summary_.position_segment_cpu = this_thread_cpu_seconds() - segment_started;
+  summary_.position_segment_wall = seconds_since(segment_wall_started);
   positions_.reset();
   segment_writer_ = nullptr;
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
@@ -411,7 +457,8 @@ void DatabaseWriter::commit_sources() {
   // Once per commit, not per source: the explorer's per-game ratings, dates and time
   // controls (rewritten whole), and the version that tells readers the games changed.
   // Ids are below 2^32 (add_game).
-  store::append_game_facets(db_, uint32_t(next_game_id_ - 1));
+  store::append_game_facets(db_, uint32_t(next_game_id_ - 1), facets_to_commit_);
+  facets_to_commit_.clear();
   store::bump_content_version(db_);
   try {
     transaction_->commit();
@@ -432,6 +479,7 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 }
 
 void DatabaseWriter::abandon_source() {
+  pending_games_.clear();  // their records may be gone; the rollback takes their rows
   positions_.reset();
   segment_writer_ = nullptr;
   new_names_.clear();
@@ -449,11 +497,14 @@ void DatabaseWriter::abandon_source() {
   // SQLite may have rolled the whole transaction back already (a full disk); what is
   // left of it goes too, with the sources finished in it.
   if (whole_transaction) transaction_.reset();
+  std::erase_if(facets_to_commit_, [&](const store::GameFacetRow& row) {
+    return whole_transaction || int64_t(row.id) >= first_game_id_;
+  });
   in_source_ = false;
   indexes_dropped_ = false;  // the rollback restored them
   // Names and ids handed out during the abandoned source are gone from the database, and
-  // sources it replaced are back. A source that did neither (names are interned only by
-  // add_game) leaves the caches true: a re-run of thousands of sources, each abandoned as
+  // sources it replaced are back. A source that did neither (names are interned only for
+  // games added) leaves the caches true: a re-run of thousands of sources, each abandoned as
   // already imported, must not reload them for each.
   if (whole_transaction || next_game_id_ != first_game_id_ || replaced_in_source_) cached_version_.reset();
 }

@@ -20,6 +20,7 @@
 #include "indexer/game_id_table.h"
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
+#include "store/game_facets.h"
 #include "store/position_segments.h"
 #include "store/schema_version.h"
 
@@ -65,9 +66,11 @@ struct SourceSummary {
   std::vector<TruncatedCopy> first_duplicates;
   static constexpr size_t kNamedDuplicates = 10;
   // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
-  // building the games indexes (a first import) and writing the position segment.
-  double games_indexes_cpu = 0;
-  double position_segment_cpu = 0;
+  // building the games indexes (a first import) and writing the position segment, the
+  // wall seconds of each, and the wall seconds the spills of postings held it up.
+  double games_indexes_cpu = 0, games_indexes_wall = 0;
+  double position_segment_cpu = 0, position_segment_wall = 0;
+  double spills_held_up_wall = 0;
 };
 
 // Thrown when the database file is from another pgnbase version, or not a pgnbase database.
@@ -82,8 +85,9 @@ class DatabaseWriter {
   std::optional<int64_t> find_source(const std::string& content_hash);
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
-  // Writes the game's row (its blobs and header columns made by the worker: encode_game)
-  // and returns its id. Its positions come with add_positions.
+  // Gives the game (its blobs and header columns made by the worker: encode_game) its id
+  // and queues its rows, which go in by the chunk's add_positions at the latest: the
+  // record must live until then. Its positions come with add_positions.
   int64_t add_game(const GameRecord& game);
   // Indexes a chunk's positions: postings sorted by sort_posting_records whose game_id is
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
@@ -177,9 +181,27 @@ class DatabaseWriter {
   bool dedupe_keys_loaded_ = false;
   // It reads stored rows with their names joined: names interned since the last chunk (a
   // game earlier in this one, its Site) go in first, or a row reads as nameless.
-  TruncatedCopyFinder truncated_{db_, [this] { write_new_names(); }};
+  TruncatedCopyFinder truncated_{db_, [this] {
+    write_pending_games();
+    write_new_names();
+  }};
+  // Binds the game's row to kInsertGame's parameters, its first at `first` (a row of a
+  // multi-row statement), interning its names.
+  void bind_game(store::Statement& s, int first, const GameRecord& game, int64_t id);
+  // Writes the games add_game queued: their games, material and annotations rows, in id
+  // order. Runs before anything reads the games table and while their records live (each
+  // chunk's add_positions).
+  void write_pending_games();
+  // Games wait until kGamesPerInsert of them go in as one statement a table
+  // (store/multi_row_insert.h).
+  static constexpr size_t kGamesPerInsert = 16;
+  std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
+  // The facets of the games added since the last commit, which commit_sources appends
+  // (store/game_facets.h); those of an abandoned source are dropped with it.
+  std::vector<store::GameFacetRow> facets_to_commit_;
   // Prepared by the first begin_source, used by every source after it.
-  store::Statement insert_game_, insert_annotations_, insert_material_, insert_reject_, insert_copy_;
+  store::Statement insert_game_, insert_games_batch_, insert_annotations_, insert_material_, insert_material_batch_,
+      insert_reject_, insert_copy_;
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources
   int64_t next_game_id_ = 1;

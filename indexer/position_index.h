@@ -87,6 +87,8 @@ class PositionIndexBuilder {
   uint64_t postings_added() const { return stats_.postings; }
   // Sorted runs spilled to temp files so far.
   size_t runs_spilled() const { return sorter_.runs_spilled(); }
+  // Wall seconds add_sorted_run held its caller up for spills (PostingSorter).
+  double spill_held_up_seconds() const { return sorter_.held_up_seconds(); }
   // The temp files that exist now (for tests).
   std::vector<std::filesystem::path> run_paths() const { return sorter_.run_paths(); }
   // Bytes per block section summed over the written segment (for measurements).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <mutex>
 #include <queue>
@@ -136,8 +137,10 @@ void PostingSorter::add_sorted_run(std::vector<Record> run) {
   memory_runs_.push_back(std::move(run));
   const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
   if (held_ + size_ + spilling_postings_ > limit) {
+    const auto started = std::chrono::steady_clock::now();
     finish_background_spill();
     if (held_ + size_ > limit) spill();
+    held_up_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   } else if (runs_spilled_ > 0 && size_ == 0 && !spiller_.joinable() && held_ > limit / 2) {
     spill_in_background();
   }

@@ -96,6 +96,10 @@ class PostingSorter {
   uint64_t size() const { return total_; }
   // Runs written to temporary files so far (cascade merges included).
   size_t runs_spilled() const { return runs_spilled_; }
+  // Wall seconds add_sorted_run spent over the memory budget: waiting for the background
+  // spill, then spilling itself. The caller's thread (the import's writer) is held up
+  // that long by the spills, which otherwise run beside it.
+  double held_up_seconds() const { return held_up_seconds_; }
   // The run files currently on disk (for tests).
   std::vector<std::filesystem::path> run_paths() const;
 
@@ -134,6 +138,7 @@ class PostingSorter {
   std::optional<PostingRunFile> spilled_;
   std::exception_ptr spill_error_;
   double spill_cpu_seconds_ = 0;
+  double held_up_seconds_ = 0;  // see held_up_seconds()
 };
 
 // Sorts records by (key, game_id, ply), in place.

@@ -120,15 +120,14 @@ bool load(Database& db, GameFacets& f, FacetColumns columns) {
   return true;
 }
 
-uint16_t clamp_rating(const Statement& s, int column) {
-  if (s.column_is_null(column)) return 0;
-  const int64_t v = s.column_int64(column);
+uint16_t clamp_rating(std::optional<int64_t> rating) {
+  const int64_t v = rating.value_or(0);
   return v > 0 && v < 65536 ? uint16_t(v) : 0;
 }
 
 }  // namespace
 
-void append_game_facets(Database& db, uint32_t last_game_id) {
+void append_game_facets(Database& db, uint32_t last_game_id, std::span<const GameFacetRow> rows) {
   GameFacets f;  // the chunks from the one holding the first new id on
   const uint32_t old_last = read_last_id(db);
   const size_t first = (size_t(old_last) + 1) / kChunkGames, end = size_t(last_game_id) / kChunkGames + 1;
@@ -146,18 +145,15 @@ void append_game_facets(Database& db, uint32_t last_game_id) {
   f.time_controls = split_lines(read_text(db, "time_controls"));
   std::unordered_map<std::string, uint16_t> tc_index;
   for (size_t i = 0; i < f.time_controls.size(); ++i) tc_index.emplace(f.time_controls[i], uint16_t(i + 1));
-  Statement s = db.prepare("SELECT id, white_elo, black_elo, date_key, time_control FROM games WHERE id > ?1");
-  s.bind_int64(1, old_last);
   const size_t base = first * kChunkGames;
-  while (s.step()) {
-    const int64_t id = s.column_int64(0);
-    if (id > int64_t(last_game_id)) continue;
-    const size_t i = size_t(id) - base;
-    f.white_elo[i] = clamp_rating(s, 1);
-    f.black_elo[i] = clamp_rating(s, 2);
-    f.date_key[i] = s.column_is_null(3) ? 0 : int32_t(s.column_int64(3));
-    if (!s.column_is_null(4)) {
-      const std::string value(s.column_text(4));
+  for (const GameFacetRow& row : rows) {
+    if (row.id <= old_last || row.id > last_game_id) continue;
+    const size_t i = size_t(row.id) - base;
+    f.white_elo[i] = clamp_rating(row.white_elo);
+    f.black_elo[i] = clamp_rating(row.black_elo);
+    f.date_key[i] = row.date_key ? int32_t(*row.date_key) : 0;
+    if (row.time_control) {
+      const std::string& value = *row.time_control;
       auto it = tc_index.find(value);
       if (it == tc_index.end() && tc_index.size() < 65535 && value.find('\n') == std::string::npos) {
         f.time_controls.push_back(value);

@@ -112,8 +112,11 @@ void ImportTotals::add(const ImportOutcome& o) {
   imported_ += o.summary.imported;
   rejected_ += o.summary.rejected;
   duplicates_ += o.summary.duplicates;
-  games_indexes_cpu_ += o.summary.games_indexes_cpu;
-  position_segment_cpu_ += o.summary.position_segment_cpu;
+  writer_steps_.games_indexes_cpu += o.summary.games_indexes_cpu;
+  writer_steps_.games_indexes_wall += o.summary.games_indexes_wall;
+  writer_steps_.position_segment_cpu += o.summary.position_segment_cpu;
+  writer_steps_.position_segment_wall += o.summary.position_segment_wall;
+  writer_steps_.spills_held_up_wall += o.summary.spills_held_up_wall;
 }
 
 void ImportTotals::print(double seconds) const {
@@ -148,8 +151,8 @@ void print_thread_cpu(const ThreadCpuReport& r) {
               plural(int64_t(r.games), "game").c_str());
   std::printf("  %-8s %8.2f  main thread: games indexes %.2f, position segment %.2f, explorer summaries %.2f,"
               " rows and the rest %.2f\n",
-              "writer", r.writer_seconds, r.games_indexes_seconds, r.position_segment_seconds, r.summaries_seconds,
-              std::max(0.0, r.writer_seconds - r.games_indexes_seconds - r.position_segment_seconds -
+              "writer", r.writer_seconds, r.steps.games_indexes_cpu, r.steps.position_segment_cpu, r.summaries_seconds,
+              std::max(0.0, r.writer_seconds - r.steps.games_indexes_cpu - r.steps.position_segment_cpu -
                                 r.summaries_seconds));
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds;
@@ -168,6 +171,12 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   }
   std::printf("  %-8s %8.2f  SQLite's sort helper threads (the indexes of a first import)\n", "other",
               std::max(0.0, r.process_seconds - claimed));
+  // Wall time, where the writer waited or worked while other threads did too.
+  std::printf("  %-8s %8.2f  wall seconds the writer waited for spills of postings\n", "held-up",
+              r.steps.spills_held_up_wall);
+  std::printf("  %-8s %8.2f  wall seconds after the last chunk: games indexes %.2f, position segment %.2f\n", "end",
+              r.steps.games_indexes_wall + r.steps.position_segment_wall, r.steps.games_indexes_wall,
+              r.steps.position_segment_wall);
   if (busiest > 0)
     std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
                 double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);

@@ -37,16 +37,16 @@ class ImportTotals {
   uint64_t imported_files() const { return imported_files_; }
   uint64_t failed_files() const { return failed_; }
   uint64_t games_found() const { return games_found_; }
-  // The writing thread's CPU in the end-of-source steps (SourceSummary), summed.
-  double games_indexes_cpu() const { return games_indexes_cpu_; }
-  double position_segment_cpu() const { return position_segment_cpu_; }
+  // The writing thread's end-of-source steps and its waits for spills (SourceSummary),
+  // summed over the files.
+  const indexer::SourceSummary& writer_steps() const { return writer_steps_; }
   // "total: 3 files (1 failed), 4000 games found, 3990 imported, 10 rejected in 2.31 s".
   void print(double seconds) const;
 
  private:
   uint64_t imported_files_ = 0, already_imported_ = 0, failed_ = 0;
   uint64_t games_found_ = 0, imported_ = 0, rejected_ = 0, duplicates_ = 0;
-  double games_indexes_cpu_ = 0, position_segment_cpu_ = 0;
+  indexer::SourceSummary writer_steps_;  // only its seconds are summed
 };
 
 // --stats: where the import's CPU went, by thread role, and the speed the busiest serial
@@ -55,9 +55,8 @@ struct ThreadCpuReport {
   double wall_seconds = 0;
   uint64_t games = 0;
   double writer_seconds = 0;     // the main thread: it writes every row, in input order
-  double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end,
-  double games_indexes_seconds = 0;     // building the games indexes (a first import)
-  double position_segment_seconds = 0;  // and writing the position segments
+  double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end
+  indexer::SourceSummary steps;  // the writer's steps and waits, summed (ImportTotals)
   ThreadCpuTotals totals;        // the other threads, summed by role when they ended
   double process_seconds = 0;    // every thread's: what no role claims is SQLite's sort helpers
 };

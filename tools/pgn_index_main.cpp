@@ -362,8 +362,7 @@ int main(int argc, char** argv) {
                                      .games = totals.games_found(),
                                      .writer_seconds = this_thread_cpu_seconds() - main_cpu_start,
                                      .summaries_seconds = summaries_cpu,
-                                     .games_indexes_seconds = totals.games_indexes_cpu(),
-                                     .position_segment_seconds = totals.position_segment_cpu(),
+                                     .steps = totals.writer_steps(),
                                      .totals = thread_cpu_totals(),
                                      .process_seconds = process_cpu_seconds()});
   if (rejects && totals.imported_files() > 0) {

@@ -80,6 +80,15 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   // Each part printed to 0.01: the four add up to the total within their rounding.
   EXPECT_NEAR(indexes + segment + summaries + rest, second_number(writer), 0.021) << writer;
   EXPECT_GT(indexes + rest, 0) << writer;  // 1,500 rows and their indexes take CPU
+  // The wall times: the end's total is its two steps', each at least its CPU.
+  const auto lines = stats_lines(first.out);
+  ASSERT_TRUE(lines.count("held-up") && lines.count("end")) << first.out;
+  EXPECT_GE(second_number(lines.at("held-up")), 0) << first.out;
+  const std::string& end = lines.at("end");
+  const double indexes_wall = number_after(end, "games indexes "), segment_wall = number_after(end, "position segment ");
+  EXPECT_NEAR(indexes_wall + segment_wall, second_number(end), 0.011) << end;
+  EXPECT_GE(indexes_wall, indexes - 0.011) << first.out;
+  EXPECT_GE(segment_wall, segment - 0.011) << first.out;
 
   // An append keeps the indexes and updates them row by row: no index is built.
   Ran again = run(dir_, kIndexBinary, {"-q", "--stats", "-o", db, file("tail.pgn", tail)});

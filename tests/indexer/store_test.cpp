@@ -281,10 +281,42 @@ TEST_F(StoreTest, BulkLoadPragmasTakeEffect) {
   Statement synchronous = db.prepare("PRAGMA synchronous");
   ASSERT_TRUE(synchronous.step());
   EXPECT_EQ(synchronous.column_int64(0), 1);  // NORMAL
+  // Sorts in files: only then do SQLite's sort helper threads work (build_indexes).
   Statement temp_store = db.prepare("PRAGMA temp_store");
   ASSERT_TRUE(temp_store.step());
-  EXPECT_EQ(temp_store.column_int64(0), 2);  // MEMORY
+  EXPECT_EQ(temp_store.column_int64(0), 1);  // FILE
   EXPECT_EQ(db.integrity_check(), "ok");
+}
+
+TEST_F(StoreTest, BuildIndexesLeavesTheBulkLoadSettingsAsTheyWere) {
+  Database db = make_database(db_path());
+  db.configure_for_bulk_load(2);
+  {
+    Transaction transaction(db);
+    Statement insert = db.prepare("INSERT INTO items (name) VALUES (?1)");
+    for (int i = 0; i < 5000; ++i) {
+      insert.bind_text(1, std::to_string(i * 7919 % 5000));
+      insert.run();
+    }
+    db.build_indexes("CREATE INDEX items_by_name ON items(name)");
+    transaction.commit();
+  }
+  auto pragma = [&db](const std::string& name) {
+    Statement s = db.prepare("PRAGMA " + name);
+    EXPECT_TRUE(s.step()) << name;
+    return s.column_int64(0);
+  };
+  EXPECT_EQ(pragma("cache_size"), -32768);
+  EXPECT_EQ(pragma("mmap_size"), 0);
+  // The index is there, sorted: its first name is the smallest.
+  Statement first = db.prepare("SELECT name FROM items INDEXED BY items_by_name ORDER BY name LIMIT 1");
+  ASSERT_TRUE(first.step());
+  EXPECT_EQ(first.column_text(0), "0");
+  EXPECT_EQ(db.integrity_check(), "ok");
+  // A failing statement leaves them as they were too.
+  EXPECT_THROW(db.build_indexes("CREATE INDEX broken ON no_such_table(name)"), StoreError);
+  EXPECT_EQ(pragma("cache_size"), -32768);
+  EXPECT_EQ(pragma("mmap_size"), 0);
 }
 
 TEST_F(StoreTest, IntegrityCheckReportsDamage) {
