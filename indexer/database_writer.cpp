@@ -211,7 +211,8 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
 
 void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord& game, int64_t id) {
   const store::HeaderColumns& h = game.header;
-  // Parameter k of kInsertGame is first + k - 1 here.
+  // Parameter k of kInsertGame is first + k - 1 here. Texts and blobs are bound static:
+  // the record outlives the statement's run (write_pending_games), so SQLite copies none.
   auto at = [first](int k) { return first + k - 1; };
   s.bind_int64(at(1), id);
   s.bind_int64(at(2), source_id_);
@@ -227,31 +228,30 @@ void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord&
       s.bind_int64(at(7), intern(*h.site));
     }
   }
-  if (h.date) s.bind_text(at(8), *h.date);
+  if (h.date) s.bind_text_static(at(8), *h.date);
   if (h.date_key) s.bind_int64(at(9), *h.date_key);
-  if (h.round) s.bind_text(at(10), *h.round);
+  if (h.round) s.bind_text_static(at(10), *h.round);
   if (h.white) s.bind_int64(at(11), intern(*h.white));
   if (h.black) s.bind_int64(at(12), intern(*h.black));
-  if (h.result) s.bind_text(at(13), *h.result);
+  if (h.result) s.bind_text_static(at(13), *h.result);
   s.bind_int64(at(14), int64_t(game.result));
   if (h.white_elo) s.bind_int64(at(15), *h.white_elo);
   if (h.black_elo) s.bind_int64(at(16), *h.black_elo);
   if (h.eco) {
-    s.bind_text(at(17), *h.eco);
+    s.bind_text_static(at(17), *h.eco);
     s.bind_int64(at(18), int64_t(store::EcoSource::Tag));
   } else if (!game.eco.empty()) {
-    s.bind_text(at(17), game.eco);
+    s.bind_text_static(at(17), game.eco);
     s.bind_int64(at(18), int64_t(store::EcoSource::Computed));
   } else {
     s.bind_int64(at(18), int64_t(store::EcoSource::None));
   }
   if (!game.opening.empty()) s.bind_int64(at(19), intern_opening(game.opening));
-  if (h.time_control) s.bind_text(at(20), *h.time_control);
+  if (h.time_control) s.bind_text_static(at(20), *h.time_control);
   s.bind_int64(at(21), int64_t(game.codes.size()));
   s.bind_int64(at(22), int64_t(game.variant));
-  if (!game.start_fen.empty()) s.bind_text(at(23), game.start_fen);
-  s.bind_text(at(24), game.language);
-  // Static binding: the strings outlive run(), and SQLite then copies nothing extra.
+  if (!game.start_fen.empty()) s.bind_text_static(at(23), game.start_fen);
+  s.bind_text_static(at(24), game.language);
   s.bind_blob_static(at(25), bytes_of(game.moves_blob));
   if (!game.tags_blob.empty()) s.bind_blob_static(at(26), bytes_of(game.tags_blob));
   s.bind_int64(at(27), game.dedupe_key);
