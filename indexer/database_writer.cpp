@@ -200,9 +200,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   summary_.plies += game.codes.size();
   pending_games_.push_back({&game, id});
   const store::HeaderColumns& h = game.header;
-  facets_to_commit_.push_back(store::GameFacetRow{
-      .id = uint32_t(id), .white_elo = h.white_elo, .black_elo = h.black_elo, .date_key = h.date_key,
-      .time_control = h.time_control});
+  new_facets_.add(uint32_t(id), h.white_elo, h.black_elo, h.date_key, h.time_control);
   if (pending_games_.size() == kGamesPerInsert) write_pending_games();
   if (dedupe_keys_loaded_) dedupe_keys_.add_if_absent(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
@@ -280,16 +278,18 @@ void DatabaseWriter::write_pending_games() {
       games.run();
       material.run();
     }
-    if (!game->annotations_blob.empty()) {
-      insert_annotations_.bind_int64(1, id);
-      insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
-      insert_annotations_.run();
-    }
     ++row;
   }
   if (batch) {
     games.run();
     material.run();
+  }
+  // After their games rows, which they reference.
+  for (const auto& [game, id] : pending_games_) {
+    if (game->annotations_blob.empty()) continue;
+    insert_annotations_.bind_int64(1, id);
+    insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
+    insert_annotations_.run();
   }
   pending_games_.clear();
 }
@@ -412,13 +412,13 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     const double started = this_thread_cpu_seconds();
     const Clock::time_point wall_started = Clock::now();
     db_.build_indexes(store::kSchemaSql);
-    summary_.games_indexes_cpu = this_thread_cpu_seconds() - started;
-    summary_.games_indexes_wall = seconds_since(wall_started);
+    summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;
+    summary_.steps.games_indexes_wall = seconds_since(wall_started);
   }
   indexes_dropped_ = false;
   const double segment_started = this_thread_cpu_seconds();
   const Clock::time_point segment_wall_started = Clock::now();
-  summary_.spills_held_up_wall = positions_->spill_held_up_seconds();
+  summary_.steps.spills_held_up_wall = positions_->spill_held_up_seconds();
   store::SegmentStats stats;
   if (segment_writer_) {
     stats = segment_writer_(db_, source_id_, position_options());
@@ -427,8 +427,8 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     stats = positions_->write_segment(db_, source_id_);
   }
   summary_.position_index_bytes = stats.block_bytes;
-  summary_.position_segment_cpu = this_thread_cpu_seconds() - segment_started;
-  summary_.position_segment_wall = seconds_since(segment_wall_started);
+  summary_.steps.position_segment_cpu = this_thread_cpu_seconds() - segment_started;
+  summary_.steps.position_segment_wall = seconds_since(segment_wall_started);
   positions_.reset();
   segment_writer_ = nullptr;
   store::raise_counter(db_, store::kLastGameId, next_game_id_ - 1);
@@ -457,8 +457,8 @@ void DatabaseWriter::commit_sources() {
   // Once per commit, not per source: the explorer's per-game ratings, dates and time
   // controls (rewritten whole), and the version that tells readers the games changed.
   // Ids are below 2^32 (add_game).
-  store::append_game_facets(db_, uint32_t(next_game_id_ - 1), facets_to_commit_);
-  facets_to_commit_.clear();
+  store::append_game_facets(db_, uint32_t(next_game_id_ - 1), new_facets_);
+  new_facets_.clear();
   store::bump_content_version(db_);
   try {
     transaction_->commit();
@@ -496,10 +496,12 @@ void DatabaseWriter::abandon_source() {
   }
   // SQLite may have rolled the whole transaction back already (a full disk); what is
   // left of it goes too, with the sources finished in it.
-  if (whole_transaction) transaction_.reset();
-  std::erase_if(facets_to_commit_, [&](const store::GameFacetRow& row) {
-    return whole_transaction || int64_t(row.id) >= first_game_id_;
-  });
+  if (whole_transaction) {
+    transaction_.reset();
+    new_facets_.clear();
+  } else {
+    new_facets_.drop_from(uint32_t(first_game_id_));
+  }
   in_source_ = false;
   indexes_dropped_ = false;  // the rollback restored them
   // Names and ids handed out during the abandoned source are gone from the database, and

@@ -51,6 +51,24 @@ struct WriterOptions {
   store::Database::Journal journal = store::Database::Journal::Shared;
 };
 
+// The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
+// building the games indexes (a first import) and writing the position segment, the wall
+// seconds of each, and the wall seconds the spills of postings held it up.
+struct WriterSteps {
+  double games_indexes_cpu = 0, games_indexes_wall = 0;
+  double position_segment_cpu = 0, position_segment_wall = 0;
+  double spills_held_up_wall = 0;
+
+  WriterSteps& operator+=(const WriterSteps& other) {
+    games_indexes_cpu += other.games_indexes_cpu;
+    games_indexes_wall += other.games_indexes_wall;
+    position_segment_cpu += other.position_segment_cpu;
+    position_segment_wall += other.position_segment_wall;
+    spills_held_up_wall += other.spills_held_up_wall;
+    return *this;
+  }
+};
+
 struct SourceSummary {
   int64_t source_id = 0;
   uint64_t games_found = 0, imported = 0, rejected = 0;
@@ -65,12 +83,7 @@ struct SourceSummary {
   // game it equals; stored_plies and new_is_shorter are unused.
   std::vector<TruncatedCopy> first_duplicates;
   static constexpr size_t kNamedDuplicates = 10;
-  // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
-  // building the games indexes (a first import) and writing the position segment, the
-  // wall seconds of each, and the wall seconds the spills of postings held it up.
-  double games_indexes_cpu = 0, games_indexes_wall = 0;
-  double position_segment_cpu = 0, position_segment_wall = 0;
-  double spills_held_up_wall = 0;
+  WriterSteps steps;
 };
 
 // Thrown when the database file is from another pgnbase version, or not a pgnbase database.
@@ -198,7 +211,7 @@ class DatabaseWriter {
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.
-  std::vector<store::GameFacetRow> facets_to_commit_;
+  store::NewGameFacets new_facets_;
   // Prepared by the first begin_source, used by every source after it.
   store::Statement insert_game_, insert_games_batch_, insert_annotations_, insert_material_, insert_material_batch_,
       insert_reject_, insert_copy_;

@@ -296,8 +296,6 @@ namespace {
 // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
 // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
 constexpr std::string_view kBulkLoadCacheSize = "PRAGMA cache_size=-32768";
-// SQLite caps it at its compile-time SQLITE_MAX_MMAP_SIZE (about 2 GB by default).
-constexpr uint64_t kIndexBuildMapBytes = uint64_t{1} << 40;
 }  // namespace
 
 void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
@@ -325,15 +323,9 @@ void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
 void Database::build_indexes(std::string_view sql) {
   // The sorter's run size is the page cache's size when the sort starts.
   exec("PRAGMA cache_size=-4096");
-  // Each index reads the whole games table: mapped, its pages are not copied in by a
-  // system call each (a third of the index builds' system time on 1.48M games).
-  exec("PRAGMA mmap_size=" + std::to_string(kIndexBuildMapBytes));
-  struct Restore {
+  struct RestoreCache {
     sqlite3* db;
-    ~Restore() {
-      sqlite3_exec(db, "PRAGMA mmap_size=0", nullptr, nullptr, nullptr);
-      sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr);
-    }
+    ~RestoreCache() { sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr); }
   } restore{db_};
   exec(sql);
 }

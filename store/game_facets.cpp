@@ -127,47 +127,105 @@ uint16_t clamp_rating(std::optional<int64_t> rating) {
 
 }  // namespace
 
-void append_game_facets(Database& db, uint32_t last_game_id, std::span<const GameFacetRow> rows) {
-  GameFacets f;  // the chunks from the one holding the first new id on
+void NewGameFacets::add(uint32_t id, std::optional<int64_t> white_elo, std::optional<int64_t> black_elo,
+                        std::optional<int64_t> date_key, const std::optional<std::string>& time_control) {
+  if (white_elo_.empty() || id < first_id_) {
+    clear();
+    first_id_ = id;
+  }
+  const size_t i = size_t(id - first_id_);
+  white_elo_.resize(i + 1);  // zeros for ids skipped
+  black_elo_.resize(i + 1);
+  date_key_.resize(i + 1);
+  time_control_.resize(i + 1);
+  white_elo_[i] = clamp_rating(white_elo);
+  black_elo_[i] = clamp_rating(black_elo);
+  date_key_[i] = date_key ? int32_t(*date_key) : 0;
+  time_control_[i] = 0;
+  if (!time_control) return;
+  auto it = time_control_index_.find(*time_control);
+  if (it == time_control_index_.end() && time_control_index_.size() < 65535 &&
+      time_control->find('\n') == std::string::npos) {
+    time_controls_.push_back(*time_control);
+    it = time_control_index_.emplace(*time_control, uint16_t(time_controls_.size())).first;
+  }
+  if (it != time_control_index_.end()) time_control_[i] = it->second;
+}
+
+void NewGameFacets::drop_from(uint32_t id) {
+  if (id <= first_id_) {
+    clear();
+    return;
+  }
+  const size_t keep = std::min(white_elo_.size(), size_t(id - first_id_));
+  white_elo_.resize(keep);
+  black_elo_.resize(keep);
+  date_key_.resize(keep);
+  time_control_.resize(keep);
+}
+
+void NewGameFacets::clear() {
+  first_id_ = 0;
+  white_elo_ = {};
+  black_elo_ = {};
+  date_key_ = {};
+  time_control_ = {};
+  time_controls_.clear();
+  time_control_index_.clear();
+}
+
+void append_game_facets(Database& db, uint32_t last_game_id, const NewGameFacets& games) {
   const uint32_t old_last = read_last_id(db);
   const size_t first = (size_t(old_last) + 1) / kChunkGames, end = size_t(last_game_id) / kChunkGames + 1;
-  const size_t size = (end - first) * kChunkGames;
-  if (chunk_size(first, old_last) > 0) {  // the old last chunk, partly filled (on a fresh database: absent, zeros)
-    read_chunk(db, "white_elo", first, first, chunk_size(first, old_last), f.white_elo);
-    read_chunk(db, "black_elo", first, first, chunk_size(first, old_last), f.black_elo);
-    read_chunk(db, "date_key", first, first, chunk_size(first, old_last), f.date_key);
-    read_chunk(db, "time_control", first, first, chunk_size(first, old_last), f.time_control);
-  }
-  f.white_elo.resize(size);
-  f.black_elo.resize(size);
-  f.date_key.resize(size);
-  f.time_control.resize(size);
-  f.time_controls = split_lines(read_text(db, "time_controls"));
+  // The stored time controls, then the new games' own, renumbered into them.
+  std::vector<std::string> time_controls = split_lines(read_text(db, "time_controls"));
   std::unordered_map<std::string, uint16_t> tc_index;
-  for (size_t i = 0; i < f.time_controls.size(); ++i) tc_index.emplace(f.time_controls[i], uint16_t(i + 1));
-  const size_t base = first * kChunkGames;
-  for (const GameFacetRow& row : rows) {
-    if (row.id <= old_last || row.id > last_game_id) continue;
-    const size_t i = size_t(row.id) - base;
-    f.white_elo[i] = clamp_rating(row.white_elo);
-    f.black_elo[i] = clamp_rating(row.black_elo);
-    f.date_key[i] = row.date_key ? int32_t(*row.date_key) : 0;
-    if (row.time_control) {
-      const std::string& value = *row.time_control;
-      auto it = tc_index.find(value);
-      if (it == tc_index.end() && tc_index.size() < 65535 && value.find('\n') == std::string::npos) {
-        f.time_controls.push_back(value);
-        it = tc_index.emplace(value, uint16_t(f.time_controls.size())).first;
-      }
-      if (it != tc_index.end()) f.time_control[i] = it->second;
+  for (size_t i = 0; i < time_controls.size(); ++i) tc_index.emplace(time_controls[i], uint16_t(i + 1));
+  std::vector<uint16_t> stored_tc(games.time_controls().size() + 1, 0);  // by the games' own number
+  for (size_t i = 0; i < games.time_controls().size(); ++i) {
+    const std::string& value = games.time_controls()[i];
+    auto it = tc_index.find(value);
+    if (it == tc_index.end() && tc_index.size() < 65535) {
+      time_controls.push_back(value);
+      it = tc_index.emplace(value, uint16_t(time_controls.size())).first;
     }
+    if (it != tc_index.end()) stored_tc[i + 1] = it->second;
   }
-  write_chunks(db, "white_elo", f.white_elo, first, end, last_game_id);
-  write_chunks(db, "black_elo", f.black_elo, first, end, last_game_id);
-  write_chunks(db, "date_key", f.date_key, first, end, last_game_id);
-  write_chunks(db, "time_control", f.time_control, first, end, last_game_id);
+  // One chunk at a time: the old last chunk, partly filled, is read first (on a fresh
+  // database it is absent: zeros).
+  std::vector<uint16_t> white(kChunkGames), black(kChunkGames), tc(kChunkGames);
+  std::vector<int32_t> date(kChunkGames);
+  for (size_t chunk = first; chunk < end; ++chunk) {
+    std::fill(white.begin(), white.end(), 0);
+    std::fill(black.begin(), black.end(), 0);
+    std::fill(date.begin(), date.end(), 0);
+    std::fill(tc.begin(), tc.end(), 0);
+    const size_t old_size = chunk_size(chunk, old_last);
+    if (old_size > 0) {
+      read_chunk(db, "white_elo", chunk, chunk, old_size, white);
+      read_chunk(db, "black_elo", chunk, chunk, old_size, black);
+      read_chunk(db, "date_key", chunk, chunk, old_size, date);
+      read_chunk(db, "time_control", chunk, chunk, old_size, tc);
+    }
+    // The new games of this chunk: ids above old_last, up to last_game_id.
+    const size_t base = chunk * kChunkGames;
+    const size_t from = std::max({base, size_t(old_last) + 1, size_t(games.first_id())});
+    const size_t to = std::min({base + kChunkGames, size_t(last_game_id) + 1, size_t(games.first_id()) + games.size()});
+    for (size_t id = from; id < to; ++id) {
+      const size_t g = id - games.first_id(), i = id - base;
+      white[i] = games.white_elo()[g];
+      black[i] = games.black_elo()[g];
+      date[i] = games.date_key()[g];
+      tc[i] = stored_tc[games.time_control()[g]];
+    }
+    const size_t size = chunk_size(chunk, last_game_id);
+    write_blob(db, chunk_name("white_elo", chunk), std::as_bytes(std::span(white).first(size)));
+    write_blob(db, chunk_name("black_elo", chunk), std::as_bytes(std::span(black).first(size)));
+    write_blob(db, chunk_name("date_key", chunk), std::as_bytes(std::span(date).first(size)));
+    write_blob(db, chunk_name("time_control", chunk), std::as_bytes(std::span(tc).first(size)));
+  }
   std::string names;
-  for (const std::string& name : f.time_controls) names += name + "\n";
+  for (const std::string& name : time_controls) names += name + "\n";
   write_blob(db, "time_controls", std::as_bytes(std::span(names)));
   const std::string last_text = std::to_string(last_game_id);
   write_blob(db, "last_id", std::as_bytes(std::span(last_text)));

@@ -112,11 +112,7 @@ void ImportTotals::add(const ImportOutcome& o) {
   imported_ += o.summary.imported;
   rejected_ += o.summary.rejected;
   duplicates_ += o.summary.duplicates;
-  writer_steps_.games_indexes_cpu += o.summary.games_indexes_cpu;
-  writer_steps_.games_indexes_wall += o.summary.games_indexes_wall;
-  writer_steps_.position_segment_cpu += o.summary.position_segment_cpu;
-  writer_steps_.position_segment_wall += o.summary.position_segment_wall;
-  writer_steps_.spills_held_up_wall += o.summary.spills_held_up_wall;
+  writer_steps_ += o.summary.steps;
 }
 
 void ImportTotals::print(double seconds) const {

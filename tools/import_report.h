@@ -39,14 +39,14 @@ class ImportTotals {
   uint64_t games_found() const { return games_found_; }
   // The writing thread's end-of-source steps and its waits for spills (SourceSummary),
   // summed over the files.
-  const indexer::SourceSummary& writer_steps() const { return writer_steps_; }
+  const indexer::WriterSteps& writer_steps() const { return writer_steps_; }
   // "total: 3 files (1 failed), 4000 games found, 3990 imported, 10 rejected in 2.31 s".
   void print(double seconds) const;
 
  private:
   uint64_t imported_files_ = 0, already_imported_ = 0, failed_ = 0;
   uint64_t games_found_ = 0, imported_ = 0, rejected_ = 0, duplicates_ = 0;
-  indexer::SourceSummary writer_steps_;  // only its seconds are summed
+  indexer::WriterSteps writer_steps_;
 };
 
 // --stats: where the import's CPU went, by thread role, and the speed the busiest serial
@@ -56,7 +56,7 @@ struct ThreadCpuReport {
   uint64_t games = 0;
   double writer_seconds = 0;     // the main thread: it writes every row, in input order
   double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end
-  indexer::SourceSummary steps;  // the writer's steps and waits, summed (ImportTotals)
+  indexer::WriterSteps steps;  // the writer's steps and waits, summed (ImportTotals)
   ThreadCpuTotals totals;        // the other threads, summed by role when they ended
   double process_seconds = 0;    // every thread's: what no role claims is SQLite's sort helpers
 };

@@ -4,7 +4,6 @@
 // the facet columns matter here: no moves are read), so the test needs no real games.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,17 +35,15 @@ void add_games(Database& db, int64_t first_id, int64_t last_id) {
 
 // The facet columns of the games above id `after`, as the writer keeps them when it
 // writes the rows.
-std::vector<GameFacetRow> rows_above(Database& db, int64_t after) {
-  std::vector<GameFacetRow> rows;
-  Statement s = db.prepare("SELECT id, white_elo, black_elo, date_key, time_control FROM games WHERE id > ?1");
+NewGameFacets games_above(Database& db, int64_t after) {
+  NewGameFacets games;
+  Statement s = db.prepare("SELECT id, white_elo, black_elo, date_key, time_control FROM games WHERE id > ?1 ORDER BY id");
   s.bind_int64(1, after);
   auto number = [&s](int column) { return s.column_is_null(column) ? std::nullopt : std::optional(s.column_int64(column)); };
   while (s.step())
-    rows.push_back(GameFacetRow{.id = uint32_t(s.column_int64(0)), .white_elo = number(1), .black_elo = number(2),
-                                .date_key = number(3),
-                                .time_control = s.column_is_null(4) ? std::nullopt
-                                                                    : std::optional(std::string(s.column_text(4)))});
-  return rows;
+    games.add(uint32_t(s.column_int64(0)), number(1), number(2), number(3),
+              s.column_is_null(4) ? std::nullopt : std::optional(std::string(s.column_text(4))));
+  return games;
 }
 
 // Compares every game's facets with its row (zeros for removed ids and id 0).
@@ -87,10 +84,7 @@ TEST(GameFacets, AppendedAcrossChunkBoundariesAndClearedTheyReadBackAsTheRows) {
   // Steps ending just before, on and just after the first chunk's end, then past the second.
   for (int64_t next_last : {1000, 65534, 65535, 65536, 65537, 140000}) {
     add_games(db, last + 1, next_last);
-    // In reverse order: the rows may come in any.
-    std::vector<GameFacetRow> rows = rows_above(db, last);
-    std::reverse(rows.begin(), rows.end());
-    append_game_facets(db, uint32_t(next_last), rows);
+    append_game_facets(db, uint32_t(next_last), games_above(db, last));
     last = next_last;
     expect_facets_match_rows(db, last);
   }
@@ -106,6 +100,40 @@ TEST(GameFacets, AppendedAcrossChunkBoundariesAndClearedTheyReadBackAsTheRows) {
   EXPECT_TRUE(read_game_facets(db, {.ratings = true, .date = false, .time_control = false}).has_value());
   db.exec("DELETE FROM game_facets WHERE name = 'white_elo.2'");
   EXPECT_FALSE(read_game_facets(db, {.ratings = true, .date = false, .time_control = false}).has_value());
+  transaction.commit();
+}
+
+TEST(GameFacets, NewGamesKeptByTheWriterSkipIdsAndForgetAnAbandonedSource) {
+  NewGameFacets games;
+  games.add(10, 2100, 70000, 20240131, std::string("180+2"));  // a rating past u16 is unknown
+  games.add(12, std::nullopt, 1500, std::nullopt, std::string("60+0"));
+  games.add(13, 1800, 1900, 19991231, std::string("180+2"));
+  games.add(14, 1, 2, 3, std::string("a\nb"));  // a line break cannot be stored
+  ASSERT_EQ(games.first_id(), 10u);
+  ASSERT_EQ(games.size(), 5u);
+  EXPECT_EQ(games.white_elo(), (std::vector<uint16_t>{2100, 0, 0, 1800, 1}));
+  EXPECT_EQ(games.black_elo(), (std::vector<uint16_t>{0, 0, 1500, 1900, 2}));
+  EXPECT_EQ(games.date_key(), (std::vector<int32_t>{20240131, 0, 0, 19991231, 3}));
+  EXPECT_EQ(games.time_control(), (std::vector<uint16_t>{1, 0, 2, 1, 0}));
+  EXPECT_EQ(games.time_controls(), (std::vector<std::string>{"180+2", "60+0"}));
+  games.drop_from(13);  // the source that began at game 13 is abandoned
+  EXPECT_EQ(games.size(), 3u);
+  games.add(13, 2500, 2600, 20000101, std::nullopt);
+  EXPECT_EQ(games.white_elo(), (std::vector<uint16_t>{2100, 0, 0, 2500}));
+
+  // Appended to a fresh database's facets: ids 1-9 and 11 are zeros.
+  test::TempDir dir("facets-new");
+  Database db((dir.path() / "f.db").string(), Database::Mode::Create);
+  db.exec(kSchemaSql);
+  Transaction transaction(db);
+  raise_counter(db, kLastGameId, 13);  // as the writer does: the facets must reach it
+  append_game_facets(db, 13, games);
+  const std::optional<GameFacets> f = read_game_facets(db);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->last_id, 13u);
+  EXPECT_EQ(f->white_elo, (std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2100, 0, 0, 2500}));
+  EXPECT_EQ(f->time_control[12], 2);
+  EXPECT_EQ(f->time_controls, (std::vector<std::string>{"180+2", "60+0"}));
   transaction.commit();
 }
 
