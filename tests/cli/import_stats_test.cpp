@@ -77,8 +77,9 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   const double indexes = number_after(writer, "games indexes "), segment = number_after(writer, "position segment ");
   const double summaries = number_after(writer, "explorer summaries "), rest = number_after(writer, "the rest ");
   for (double part : {indexes, segment, summaries, rest}) ASSERT_GE(part, 0) << writer;
-  // Each part printed to 0.01: the four add up to the total within their rounding.
-  EXPECT_NEAR(indexes + segment + summaries + rest, second_number(writer), 0.021) << writer;
+  // Each part and the total printed to 0.01: the four add up to the total within the
+  // five roundings.
+  EXPECT_NEAR(indexes + segment + summaries + rest, second_number(writer), 0.026) << writer;
   EXPECT_GT(indexes + rest, 0) << writer;  // 1,500 rows and their indexes take CPU
   // The wall times: the end's total is its two steps', each at least its CPU.
   const auto lines = stats_lines(first.out);
@@ -86,7 +87,7 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   EXPECT_GE(second_number(lines.at("held-up")), 0) << first.out;
   const std::string& end = lines.at("end");
   const double indexes_wall = number_after(end, "games indexes "), segment_wall = number_after(end, "position segment ");
-  EXPECT_NEAR(indexes_wall + segment_wall, second_number(end), 0.011) << end;
+  EXPECT_NEAR(indexes_wall + segment_wall, second_number(end), 0.016) << end;
   EXPECT_GE(indexes_wall, indexes - 0.011) << first.out;
   EXPECT_GE(segment_wall, segment - 0.011) << first.out;
 
