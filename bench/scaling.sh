@@ -3,11 +3,11 @@
 # on one file, each run printing (--stats) the CPU seconds of every thread role. One row
 # per thread count: wall time, games/s, CPU by role (writer = the main thread, which
 # writes every row in input order, and w_index_s of it building the games indexes at the
-# end; workers; merge threads; reader; other: SQLite's sort helpers), two wall times (held_up_s:
-# the writer waiting for spills of postings; end_s: after the last chunk, the games indexes
-# and the position segment), and the ceiling that
-# the busiest serial thread sets (games / its CPU seconds): no number of cores imports
-# faster than that. Paste the output into bench/README.md.
+# end; workers; merge threads; reader; other: SQLite's sort helpers), two wall times
+# (held_up_s: the writer waiting for spills of postings; end_s: after the last chunk, the
+# games indexes and the position segment), and the ceiling that the busiest serial thread
+# sets (games / its CPU seconds): no number of cores imports faster than that. Paste the
+# output into bench/README.md.
 #
 #   bash bench/scaling.sh [BUILD_DIR] [FILE]
 #     BUILD_DIR  default build (Release)
