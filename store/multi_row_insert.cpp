@@ -24,6 +24,7 @@ std::string multi_row_insert(std::string_view one_row, int rows) {
       at += 2;
     }
   }
+  if (count == 0) throw std::invalid_argument("multi_row_insert: no parameters: " + std::string(one_row));
   std::string sql(one_row.substr(0, values + kValues.size() - 1));
   for (int row = 0; row < rows; ++row) {
     sql += row ? ", (" : "(";

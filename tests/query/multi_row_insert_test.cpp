@@ -25,6 +25,8 @@ TEST(MultiRowInsert, RefusesWhatItCannotRepeat) {
   EXPECT_THROW(multi_row_insert("INSERT INTO t(a, b) VALUES (?1, 7)", 2), std::invalid_argument);
   EXPECT_THROW(multi_row_insert("INSERT INTO t(a) SELECT ?1", 2), std::invalid_argument);
   EXPECT_THROW(multi_row_insert("INSERT INTO t(a) VALUES (?1)", 0), std::invalid_argument);
+  EXPECT_THROW(multi_row_insert("INSERT INTO t(a) VALUES ()", 2), std::invalid_argument);
+  EXPECT_THROW(multi_row_insert("INSERT INTO t(a, b) VALUES (?1, ?10)", 2), std::invalid_argument);
 }
 
 TEST(MultiRowInsert, TheGamesStatementForSixteenRowsStoresWhatOneRowAtATimeDoes) {
