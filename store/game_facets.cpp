@@ -120,6 +120,16 @@ bool load(Database& db, GameFacets& f, FacetColumns columns) {
   return true;
 }
 
+// The number of a time control in names (1 + its index), added when new; 0 for one that
+// cannot be stored: holding a line break (names are stored one per line), or past 65,535.
+uint16_t time_control_number(const std::string& value, std::vector<std::string>& names,
+                             std::unordered_map<std::string, uint16_t>& numbers) {
+  if (auto it = numbers.find(value); it != numbers.end()) return it->second;
+  if (numbers.size() >= 65535 || value.find('\n') != std::string::npos) return 0;
+  names.push_back(value);
+  return numbers.emplace(value, uint16_t(names.size())).first->second;
+}
+
 uint16_t clamp_rating(std::optional<int64_t> rating) {
   const int64_t v = rating.value_or(0);
   return v > 0 && v < 65536 ? uint16_t(v) : 0;
@@ -141,15 +151,7 @@ void NewGameFacets::add(uint32_t id, std::optional<int64_t> white_elo, std::opti
   white_elo_[i] = clamp_rating(white_elo);
   black_elo_[i] = clamp_rating(black_elo);
   date_key_[i] = date_key ? int32_t(*date_key) : 0;
-  time_control_[i] = 0;
-  if (!time_control) return;
-  auto it = time_control_index_.find(*time_control);
-  if (it == time_control_index_.end() && time_control_index_.size() < 65535 &&
-      time_control->find('\n') == std::string::npos) {
-    time_controls_.push_back(*time_control);
-    it = time_control_index_.emplace(*time_control, uint16_t(time_controls_.size())).first;
-  }
-  if (it != time_control_index_.end()) time_control_[i] = it->second;
+  time_control_[i] = time_control ? time_control_number(*time_control, time_controls_, time_control_index_) : 0;
 }
 
 void NewGameFacets::drop_from(uint32_t id) {
@@ -182,15 +184,8 @@ void append_game_facets(Database& db, uint32_t last_game_id, const NewGameFacets
   std::unordered_map<std::string, uint16_t> tc_index;
   for (size_t i = 0; i < time_controls.size(); ++i) tc_index.emplace(time_controls[i], uint16_t(i + 1));
   std::vector<uint16_t> stored_tc(games.time_controls().size() + 1, 0);  // by the games' own number
-  for (size_t i = 0; i < games.time_controls().size(); ++i) {
-    const std::string& value = games.time_controls()[i];
-    auto it = tc_index.find(value);
-    if (it == tc_index.end() && tc_index.size() < 65535) {
-      time_controls.push_back(value);
-      it = tc_index.emplace(value, uint16_t(time_controls.size())).first;
-    }
-    if (it != tc_index.end()) stored_tc[i + 1] = it->second;
-  }
+  for (size_t i = 0; i < games.time_controls().size(); ++i)
+    stored_tc[i + 1] = time_control_number(games.time_controls()[i], time_controls, tc_index);
   // One chunk at a time: the old last chunk, partly filled, is read first (on a fresh
   // database it is absent: zeros).
   std::vector<uint16_t> white(kChunkGames), black(kChunkGames), tc(kChunkGames);

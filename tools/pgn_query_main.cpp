@@ -17,8 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kDatabase = "the database path";
-
 // Every command, in the order `pgn-query --help` lists them.
 constexpr QueryCommand kCommands[] = {
     {"search", "games matching filters, as a table, JSON lines or PGN",

@@ -11,7 +11,7 @@
 using namespace pgnbase::tools;
 
 int main(int argc, char** argv) {
-  const QueryCommand serve{"serve", kServeSummary, kServeUsage, "the database path", nullptr, run_serve};
+  const QueryCommand serve{"serve", kServeSummary, kServeUsage, kDatabase, nullptr, run_serve};
   if (argc < 2 || std::string_view(argv[1]) != "serve") {
     std::fprintf(stderr, "pgn-query-serve: run as pgn-query serve DB [options] (pgn-query serve --help)\n");
     return kExitUsage;

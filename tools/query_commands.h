@@ -5,6 +5,9 @@
 
 namespace pgnbase::tools {
 
+// The help of the DB argument, which most commands take first.
+inline constexpr const char* kDatabase = "the database path";
+
 // query_commands_games.cpp
 int run_search(QueryContext& ctx);
 int run_export(QueryContext& ctx);
