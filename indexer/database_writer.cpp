@@ -403,6 +403,9 @@ void DatabaseWriter::write_new_name_words() {
 }
 
 SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, double seconds) {
+  // The position index's merge runs on its threads while this one writes the last rows
+  // and builds the games indexes.
+  if (!segment_writer_) positions_->start_merge();
   write_pending_games();
   write_new_names();
   write_new_name_words();
@@ -411,7 +414,9 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   if (indexes_dropped_) {  // recreates the indexes begin_source dropped
     const double started = this_thread_cpu_seconds();
     const Clock::time_point wall_started = Clock::now();
-    db_.build_indexes(store::kSchemaSql);
+    db_.build_indexes(store::kSchemaSql, [this] {
+      if (!segment_writer_) positions_->insert_ready_blocks(db_, source_id_);
+    });
     summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;
     summary_.steps.games_indexes_wall = seconds_since(wall_started);
   }

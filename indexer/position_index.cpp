@@ -113,7 +113,7 @@ PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
 PositionIndexBuilder::~PositionIndexBuilder() = default;
 
 void PositionIndexBuilder::add(const store::Posting& posting) {
-  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
+  if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   sorter_.add(posting);
   if (!have_game_ || posting.game_id != last_game_id_) {
     ++stats_.games;
@@ -126,7 +126,7 @@ void PositionIndexBuilder::add(const store::Posting& posting) {
 }
 
 void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
-  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
+  if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
@@ -152,115 +152,160 @@ void PositionIndexBuilder::add_game(uint32_t game_id, store::GameResult result, 
     add(store::Posting{keys[ply], game_id, static_cast<uint16_t>(ply), ply < moves.size() ? moves[ply] : uint16_t{0}, result});
 }
 
-store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t segment_id) {
-  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
-  written_ = true;
-  if (!db.in_transaction()) throw store::PositionIndexError("write_segment must run inside the caller's transaction");
-  {
-    store::Statement& exists = db.cached(sql::kSegmentExists);
-    exists.bind_int64(1, segment_id);
-    const bool taken = exists.step();
-    exists.reset();
-    if (taken)
-      throw store::PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
+// The merge of one segment's partitions, on threads of its own or on the caller's.
+struct PositionIndexBuilder::Merge {
+  std::vector<EncodedPartition> partitions = std::vector<EncodedPartition>(store::kKeyPartitions);
+  std::vector<std::unique_ptr<BlockCutter>> cutters = std::vector<std::unique_ptr<BlockCutter>>(store::kKeyPartitions);
+  std::mutex mutex;
+  std::condition_variable changed;
+  unsigned window = 0;    // a partition starts only when it is fewer than this ahead of the insertion
+  unsigned inserted = 0;  // partitions inserted so far, all below this one
+  bool over = false, stop = false;
+  std::exception_ptr error;
+  ThreadGroup merger;  // the last member: its destructor waits for the threads before the rest goes
+
+  ~Merge() {
+    std::lock_guard lock(mutex);
+    stop = true;
+    changed.notify_all();
   }
+};
+
+void PositionIndexBuilder::start_merge() {
+  if (merge_ || written_) return;
+  // A small segment (a short source, such as a zip member of one game) is merged and
+  // encoded on write_segment's thread: starting threads and handing each of the
+  // partitions over would cost it more than the work.
+  if (stats_.postings <= kSmallSegmentPostings) return;
+  start_merge(std::max(1u, options_.threads));
+}
+
+void PositionIndexBuilder::start_merge(unsigned threads) {
   if (options_.key_bits == 0)
     options_.key_bits = std::clamp(static_cast<int>(std::bit_width(stats_.postings)) + 12, 24, 64);
   stats_.key_bits = options_.key_bits;
-  // Partitions are merged and encoded on options_.threads threads; this thread inserts
-  // their blocks in key order as they complete. A partition starts only when it is
-  // fewer than a window ahead of the insertion, so encoded blocks waiting in memory
-  // stay bounded. A small segment (a short source, such as a zip member of one game) is
-  // merged and encoded on this thread before any insertion: starting threads and
-  // handing each of the partitions over would cost it more than the work.
-  const bool small = stats_.postings <= kSmallSegmentPostings;
-  const unsigned threads = small ? 1 : std::max(1u, options_.threads);
-  const unsigned window = small ? store::kKeyPartitions : 2 * threads + 1;
-  std::vector<EncodedPartition> partitions(store::kKeyPartitions);
-  std::vector<std::unique_ptr<BlockCutter>> cutters(store::kKeyPartitions);
-  std::mutex mutex;
-  std::condition_variable changed;
-  unsigned inserted = 0;
-  bool merge_over = false, stop = false;
-  std::exception_ptr merge_error;
+  merge_ = std::make_unique<Merge>();
+  Merge& m = *merge_;
+  // Encoded blocks waiting for insertion stay bounded: a quarter of the memory budget
+  // (estimated at 5 bytes a posting; lean segments measure 3.5-3.8), and never fewer
+  // than 2 x threads + 1 partitions, so that every thread has work while the caller
+  // inserts. All partitions when they are merged on the caller's thread.
+  constexpr uint64_t kEstimatedBytesPerPosting = 5;
+  const uint64_t partition_bytes = std::max<uint64_t>(1, stats_.postings * kEstimatedBytesPerPosting / store::kKeyPartitions);
+  const uint64_t ahead = options_.memory_budget_bytes / 4 / partition_bytes;
+  m.window = threads == 0 ? store::kKeyPartitions
+                          : unsigned(std::max<uint64_t>(std::min<uint64_t>(ahead, store::kKeyPartitions), 2 * threads + 1));
   PostingSorter::PartitionSink sink{
-      [&](unsigned p) {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return p < inserted + window || stop; });
-        if (stop) throw store::PositionIndexError("position index merge stopped");
+      [this, &m](unsigned p) {
+        std::unique_lock lock(m.mutex);
+        m.changed.wait(lock, [&] { return p < m.inserted + m.window || m.stop; });
+        if (m.stop) throw store::PositionIndexError("position index merge stopped");
         lock.unlock();
-        cutters[p] = std::make_unique<BlockCutter>(options_, partitions[p]);
+        m.cutters[p] = std::make_unique<BlockCutter>(options_, m.partitions[p]);
       },
-      [&](unsigned p, std::span<const store::Posting> batch) {
-        for (const store::Posting& posting : batch) cutters[p]->add(posting);
+      [&m](unsigned p, std::span<const store::Posting> batch) {
+        for (const store::Posting& posting : batch) m.cutters[p]->add(posting);
       },
-      [&](unsigned p) {
-        cutters[p]->finish();
-        cutters[p].reset();
-        std::lock_guard lock(mutex);
-        partitions[p].done = true;
-        changed.notify_all();
+      [&m](unsigned p) {
+        m.cutters[p]->finish();
+        m.cutters[p].reset();
+        std::lock_guard lock(m.mutex);
+        m.partitions[p].done = true;
+        m.changed.notify_all();
       }};
-  auto merge = [&] {
+  auto merge = [this, &m, threads, sink = std::move(sink)] {
     try {
-      sorter_.merge_partitions(threads, sink);
+      sorter_.merge_partitions(std::max(1u, threads), sink);
     } catch (...) {
-      merge_error = std::current_exception();
+      m.error = std::current_exception();
     }
-    std::lock_guard lock(mutex);
-    merge_over = true;
-    changed.notify_all();
+    std::lock_guard lock(m.mutex);
+    m.over = true;
+    m.changed.notify_all();
   };
-  ThreadGroup merger;  // joined on every path; starting it may throw ThreadStartError
-  if (small) merge();
-  else merger.start(merge, "the position index merge thread", ThreadRole::Merge);
-  uint64_t postings = 0, groups = 0;
-  try {
-    store::Statement& insert = db.cached(sql::kInsertBlock);
-    for (unsigned p = 0; p < store::kKeyPartitions; ++p) {
-      {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return partitions[p].done || merge_over; });
-        if (!partitions[p].done) break;  // the merge failed
-      }
-      EncodedPartition& part = partitions[p];
-      for (const EncodedBlock& block : part.blocks) {
-        insert.bind_int64(1, segment_id);
-        insert.bind_int64(2, sql::to_sql_key(block.first_key));
-        insert.bind_int64(3, sql::to_sql_key(block.last_key));
-        insert.bind_int64(4, static_cast<int64_t>(block.postings));
-        insert.bind_blob_static(5, block.bytes);
-        insert.run();
-        ++stats_.blocks;
-        stats_.block_bytes += block.bytes.size();
-      }
-      postings += part.postings;
-      groups += part.groups;
-      section_totals_.header += part.sections.header;
-      for (size_t i = 0; i < part.sections.stored.size(); ++i) {
-        section_totals_.stored[i] += part.sections.stored[i];
-        section_totals_.raw[i] += part.sections.raw[i];
-      }
-      part.blocks = {};  // freed as soon as inserted
-      std::lock_guard lock(mutex);
-      inserted = p + 1;
-      changed.notify_all();
-    }
-  } catch (...) {
+  if (threads == 0) merge();
+  else m.merger.start(std::move(merge), "the position index merge thread", ThreadRole::Merge);  // may throw ThreadStartError
+}
+
+void PositionIndexBuilder::check_segment_is_new(store::Database& db, int64_t segment_id) {
+  if (segment_checked_) return;
+  if (!db.in_transaction()) throw store::PositionIndexError("write_segment must run inside the caller's transaction");
+  store::Statement& exists = db.cached(sql::kSegmentExists);
+  exists.bind_int64(1, segment_id);
+  const bool taken = exists.step();
+  exists.reset();
+  if (taken) throw store::PositionIndexError("position index segment " + std::to_string(segment_id) + " already exists");
+  segment_checked_ = true;
+}
+
+void PositionIndexBuilder::insert_partitions(store::Database& db, int64_t segment_id, bool wait) {
+  Merge& m = *merge_;
+  store::Statement& insert = db.cached(sql::kInsertBlock);
+  for (unsigned p = m.inserted; p < store::kKeyPartitions; ++p) {
     {
-      std::lock_guard lock(mutex);
-      stop = true;
-      changed.notify_all();
+      std::unique_lock lock(m.mutex);
+      if (wait) m.changed.wait(lock, [&] { return m.partitions[p].done || m.over; });
+      if (!m.partitions[p].done) return;  // not yet, or the merge failed
     }
-    merger.join();
+    EncodedPartition& part = m.partitions[p];
+    for (const EncodedBlock& block : part.blocks) {
+      insert.bind_int64(1, segment_id);
+      insert.bind_int64(2, sql::to_sql_key(block.first_key));
+      insert.bind_int64(3, sql::to_sql_key(block.last_key));
+      insert.bind_int64(4, static_cast<int64_t>(block.postings));
+      insert.bind_blob_static(5, block.bytes);
+      insert.run();
+      ++stats_.blocks;
+      stats_.block_bytes += block.bytes.size();
+    }
+    inserted_postings_ += part.postings;
+    inserted_groups_ += part.groups;
+    section_totals_.header += part.sections.header;
+    for (size_t i = 0; i < part.sections.stored.size(); ++i) {
+      section_totals_.stored[i] += part.sections.stored[i];
+      section_totals_.raw[i] += part.sections.raw[i];
+    }
+    part.blocks = {};  // freed as soon as inserted
+    std::lock_guard lock(m.mutex);
+    m.inserted = p + 1;
+    m.changed.notify_all();
+  }
+}
+
+void PositionIndexBuilder::insert_ready_blocks(store::Database& db, int64_t segment_id) {
+  if (!merge_ || written_) return;
+  try {
+    check_segment_is_new(db, segment_id);
+    insert_partitions(db, segment_id, false);
+  } catch (...) {
+    merge_.reset();  // stops the merge threads and waits for them
+    written_ = true;
     throw;
   }
-  merger.join();
+}
+
+store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int64_t segment_id) {
+  if (written_) throw store::PositionIndexError("position index segment already written; create a new builder");
+  written_ = true;
+  // Partitions are merged and encoded on options_.threads threads (started here unless
+  // start_merge did); this thread inserts their blocks in key order as they complete.
+  // A small segment is merged and encoded on this thread before any insertion.
+  try {
+    check_segment_is_new(db, segment_id);
+    if (!merge_) start_merge(stats_.postings <= kSmallSegmentPostings ? 0 : std::max(1u, options_.threads));
+    insert_partitions(db, segment_id, true);
+  } catch (...) {
+    merge_.reset();  // stops the merge threads and waits for them
+    throw;
+  }
+  merge_->merger.join();
+  const std::exception_ptr merge_error = merge_->error;
+  merge_.reset();
   if (merge_error) std::rethrow_exception(merge_error);
-  if (postings != stats_.postings) throw store::PositionIndexError("position index merge lost postings");
+  if (inserted_postings_ != stats_.postings) throw store::PositionIndexError("position index merge lost postings");
 
   stats_.segment_id = segment_id;
-  stats_.distinct_keys = groups;
+  stats_.distinct_keys = inserted_groups_;
   store::insert_segment_row(db, stats_);
   return stats_;
 }

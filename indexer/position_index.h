@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -78,10 +79,23 @@ class PositionIndexBuilder {
   void add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,
                 std::span<const uint16_t> moves);
 
-  // Merges the runs and writes the segment's blocks and its position_segments row, in
-  // the caller's open transaction (throws PositionIndexError without one, or when the
-  // segment exists; store::StoreError for database failures). segment_id is the
-  // import's source id. Once only; the run files are gone afterwards.
+  // Starts merging and encoding the key partitions on options.threads threads now, so
+  // that the caller can do other work meanwhile (the import's writer builds the games
+  // indexes) and write_segment then inserts what is ready. Encoded blocks wait in memory
+  // for write_segment: about a quarter of the memory budget, at least a window of
+  // 2 x threads + 1 partitions. Adds are refused afterwards. Does nothing for a small
+  // segment (merged on write_segment's thread) or when called again.
+  void start_merge();
+  // Inserts the blocks of the partitions that start_merge's threads have finished, in key
+  // order, without waiting for the others (the import's writer calls it between the
+  // games index builds, so that the merge threads never wait long for room). The same
+  // conditions and errors as write_segment, which inserts the rest. Does nothing unless
+  // start_merge started threads.
+  void insert_ready_blocks(store::Database& db, int64_t segment_id);
+  // Merges the runs (unless start_merge did) and writes the segment's blocks and its
+  // position_segments row, in the caller's open transaction (throws PositionIndexError
+  // without one, or when the segment exists; store::StoreError for database failures).
+  // segment_id is the import's source id. Once only; the run files are gone afterwards.
   store::SegmentStats write_segment(store::Database& db, int64_t segment_id);
 
   uint64_t postings_added() const { return stats_.postings; }
@@ -102,6 +116,17 @@ class PositionIndexBuilder {
   uint32_t last_game_id_ = 0;
   bool written_ = false;
   store::PostingBlockSizes section_totals_;
+  struct Merge;  // the partitions being merged and encoded, and their threads
+  // threads 0: on the calling thread, before returning.
+  void start_merge(unsigned threads);
+  void check_segment_is_new(store::Database& db, int64_t segment_id);
+  // Inserts the finished partitions in order; with wait, until every one is in or the
+  // merge failed.
+  void insert_partitions(store::Database& db, int64_t segment_id, bool wait);
+
+  std::unique_ptr<Merge> merge_;
+  bool segment_checked_ = false;
+  uint64_t inserted_postings_ = 0, inserted_groups_ = 0;
 };
 
 }  // namespace pgnbase::indexer

@@ -320,14 +320,28 @@ void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
   exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));
 }
 
-void Database::build_indexes(std::string_view sql) {
+void Database::build_indexes(std::string_view sql, const std::function<void()>& after_each) {
   // The sorter's run size is the page cache's size when the sort starts.
   exec("PRAGMA cache_size=-4096");
   struct RestoreCache {
     sqlite3* db;
     ~RestoreCache() { sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr); }
   } restore{db_};
-  exec(sql);
+  if (!after_each) return exec(sql);
+  const std::string terminated(sql);
+  for (const char* rest = terminated.c_str(); *rest != '\0';) {
+    sqlite3_stmt* stmt = nullptr;
+    const char* tail = nullptr;
+    const int code = sqlite3_prepare_v2(db_, rest, -1, &stmt, &tail);
+    if (code != SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      fail(code, "preparing: " + abbreviate_sql(rest));
+    }
+    rest = tail;
+    if (!stmt) continue;  // only white space or a comment was left
+    Statement(stmt, path_).run();
+    after_each();
+  }
 }
 
 void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }

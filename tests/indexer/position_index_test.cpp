@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/board.h"
@@ -305,6 +307,65 @@ TEST_F(PositionIndexTest, SortedRunsSpilledInTheBackgroundGiveTheSameBlocks) {
     transaction.commit();
   }
   EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled));
+  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+}
+
+// The import's writer starts the merge before it builds the games indexes, and inserts
+// the blocks afterwards: the same segment whether the merge threads could run ahead of
+// the insertion through every partition (a large budget) or only through a few (a budget
+// of spilled runs), and a builder dropped with its merge under way stops it and leaves
+// no files.
+TEST_F(PositionIndexTest, AMergeStartedBeforeTheWriteGivesTheSameBlocks) {
+  std::vector<store::Posting> postings = make_games(1, 3000, 16);
+  ASSERT_GT(postings.size(), size_t{1} << 16);  // above the size merged on the writing thread
+  store::Database expected = open_database("expected.db");
+  write(expected, 1, postings, options());
+
+  for (size_t budget : {size_t{64} << 20, 5000 * PostingSorter::kBytesPerBufferedPosting}) {
+    PositionIndexOptions early = options(budget);
+    early.threads = 3;
+    store::Database db = open_database("early-" + std::to_string(budget) + ".db");
+    PositionIndexBuilder builder(early);
+    for (const store::Posting& posting : postings) builder.add(posting);
+    builder.start_merge();
+    builder.start_merge();  // once is enough
+    EXPECT_THROW(builder.add(postings[0]), store::PositionIndexError);
+    store::Transaction transaction(db);
+    // Meanwhile the writer builds the games indexes, inserting what is ready in between.
+    for (int i = 0; i < 20; ++i) {
+      builder.insert_ready_blocks(db, 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    const store::SegmentStats stats = builder.write_segment(db, 1);
+    transaction.commit();
+    EXPECT_EQ(stats.postings, postings.size());
+    EXPECT_EQ(block_blobs(db), block_blobs(expected)) << "budget " << budget;
+    EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+  }
+
+  PositionIndexOptions spilled = options(5000 * PostingSorter::kBytesPerBufferedPosting);
+  spilled.threads = 2;
+  {
+    PositionIndexBuilder dropped(spilled);
+    for (const store::Posting& posting : postings) dropped.add(posting);
+    ASSERT_GT(dropped.runs_spilled(), 0u);
+    dropped.start_merge();
+  }
+  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+
+  // A segment that exists already is refused before a block goes in, and the builder
+  // then refuses to go on.
+  store::Database db = open_database("taken.db");
+  write(db, 1, make_games(1, 10, 17), options());
+  const std::vector<std::string> blocks_before = block_blobs(db);
+  PositionIndexBuilder taken(spilled);
+  for (const store::Posting& posting : postings) taken.add(posting);
+  taken.start_merge();
+  store::Transaction transaction(db);
+  EXPECT_THROW(taken.insert_ready_blocks(db, 1), store::PositionIndexError);
+  EXPECT_THROW(taken.write_segment(db, 2), store::PositionIndexError);
+  EXPECT_EQ(store::read_position_segments(db).size(), 1u);
+  EXPECT_EQ(block_blobs(db), blocks_before);
   EXPECT_EQ(files_in(dir_ / "runs"), 0u);
 }
 

@@ -317,6 +317,36 @@ TEST_F(StoreTest, BuildIndexesLeavesTheBulkLoadSettingsAsTheyWere) {
   EXPECT_EQ(pragma("cache_size"), -32768);
 }
 
+// The import's writer inserts position blocks between the index builds: after_each runs
+// once after each statement, the indexes it sees built so far, comments and white space
+// are no statements, and a failing statement stops the rest.
+TEST_F(StoreTest, BuildIndexesRunsAfterEachStatement) {
+  Database db = make_database(db_path());
+  db.configure_for_bulk_load(2);
+  Transaction transaction(db);
+  Statement insert = db.prepare("INSERT INTO items (name) VALUES (?1)");
+  for (int i = 0; i < 100; ++i) {
+    insert.bind_text(1, std::to_string(i));
+    insert.run();
+  }
+  std::vector<int64_t> indexes_seen;
+  auto count_indexes = [&db, &indexes_seen] {
+    Statement s = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'items_%'");
+    EXPECT_TRUE(s.step());
+    indexes_seen.push_back(s.column_int64(0));
+  };
+  db.build_indexes(
+      "CREATE INDEX items_a ON items(name);\n-- a comment\nCREATE INDEX items_b ON items(id, name);  \n\n",
+      count_indexes);
+  EXPECT_EQ(indexes_seen, (std::vector<int64_t>{1, 2}));
+  indexes_seen.clear();
+  EXPECT_THROW(db.build_indexes("CREATE INDEX items_c ON items(name); CREATE INDEX x ON no_such_table(name); "
+                                "CREATE INDEX items_d ON items(name)",
+                                count_indexes),
+               StoreError);
+  EXPECT_EQ(indexes_seen, (std::vector<int64_t>{3}));
+}
+
 TEST_F(StoreTest, IntegrityCheckReportsDamage) {
   {
     Database db = make_database(db_path());
