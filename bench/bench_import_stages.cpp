@@ -312,6 +312,38 @@ void BM_PostingSort(benchmark::State& state) {
 }
 BENCHMARK(BM_PostingSort)->ArgName("file")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// The final merge of a segment whose postings stayed in memory: one sorted run per chunk,
+// as the workers hand them over (game ids as the writer gives them), merged key partition
+// by key partition on one thread (PostingSorter::merge_partitions; a spill merges the
+// same way into a run file). Handing the runs over is outside the timing.
+void BM_PostingMerge(benchmark::State& state) {
+  StageInputs* in = inputs(state);
+  if (!in) return;
+  uint64_t merged = 0, checksum = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    PostingSorter sorter(size_t{1} << 40, fs::temp_directory_path());
+    for (size_t c = 0; c + 1 < in->first_record.size(); ++c) {
+      std::vector<PostingSorter::Record> run;
+      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
+        append_postings(in->records[i], uint32_t(i + 1), run);
+      sort_posting_records(run.data(), run.size());
+      sorter.add_sorted_run(std::move(run));
+    }
+    merged = checksum = 0;
+    state.ResumeTiming();
+    sorter.merge([&](std::span<const store::Posting> batch) {
+      merged += batch.size();
+      checksum += batch.back().key ^ batch.back().game_id;
+    });
+  }
+  if (merged != in->sorted_postings.size()) state.SkipWithError("merged a different number of postings");
+  benchmark::DoNotOptimize(checksum);
+  set_rate(state, "postings/s", static_cast<double>(merged));
+  state.counters["runs"] = static_cast<double>(in->first_record.size() - 1);
+}
+BENCHMARK(BM_PostingMerge)->ArgName("file")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 // Cuts sorted postings into blocks by the segment writer's rule (indexer/position_index.cpp,
 // BlockCutter): no block spans two key partitions; a block closes before the group
 // (postings sharing a stored key) that would take it past kBlockPostings, and a group

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <queue>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -98,6 +97,24 @@ class BatchEmitter {
  private:
   const std::function<void(std::span<const store::Posting>)>& sink_;
   std::vector<store::Posting> batch_;
+};
+
+// A source's next posting in a merge, as two numbers that order postings as posting_less
+// does; a spent source holds the largest values, which no posting has (its ply sits
+// above 16 zero bits).
+struct MergeHead {
+  uint64_t key = ~uint64_t{0};
+  uint64_t game_and_ply = ~uint64_t{0};
+
+  static MergeHead of(const store::Posting& posting) {
+    return {posting.key, uint64_t{posting.game_id} << 32 | uint64_t{posting.ply} << 16};
+  }
+  // Ties go to the older source: the lower number.
+  bool before(const MergeHead& other, uint32_t source, uint32_t other_source) const {
+    if (key != other.key) return key < other.key;
+    if (game_and_ply != other.game_and_ply) return game_and_ply < other.game_and_ply;
+    return source < other_source;
+  }
 };
 
 // A sorted range of records in memory, the part of one run in one partition.
@@ -252,31 +269,52 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
-  struct Head {
-    store::Posting posting;
-    size_t source;  // readers first, then ranges
-  };
-  auto later = [](const Head& a, const Head& b) {
-    if (store::posting_less(a.posting, b.posting)) return false;
-    if (store::posting_less(b.posting, a.posting)) return true;
-    return a.source > b.source;
-  };
-  std::priority_queue<Head, std::vector<Head>, decltype(later)> heap(later);
+  // A tournament of losers (Knuth, TAOCP 5.4.1): each inner node keeps the source that
+  // lost the match there, so replacing the winner's posting replays only the matches on
+  // its path to the root, one comparison per level (a binary heap's pop and push make
+  // about twice as many).
+  const size_t sources = readers.size() + ranges.size();
+  size_t leaves = 1;
+  while (leaves < sources) leaves *= 2;
+  std::vector<MergeHead> heads(leaves);  // the sources past `sources` stay spent
+  std::vector<store::Posting> current(sources);
+  size_t live = 0;
   auto advance = [&](size_t source) {
-    store::Posting posting;
+    bool more;
     if (source < readers.size()) {
-      if (readers[source].next(posting)) heap.push({posting, source});
+      more = readers[source].next(current[source]);
     } else {
       RecordRange& range = ranges[source - readers.size()];
-      if (range.begin != range.end) heap.push({to_posting(*range.begin++), source});
+      more = range.begin != range.end;
+      if (more) current[source] = to_posting(*range.begin++);
+    }
+    if (more) {
+      heads[source] = MergeHead::of(current[source]);
+    } else {
+      heads[source] = MergeHead{};
+      --live;
     }
   };
-  for (size_t source = 0; source < readers.size() + ranges.size(); ++source) advance(source);
-  while (!heap.empty()) {
-    Head head = heap.top();
-    heap.pop();
-    emitter.add(head.posting);
-    advance(head.source);
+  for (size_t source = 0; source < sources; ++source) {
+    ++live;
+    advance(source);
+  }
+  // Plays the first tournament bottom up; winner[n] is only needed while building.
+  std::vector<uint32_t> loser(leaves), winner(2 * leaves);
+  for (size_t leaf = 0; leaf < leaves; ++leaf) winner[leaves + leaf] = uint32_t(leaf);
+  for (size_t node = leaves - 1; node >= 1; --node) {
+    uint32_t a = winner[2 * node], b = winner[2 * node + 1];
+    if (heads[b].before(heads[a], b, a)) std::swap(a, b);
+    winner[node] = a;
+    loser[node] = b;
+  }
+  uint32_t top = winner[1];
+  while (live > 0) {
+    emitter.add(current[top]);
+    advance(top);
+    for (size_t node = (leaves + top) / 2; node >= 1; node /= 2) {
+      if (heads[loser[node]].before(heads[top], loser[node], top)) std::swap(loser[node], top);
+    }
   }
   emitter.flush();
 }

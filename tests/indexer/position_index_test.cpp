@@ -369,6 +369,51 @@ TEST_F(PositionIndexTest, AMergeStartedBeforeTheWriteGivesTheSameBlocks) {
   EXPECT_EQ(files_in(dir_ / "runs"), 0u);
 }
 
+// The merge plays a tournament among its sources (file runs, then memory runs, oldest
+// first): every posting comes out once, in (key, game, ply) order, and a posting that two
+// runs both hold (the same key, game and ply; hand-made, the import never makes one)
+// comes out of the older run first, whatever the number of runs (here not a power of two,
+// some spilled to files, some empty in a partition).
+TEST_F(PositionIndexTest, TheMergeOrdersPostingsAndTiesKeepTheOlderRun) {
+  for (size_t runs : {size_t{1}, size_t{2}, size_t{3}, size_t{37}, size_t{130}}) {
+    for (size_t budget_postings : {size_t{1} << 24, size_t{6000}}) {
+      std::mt19937_64 random(runs * 7 + budget_postings);
+      PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_ / "runs");
+      std::vector<store::Posting> added;
+      for (size_t run = 0; run < runs; ++run) {
+        std::vector<store::Posting> postings;
+        const size_t n = random() % 400;
+        for (size_t i = 0; i < n; ++i) {
+          // Every 8th repeats a posting of an earlier run, with a move of its own.
+          store::Posting p{random(), uint32_t(random() % 50), uint16_t(i), uint16_t(run), store::GameResult(random() % 4)};
+          if (i % 8 == 7 && !added.empty()) {
+            p = added[random() % added.size()];
+            p.next_move = uint16_t(run);
+            if (std::any_of(postings.begin(), postings.end(), [&](const store::Posting& q) {
+                  return q.key == p.key && q.game_id == p.game_id && q.ply == p.ply;
+                }))
+              continue;  // one run holds a posting once
+          }
+          postings.push_back(p);
+        }
+        std::vector<PostingSorter::Record> records;
+        for (const store::Posting& p : postings) records.push_back(PostingSorter::to_record(p));
+        sort_posting_records(records.data(), records.size());
+        added.insert(added.end(), postings.begin(), postings.end());
+        sorter.add_sorted_run(std::move(records));
+      }
+      std::vector<store::Posting> expected = added;
+      std::stable_sort(expected.begin(), expected.end(), store::posting_less);
+      std::vector<store::Posting> merged;
+      sorter.merge([&](std::span<const store::Posting> batch) { merged.insert(merged.end(), batch.begin(), batch.end()); });
+      ASSERT_EQ(merged.size(), expected.size()) << runs << " runs";
+      for (size_t i = 0; i < merged.size(); ++i)  // == compares the moves too
+        ASSERT_EQ(merged[i], expected[i]) << runs << " runs, budget " << budget_postings << ", posting " << i;
+    }
+  }
+  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
+}
+
 TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
   std::vector<store::Posting> postings = make_games(1, 1000, 12);
   store::Database ordered = open_database("ordered.db");
