@@ -167,13 +167,14 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 
 void DatabaseWriter::write_new_names() {
   if (new_names_.empty() && new_openings_.empty()) return;
-  store::Statement& insert_name = db_.cached(store::sql::kInsertName);
-  for (const auto& [id, name] : new_names_) {
-    insert_name.bind_int64(1, id);
-    insert_name.bind_text(2, name);
-    insert_name.run();
+  static const std::string kInsertNames = store::multi_row_insert(store::sql::kInsertName, kRowsPerInsert);
+  store::insert_rows(db_.cached(store::sql::kInsertName), db_.cached(kInsertNames), kRowsPerInsert, 2,
+                     new_names_.size(), [this](store::Statement& s, int first, size_t row) {
+                       s.bind_int64(first, new_names_[row].first);
+                       s.bind_text_static(first + 1, new_names_[row].second);
+                     });
+  for (const auto& [id, name] : new_names_)
     for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
-  }
   new_names_.clear();
   // A source of millions of players would hold hundreds of megabytes of words: past about
   // a million (some 50 MB), they go in now, sorted, and the rest later.
@@ -393,12 +394,12 @@ void DatabaseWriter::write_new_name_words() {
   // as appends to each stretch of the b-tree, where a chunk's alone went in all over it.
   std::sort(new_words_.begin(), new_words_.end());
   new_words_.erase(std::unique(new_words_.begin(), new_words_.end()), new_words_.end());
-  store::Statement& insert_word = db_.cached(store::sql::kInsertNameWord);
-  for (const auto& [word, id] : new_words_) {
-    insert_word.bind_text(1, word);
-    insert_word.bind_int64(2, id);
-    insert_word.run();
-  }
+  static const std::string kInsertWords = store::multi_row_insert(store::sql::kInsertNameWord, kRowsPerInsert);
+  store::insert_rows(db_.cached(store::sql::kInsertNameWord), db_.cached(kInsertWords), kRowsPerInsert, 2,
+                     new_words_.size(), [this](store::Statement& s, int first, size_t row) {
+                       s.bind_text_static(first, new_words_[row].first);
+                       s.bind_int64(first + 1, new_words_[row].second);
+                     });
   new_words_.clear();
 }
 

@@ -208,6 +208,8 @@ class DatabaseWriter {
   // Games wait until kGamesPerInsert of them go in as one statement a table
   // (store/multi_row_insert.h).
   static constexpr size_t kGamesPerInsert = 16;
+  // Names and their words go in this many to a statement (store::insert_rows).
+  static constexpr int kRowsPerInsert = 16;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.

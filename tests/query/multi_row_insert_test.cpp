@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "store/database.h"
 #include "store/games_sql.h"
@@ -54,6 +56,46 @@ TEST(MultiRowInsert, TheGamesStatementForSixteenRowsStoresWhatOneRowAtATimeDoes)
   EXPECT_EQ(count.column_int64(0), 16);
   // The games statement has 28 parameters a row: 16 rows are 448, under SQLite's limit.
   EXPECT_NO_THROW(db.prepare(multi_row_insert(sql::kInsertGame, 16)));
+}
+
+// insert_rows: whole groups through the batch statement, the rest one at a time; every
+// row once, in order, whatever the count; a group that fails (a repeated key) goes in
+// not at all and the statements work again afterwards.
+TEST(MultiRowInsert, InsertRowsPutsEveryRowInOnceWhateverTheCount) {
+  test::TempDir dir;
+  Database db((dir.path() / "rows.db").string(), Database::Mode::Create);
+  db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL)");
+  constexpr std::string_view kOne = "INSERT INTO t(id, name) VALUES (?1, ?2)";
+  Statement one = db.prepare(kOne);
+  Statement batch = db.prepare(multi_row_insert(kOne, 4));
+  int64_t next_id = 1;
+  for (size_t rows : {size_t{0}, size_t{3}, size_t{4}, size_t{5}, size_t{13}}) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < rows; ++i) names.push_back("name " + std::to_string(next_id + int64_t(i)));
+    const int64_t first_id = next_id;
+    insert_rows(one, batch, 4, 2, rows, [&](Statement& s, int first, size_t row) {
+      s.bind_int64(first, first_id + int64_t(row));
+      s.bind_text_static(first + 1, names[row]);
+    });
+    next_id += int64_t(rows);
+  }
+  auto rows_and_order = [&db] {
+    Statement s = db.prepare("SELECT count(*), sum(name = 'name ' || id) FROM t");
+    EXPECT_TRUE(s.step());
+    return std::pair(s.column_int64(0), s.column_int64(1));
+  };
+  EXPECT_EQ(rows_and_order(), std::pair(int64_t{25}, int64_t{25}));
+  const std::string taken = "taken";
+  auto bind_ids = [&](const std::vector<int64_t>& ids) {
+    return [&, ids](Statement& s, int first, size_t row) {
+      s.bind_int64(first, ids[row]);
+      s.bind_text_static(first + 1, taken);
+    };
+  };
+  EXPECT_THROW(insert_rows(one, batch, 4, 2, 4, bind_ids({100, 101, 25, 102})), StoreError);  // 25 is there
+  EXPECT_EQ(rows_and_order(), std::pair(int64_t{25}, int64_t{25}));
+  insert_rows(one, batch, 4, 2, 5, bind_ids({100, 101, 102, 103, 104}));
+  EXPECT_EQ(rows_and_order().first, 30);
 }
 
 }  // namespace
