@@ -223,8 +223,16 @@ void PositionIndexBuilder::start_merge(unsigned threads) {
     m.over = true;
     m.changed.notify_all();
   };
-  if (threads == 0) merge();
-  else m.merger.start(std::move(merge), "the position index merge thread", ThreadRole::Merge);  // may throw ThreadStartError
+  if (threads == 0) {
+    merge();
+    return;
+  }
+  try {
+    m.merger.start(std::move(merge), "the position index merge thread", ThreadRole::Merge);
+  } catch (...) {  // ThreadStartError: no merge is under way, and none is waited for
+    merge_.reset();
+    throw;
+  }
 }
 
 void PositionIndexBuilder::check_segment_is_new(store::Database& db, int64_t segment_id) {
