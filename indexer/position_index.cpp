@@ -10,8 +10,9 @@
 #include <thread>
 #include <utility>
 
-#include "store/position_index_sql.h"
 #include "core/thread_group.h"
+#include "indexer/block_spool.h"
+#include "store/position_index_sql.h"
 
 namespace pgnbase::indexer {
 
@@ -27,7 +28,10 @@ constexpr uint64_t kSmallSegmentPostings = uint64_t{1} << 16;
 struct EncodedBlock {
   uint64_t first_key = 0, last_key = 0;  // stored (masked) keys
   uint32_t postings = 0;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> bytes;  // empty once spooled
+  bool spooled = false;        // bytes are in the merge's BlockSpool at spool_offset
+  uint64_t spool_offset = 0;
+  size_t size = 0;             // of bytes, spooled or not
 };
 
 // What one key partition became.
@@ -78,7 +82,7 @@ class BlockCutter {
     store::PostingBlockSizes sizes;
     std::span<const uint8_t> bytes = encoder_.encode(block, &sizes);
     out_.blocks.push_back({store::mask_key(block.front().key, key_bits_), store::mask_key(block.back().key, key_bits_),
-                           static_cast<uint32_t>(block.size()), {bytes.begin(), bytes.end()}});
+                           static_cast<uint32_t>(block.size()), {bytes.begin(), bytes.end()}, false, 0, bytes.size()});
     out_.sections.header += sizes.header;
     for (size_t i = 0; i < sizes.stored.size(); ++i) {
       out_.sections.stored[i] += sizes.stored[i];
@@ -160,6 +164,10 @@ struct PositionIndexBuilder::Merge {
   std::condition_variable changed;
   unsigned window = 0;    // a partition starts only when it is fewer than this ahead of the insertion
   unsigned inserted = 0;  // partitions inserted so far, all below this one
+  // While the caller does other work (start_merge), partitions finished a window or more
+  // ahead of the insertion go to the spool instead of waiting for room.
+  bool spool_ahead = false;
+  std::unique_ptr<BlockSpool> spool;
   bool over = false, stop = false;
   std::exception_ptr error;
   ThreadGroup merger;  // the last member: its destructor waits for the threads before the rest goes
@@ -177,15 +185,17 @@ void PositionIndexBuilder::start_merge() {
   // encoded on write_segment's thread: starting threads and handing each of the
   // partitions over would cost it more than the work.
   if (stats_.postings <= kSmallSegmentPostings) return;
-  start_merge(std::max(1u, options_.threads));
+  start_merge(std::max(1u, options_.threads), /*spool_ahead=*/true);
 }
 
-void PositionIndexBuilder::start_merge(unsigned threads) {
+void PositionIndexBuilder::start_merge(unsigned threads, bool spool_ahead) {
   if (options_.key_bits == 0)
     options_.key_bits = std::clamp(static_cast<int>(std::bit_width(stats_.postings)) + 12, 24, 64);
   stats_.key_bits = options_.key_bits;
   merge_ = std::make_unique<Merge>();
   Merge& m = *merge_;
+  m.spool_ahead = spool_ahead;
+  if (spool_ahead) m.spool = std::make_unique<BlockSpool>(options_.temp_dir);
   // Encoded blocks waiting for insertion stay bounded: a quarter of the memory budget
   // (estimated at 5 bytes a posting; lean segments measure 3.5-3.8), and never fewer
   // than 2 x threads + 1 partitions, so that every thread has work while the caller
@@ -198,7 +208,7 @@ void PositionIndexBuilder::start_merge(unsigned threads) {
   PostingSorter::PartitionSink sink{
       [this, &m](unsigned p) {
         std::unique_lock lock(m.mutex);
-        m.changed.wait(lock, [&] { return p < m.inserted + m.window || m.stop; });
+        m.changed.wait(lock, [&] { return p < m.inserted + m.window || m.spool_ahead || m.stop; });
         if (m.stop) throw store::PositionIndexError("position index merge stopped");
         lock.unlock();
         m.cutters[p] = std::make_unique<BlockCutter>(options_, m.partitions[p]);
@@ -209,7 +219,16 @@ void PositionIndexBuilder::start_merge(unsigned threads) {
       [&m](unsigned p) {
         m.cutters[p]->finish();
         m.cutters[p].reset();
-        std::lock_guard lock(m.mutex);
+        std::unique_lock lock(m.mutex);
+        if (m.spool_ahead && p >= m.inserted + m.window) {
+          lock.unlock();
+          for (EncodedBlock& block : m.partitions[p].blocks) {
+            block.spool_offset = m.spool->write(block.bytes);
+            block.spooled = true;
+            block.bytes = {};
+          }
+          lock.lock();
+        }
         m.partitions[p].done = true;
         m.changed.notify_all();
       }};
@@ -235,6 +254,10 @@ void PositionIndexBuilder::start_merge(unsigned threads) {
   }
 }
 
+uint64_t PositionIndexBuilder::bytes_spooled() const {
+  return merge_ && merge_->spool ? merge_->spool->bytes_written() : bytes_spooled_;
+}
+
 void PositionIndexBuilder::check_segment_is_new(store::Database& db, int64_t segment_id) {
   if (segment_checked_) return;
   if (!db.in_transaction()) throw store::PositionIndexError("write_segment must run inside the caller's transaction");
@@ -249,6 +272,7 @@ void PositionIndexBuilder::check_segment_is_new(store::Database& db, int64_t seg
 void PositionIndexBuilder::insert_partitions(store::Database& db, int64_t segment_id, bool wait) {
   Merge& m = *merge_;
   store::Statement& insert = db.cached(sql::kInsertBlock);
+  std::vector<uint8_t> spooled;
   for (unsigned p = m.inserted; p < store::kKeyPartitions; ++p) {
     {
       std::unique_lock lock(m.mutex);
@@ -261,10 +285,11 @@ void PositionIndexBuilder::insert_partitions(store::Database& db, int64_t segmen
       insert.bind_int64(2, sql::to_sql_key(block.first_key));
       insert.bind_int64(3, sql::to_sql_key(block.last_key));
       insert.bind_int64(4, static_cast<int64_t>(block.postings));
-      insert.bind_blob_static(5, block.bytes);
+      if (block.spooled) m.spool->read(block.spool_offset, block.size, spooled);
+      insert.bind_blob_static(5, block.spooled ? spooled : block.bytes);
       insert.run();
       ++stats_.blocks;
-      stats_.block_bytes += block.bytes.size();
+      stats_.block_bytes += block.size;
     }
     inserted_postings_ += part.postings;
     inserted_groups_ += part.groups;
@@ -300,7 +325,13 @@ store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int
   // A small segment is merged and encoded on this thread before any insertion.
   try {
     check_segment_is_new(db, segment_id);
-    if (!merge_) start_merge(stats_.postings <= kSmallSegmentPostings ? 0 : std::max(1u, options_.threads));
+    if (!merge_) start_merge(stats_.postings <= kSmallSegmentPostings ? 0 : std::max(1u, options_.threads), false);
+    {
+      // This thread inserts from now on: the merge waits for room again instead of spooling.
+      std::lock_guard lock(merge_->mutex);
+      merge_->spool_ahead = false;
+      merge_->changed.notify_all();
+    }
     insert_partitions(db, segment_id, true);
   } catch (...) {
     merge_.reset();  // stops the merge threads and waits for them
@@ -308,6 +339,7 @@ store::SegmentStats PositionIndexBuilder::write_segment(store::Database& db, int
   }
   merge_->merger.join();
   const std::exception_ptr merge_error = merge_->error;
+  bytes_spooled_ = bytes_spooled();
   merge_.reset();
   if (merge_error) std::rethrow_exception(merge_error);
   if (inserted_postings_ != stats_.postings) throw store::PositionIndexError("position index merge lost postings");

@@ -83,7 +83,9 @@ class PositionIndexBuilder {
   // that the caller can do other work meanwhile (the import's writer builds the games
   // indexes) and write_segment then inserts what is ready. Encoded blocks wait in memory
   // for write_segment: about a quarter of the memory budget, at least a window of
-  // 2 x threads + 1 partitions. Adds are refused afterwards. Does nothing for a small
+  // 2 x threads + 1 partitions; partitions finished further ahead wait in a temporary
+  // file of temp_dir (indexer/block_spool.h) until write_segment starts, so the merge
+  // never waits for the caller. Adds are refused afterwards. Does nothing for a small
   // segment (merged on write_segment's thread) or when called again.
   void start_merge();
   // Inserts the blocks of the partitions that start_merge's threads have finished, in key
@@ -105,6 +107,9 @@ class PositionIndexBuilder {
   double spill_held_up_seconds() const { return sorter_.held_up_seconds(); }
   // The temp files that exist now (for tests).
   std::vector<std::filesystem::path> run_paths() const { return sorter_.run_paths(); }
+  // Bytes of encoded blocks that waited in a temporary file (start_merge; for tests and
+  // measurements).
+  uint64_t bytes_spooled() const;
   // Bytes per block section summed over the written segment (for measurements).
   const store::PostingBlockSizes& section_totals() const { return section_totals_; }
 
@@ -117,8 +122,8 @@ class PositionIndexBuilder {
   bool written_ = false;
   store::PostingBlockSizes section_totals_;
   struct Merge;  // the partitions being merged and encoded, and their threads
-  // threads 0: on the calling thread, before returning.
-  void start_merge(unsigned threads);
+  // threads 0: on the calling thread, before returning. spool_ahead: see Merge.
+  void start_merge(unsigned threads, bool spool_ahead);
   void check_segment_is_new(store::Database& db, int64_t segment_id);
   // Inserts the finished partitions in order; with wait, until every one is in or the
   // merge failed.
@@ -126,6 +131,7 @@ class PositionIndexBuilder {
 
   std::unique_ptr<Merge> merge_;
   bool segment_checked_ = false;
+  uint64_t bytes_spooled_ = 0;  // once the merge is over
   uint64_t inserted_postings_ = 0, inserted_groups_ = 0;
 };
 
