@@ -20,6 +20,7 @@ std::string_view role_name(ThreadRole role) {
     case ThreadRole::Reader: return "reader";
     case ThreadRole::Worker: return "worker";
     case ThreadRole::Merge: return "merge";
+    case ThreadRole::Spill: return "spill";
     case ThreadRole::Other: break;
   }
   return "other";

@@ -12,8 +12,10 @@
 
 namespace pgnbase {
 
-enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge };
-inline constexpr size_t kThreadRoles = 4;
+// Spill: the position index's spills of postings to run files, one at a time per
+// segment (each on a thread of its own, added up as one serial thread).
+enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge, Spill };
+inline constexpr size_t kThreadRoles = 5;
 
 std::string_view role_name(ThreadRole role);
 

@@ -335,7 +335,7 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     total_ = 0;
   }};
   finish_background_spill();
-  if (spill_cpu_seconds_ > 0) add_thread_cpu(ThreadRole::Merge, std::exchange(spill_cpu_seconds_, 0));
+  if (spill_cpu_seconds_ > 0) add_thread_cpu(ThreadRole::Spill, std::exchange(spill_cpu_seconds_, 0));
   sort_buffer();
   cascade();
   const size_t buffer_bytes = reader_buffer_bytes(runs_.size() * std::max(1u, threads));

@@ -153,16 +153,21 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds;
   double claimed = r.writer_seconds;
-  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge}) {
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill}) {
     const size_t i = size_t(role);
     claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
-    std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
-                plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
-    // Workers and merge threads divide their work among themselves; the reader is one.
-    if (role == ThreadRole::Reader && r.totals.busiest[i] > busiest) {
+    if (role == ThreadRole::Spill)
+      std::printf("  %-8s %8.2f  postings spilled to run files, one spill at a time: serial, busiest %.2f\n",
+                  "spill", r.totals.seconds[i], r.totals.busiest[i]);
+    else
+      std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
+                  plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
+    // Workers and merge threads divide their work among themselves; the reader is one,
+    // and a segment's spills follow each other.
+    if ((role == ThreadRole::Reader || role == ThreadRole::Spill) && r.totals.busiest[i] > busiest) {
       busiest = r.totals.busiest[i];
-      busiest_role = "reader";
+      busiest_role = role == ThreadRole::Reader ? "reader" : "spill thread";
     }
   }
   std::printf("  %-8s %8.2f  SQLite's sort helper threads (the indexes of a first import)\n", "other",

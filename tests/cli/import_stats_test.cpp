@@ -60,6 +60,24 @@ TEST_F(ImportStats, NamesEveryRoleAndTheCeilingOfTheBusiestSerialThread) {
   EXPECT_LE(ceiling, 2000 / std::max(writer - 0.005, 0.001) * 1.01) << r.out;
 }
 
+// Past --memory, postings are spilled to run files on a thread of their own, one spill at
+// a time: a serial role of its own (bench/scaling.sh's spill_s), absent when nothing spills.
+TEST_F(ImportStats, SpillsOfPostingsAreASerialRoleOfTheirOwn) {
+  const std::string db = path("sample.db");
+  // Chunks of at most 1 MiB and a budget of 1 MiB: the first spill runs on the writer, the
+  // next ones on the spill thread.
+  Ran r = run(dir_, kIndexBinary,
+              {"-q", "--stats", "-j", "3", "--memory", "1M", "--max-game-bytes", "1M", "-o", db, test::kSample.string()});
+  ASSERT_EQ(r.code, 0) << r;
+  const auto lines = stats_lines(r.out);
+  ASSERT_TRUE(lines.count("spill")) << r.out;
+  EXPECT_NE(lines.at("spill").find("one spill at a time: serial"), std::string::npos) << r.out;
+  EXPECT_GE(second_number(lines.at("spill")), 0) << r.out;
+  Ran in_memory = run(dir_, kIndexBinary, {"-q", "--stats", "-j", "3", "-o", path("whole.db"), test::kSample.string()});
+  ASSERT_EQ(in_memory.code, 0) << in_memory;
+  EXPECT_EQ(stats_lines(in_memory.out).count("spill"), 0u) << in_memory.out;
+}
+
 // The number after `label` in line ("games indexes 0.12, ..."), -1 when absent.
 double number_after(const std::string& line, const std::string& label) {
   const size_t at = line.find(label);

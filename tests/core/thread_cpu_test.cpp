@@ -38,6 +38,7 @@ TEST(ThreadCpu, RolesHaveNames) {
   EXPECT_EQ(role_name(ThreadRole::Worker), "worker");
   EXPECT_EQ(role_name(ThreadRole::Reader), "reader");
   EXPECT_EQ(role_name(ThreadRole::Merge), "merge");
+  EXPECT_EQ(role_name(ThreadRole::Spill), "spill");
 }
 
 }  // namespace
