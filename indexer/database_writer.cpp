@@ -304,11 +304,19 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
     skipped |= id == 0;
     games += id != 0;
   }
-  if (skipped)
-    std::erase_if(postings, [&](const PostingSorter::Record& r) { return r.game_id >= ids.size() || ids[r.game_id] == 0; });
-  for (PostingSorter::Record& r : postings) r.game_id = uint32_t(ids[r.game_id]);
-  summary_.positions += postings.size();
-  positions_->add_sorted_run(std::move(postings), games);
+  if (!skipped && !ids.empty() && ids.back() - ids.front() == int64_t(ids.size()) - 1) {
+    // The chunk's games have consecutive ids: its postings keep their index in the chunk,
+    // and the sorter adds the first id when it reads them (no pass over them here).
+    summary_.positions += postings.size();
+    positions_->add_sorted_run(std::move(postings), games, uint32_t(ids.front()), uint32_t(ids.front()),
+                               uint32_t(ids.back()));
+  } else {
+    if (skipped)
+      std::erase_if(postings, [&](const PostingSorter::Record& r) { return r.game_id >= ids.size() || ids[r.game_id] == 0; });
+    for (PostingSorter::Record& r : postings) r.game_id = uint32_t(ids[r.game_id]);
+    summary_.positions += postings.size();
+    positions_->add_sorted_run(std::move(postings), games);
+  }
   write_new_names();  // once per chunk, while the workers parse the next ones
 }
 

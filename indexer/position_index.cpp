@@ -130,7 +130,6 @@ void PositionIndexBuilder::add(const store::Posting& posting) {
 }
 
 void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
-  if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
@@ -138,13 +137,20 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
     low = std::min(low, id);
     high = std::max(high, id);
   }
+  add_sorted_run(std::move(run), games, 0, low, high);
+}
+
+void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, uint32_t id_offset,
+                                          uint32_t low, uint32_t high) {
+  if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
+  if (run.empty()) return;
   stats_.first_game_id = have_game_ ? std::min(stats_.first_game_id, low) : low;
   stats_.last_game_id = have_game_ ? std::max(stats_.last_game_id, high) : high;
   have_game_ = true;
   last_game_id_ = high;
   stats_.games += games;
   stats_.postings += run.size();
-  sorter_.add_sorted_run(std::move(run));
+  sorter_.add_sorted_run(std::move(run), id_offset);
 }
 
 void PositionIndexBuilder::add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,

@@ -74,6 +74,12 @@ class PositionIndexBuilder {
   // that made it). games is how many distinct games the run holds; first and last
   // game ids are read from the run.
   void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games);
+  // The same for a run whose game ids are offsets: a record's game is id_offset + its
+  // game_id, and first_game_id, last_game_id (offset included) are the run's smallest and
+  // largest, so that nothing reads the whole run on the caller's thread (the import's
+  // writer, whose chunks keep their games' indexes when no game was skipped).
+  void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, uint32_t id_offset, uint32_t first_game_id,
+                      uint32_t last_game_id);
   // Adds a whole game: keys[i] is the key after i plies (keys[0] the start position),
   // moves[i] the move played from it; keys.size() must be moves.size() + 1.
   void add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,

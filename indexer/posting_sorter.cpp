@@ -22,8 +22,9 @@ constexpr size_t kMaxReaderBuffer = 1 << 20;
 
 using Record = PostingSorter::Record;
 
-store::Posting to_posting(const Record& record) {
-  return store::Posting{record.key, record.game_id, record.ply, record.next_move, static_cast<store::GameResult>(record.result & 3)};
+store::Posting to_posting(const Record& record, uint32_t id_offset = 0) {
+  return store::Posting{record.key, id_offset + record.game_id, record.ply, record.next_move,
+                        static_cast<store::GameResult>(record.result & 3)};
 }
 
 bool record_less(const Record& a, const Record& b) {
@@ -121,15 +122,16 @@ struct MergeHead {
 struct RecordRange {
   const Record* begin;
   const Record* end;
+  uint32_t id_offset;  // added to each record's game id
 };
 
 // The records of `partition` in a sorted run (all of them for kKeyPartitions).
 RecordRange partition_range(const Record* begin, const Record* end, unsigned partition) {
-  if (partition >= store::kKeyPartitions) return {begin, end};
+  if (partition >= store::kKeyPartitions) return {begin, end, 0};
   auto partition_of = [](const Record& r) { return store::key_partition(r.key); };
   const Record* lo = std::partition_point(begin, end, [&](const Record& r) { return partition_of(r) < partition; });
   const Record* hi = std::partition_point(lo, end, [&](const Record& r) { return partition_of(r) <= partition; });
-  return {lo, hi};
+  return {lo, hi, 0};
 }
 
 }  // namespace
@@ -147,11 +149,11 @@ PostingSorter::~PostingSorter() {
   if (spiller_.joinable()) spiller_.join();  // its error, if any, has no one to go to now
 }
 
-void PostingSorter::add_sorted_run(std::vector<Record> run) {
+void PostingSorter::add_sorted_run(std::vector<Record> run, uint32_t id_offset) {
   if (run.empty()) return;
   total_ += run.size();
   held_ += run.size();
-  memory_runs_.push_back(std::move(run));
+  memory_runs_.push_back({std::move(run), id_offset});
   const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
   if (held_ + size_ + spilling_postings_ > limit) {
     const auto started = std::chrono::steady_clock::now();
@@ -248,7 +250,7 @@ void PostingSorter::cascade() {
 }
 
 void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
-                                    std::span<const std::vector<Record>> memory_runs, bool with_buffer,
+                                    std::span<const MemoryRun> memory_runs, bool with_buffer,
                                     const std::function<void(std::span<const store::Posting>)>& sink) const {
   // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
   // older source first, so the output is deterministic.
@@ -259,13 +261,15 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     else readers.emplace_back(run, buffer_bytes);
   }
   std::vector<RecordRange> ranges;
-  for (const std::vector<Record>& run : memory_runs)
-    ranges.push_back(partition_range(run.data(), run.data() + run.size(), partition));
+  for (const MemoryRun& run : memory_runs) {
+    ranges.push_back(partition_range(run.records.data(), run.records.data() + run.records.size(), partition));
+    ranges.back().id_offset = run.id_offset;
+  }
   if (with_buffer && size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
 
   BatchEmitter emitter(sink);
   if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
-    for (const Record* r = ranges[0].begin; r != ranges[0].end; ++r) emitter.add(to_posting(*r));
+    for (const Record* r = ranges[0].begin; r != ranges[0].end; ++r) emitter.add(to_posting(*r, ranges[0].id_offset));
     emitter.flush();
     return;
   }
@@ -286,7 +290,7 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     } else {
       RecordRange& range = ranges[source - readers.size()];
       more = range.begin != range.end;
-      if (more) current[source] = to_posting(*range.begin++);
+      if (more) current[source] = to_posting(*range.begin++, range.id_offset);
     }
     if (more) {
       heads[source] = MergeHead::of(current[source]);

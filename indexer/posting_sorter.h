@@ -66,8 +66,9 @@ class PostingSorter {
     ++total_;
   }
   // Takes a run already sorted by sort_posting_records (e.g. one chunk's postings,
-  // sorted by the worker that made them).
-  void add_sorted_run(std::vector<Record> run);
+  // sorted by the worker that made them). A record's game is id_offset + its game_id
+  // (the import's chunks keep their games' indexes in the chunk; the sum must fit 32 bits).
+  void add_sorted_run(std::vector<Record> run, uint32_t id_offset = 0);
 
   ~PostingSorter();
   PostingSorter(const PostingSorter&) = delete;
@@ -107,6 +108,10 @@ class PostingSorter {
   void sort_buffer();
   void spill();
   // Hands the memory runs to a thread that merges them into a run file.
+  struct MemoryRun {
+    std::vector<Record> records;
+    uint32_t id_offset = 0;
+  };
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its
   // error is thrown here.
@@ -115,7 +120,7 @@ class PostingSorter {
   // Merges partition p (or every partition: kKeyPartitions) of the file runs, the
   // memory runs given and, with with_buffer, the buffer.
   void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
-                       std::span<const std::vector<Record>> memory_runs, bool with_buffer,
+                       std::span<const MemoryRun> memory_runs, bool with_buffer,
                        const std::function<void(std::span<const store::Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
@@ -124,7 +129,7 @@ class PostingSorter {
   size_t run_capacity_;            // postings per in-memory run
   HugePageArray<Record> buffer_;   // reserved on first add, released by merge()
   size_t size_ = 0;                // postings in buffer_
-  std::vector<std::vector<Record>> memory_runs_;  // sorted runs from add_sorted_run
+  std::vector<MemoryRun> memory_runs_;  // sorted runs from add_sorted_run
   size_t held_ = 0;                // postings in memory_runs_
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
@@ -133,7 +138,7 @@ class PostingSorter {
   // its thread, read after the join), and the CPU seconds of all such spills, added to
   // the merge role once (core/thread_cpu.h) when the sorter is merged.
   std::thread spiller_;
-  std::vector<std::vector<Record>> spilling_;
+  std::vector<MemoryRun> spilling_;
   size_t spilling_postings_ = 0;
   std::optional<PostingRunFile> spilled_;
   std::exception_ptr spill_error_;

@@ -425,6 +425,46 @@ TEST_F(PositionIndexTest, TheMergeOrdersPostingsAndTiesKeepTheOlderRun) {
   EXPECT_EQ(files_in(dir_ / "runs"), 0u);
 }
 
+// The import's writer hands a chunk's postings over with their games' indexes in the
+// chunk and the chunk's first game id as an offset, when no game of the chunk was skipped:
+// the segment is the one the same runs with their ids written out give, spilled or not.
+TEST_F(PositionIndexTest, RunsWithAGameIdOffsetGiveTheSameBlocks) {
+  std::vector<store::Posting> postings = make_games(1, 2000, 18);
+  for (size_t budget_postings : {postings.size() * 2, postings.size() / 12}) {
+    store::Database written_out = open_database("ids-" + std::to_string(budget_postings) + ".db");
+    store::Database offset = open_database("offset-" + std::to_string(budget_postings) + ".db");
+    PositionIndexBuilder a(options(budget_postings * PostingSorter::kBytesPerBufferedPosting));
+    PositionIndexBuilder b(options(budget_postings * PostingSorter::kBytesPerBufferedPosting));
+    for (size_t at = 0; at < postings.size();) {
+      std::vector<PostingSorter::Record> ids, local;
+      const uint32_t first_game = postings[at].game_id;
+      for (; at < postings.size() && postings[at].game_id < first_game + 7; ++at) {
+        ids.push_back(PostingSorter::to_record(postings[at]));
+        store::Posting p = postings[at];
+        p.game_id -= first_game;
+        local.push_back(PostingSorter::to_record(p));
+      }
+      const uint32_t last_game = postings[at - 1].game_id;
+      sort_posting_records(ids.data(), ids.size());
+      sort_posting_records(local.data(), local.size());
+      a.add_sorted_run(std::move(ids), last_game - first_game + 1);
+      b.add_sorted_run(std::move(local), last_game - first_game + 1, first_game, first_game, last_game);
+    }
+    EXPECT_EQ(a.runs_spilled(), b.runs_spilled());
+    for (auto [builder, db] : {std::pair{&a, &written_out}, std::pair{&b, &offset}}) {
+      store::Transaction transaction(*db);
+      const store::SegmentStats stats = builder->write_segment(*db, 1);
+      transaction.commit();
+      EXPECT_EQ(stats.first_game_id, 1u);
+      EXPECT_EQ(stats.last_game_id, 2000u);
+      EXPECT_EQ(stats.games, 2000u);
+    }
+    EXPECT_EQ(block_blobs(written_out), block_blobs(offset)) << "budget " << budget_postings;
+    store::PositionIndexReader reader(offset);
+    expect_lookups(reader, group_by_key(postings));
+  }
+}
+
 TEST_F(PositionIndexTest, AddOrderDoesNotChangeTheSegment) {
   std::vector<store::Posting> postings = make_games(1, 1000, 12);
   store::Database ordered = open_database("ordered.db");
