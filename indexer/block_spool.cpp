@@ -1,6 +1,5 @@
 #include "indexer/block_spool.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>

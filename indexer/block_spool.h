@@ -11,6 +11,7 @@
 // the folder. Thread safety: write from any thread; read from one thread at a time.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>

@@ -130,6 +130,7 @@ void PositionIndexBuilder::add(const store::Posting& posting) {
 }
 
 void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
+  if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
   for (const PostingSorter::Record& r : run) {
