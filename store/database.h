@@ -198,10 +198,12 @@ class Database {
   // Runs CREATE INDEX statements with SQLite's sorter cutting its input into sorted runs
   // of 4 MiB in temporary files (unlinked at once; SQLITE_TMPDIR, else TMPDIR, else
   // /var/tmp or /tmp), which the helper threads of configure_for_bulk_load sort and merge
-  // beside the writing thread. A sort held in memory (temp_store=MEMORY, or runs as large
-  // as the page cache) stays on the writing thread alone, and its memory grows with the
-  // table: 14.1 s against 8.7 s for the games indexes of 1.48M games on 2 cores
-  // (bench/README.md). (Mapping the file meanwhile saved system time but put the mapped
+  // beside the writing thread. A database that fits the 32 MiB bulk-load cache keeps that
+  // cache: its sorts are under 4 MiB anyway, and its tables are read once, not once per
+  // index (0.95 of the import's wall time on the bench files). A sort held in memory
+  // (temp_store=MEMORY, or runs as large as the page cache) stays on the writing thread
+  // alone, and its memory grows with the table: 14.1 s against 8.7 s for the games
+  // indexes of 1.48M games on 2 cores (bench/README.md). (Mapping the file meanwhile saved system time but put the mapped
   // table in the resident set: 746 MB peak on 1.48M games.) after_each, when given, runs
   // after each statement of sql (the import's writer inserts the position blocks that
   // are ready meanwhile).

@@ -345,6 +345,22 @@ TEST_F(StoreTest, BuildIndexesRunsAfterEachStatement) {
                                 count_indexes),
                StoreError);
   EXPECT_EQ(indexes_seen, (std::vector<int64_t>{3}));
+
+  // The sorter's runs are the page cache's size: a database that fits the bulk-load cache
+  // (32 MiB) keeps it, a larger one sorts in 4 MiB runs for the helper threads.
+  auto cache_during_build = [&db](const std::string& index) {
+    int64_t cache = 0;
+    db.build_indexes("CREATE INDEX " + index + " ON items(id, length(name))", [&] {
+      Statement s = db.prepare("PRAGMA cache_size");
+      EXPECT_TRUE(s.step());
+      cache = s.column_int64(0);
+    });
+    return cache;
+  };
+  EXPECT_EQ(cache_during_build("items_small"), -32768);
+  db.exec("INSERT INTO items (name) SELECT zeroblob(3900) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+          "SELECT i + 1 FROM n WHERE i < 9000) SELECT i FROM n)");
+  EXPECT_EQ(cache_during_build("items_large"), -4096);
 }
 
 TEST_F(StoreTest, IntegrityCheckReportsDamage) {
