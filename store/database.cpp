@@ -296,6 +296,7 @@ namespace {
 // Negative = KiB: 32 MiB imports the bench files as fast as 64 MiB did, and keeps
 // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
 constexpr std::string_view kBulkLoadCacheSize = "PRAGMA cache_size=-32768";
+constexpr int64_t kBulkLoadCacheBytes = int64_t{32768} << 10;
 }  // namespace
 
 void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
@@ -326,7 +327,7 @@ void Database::build_indexes(std::string_view sql, const std::function<void()>& 
   // under 4 MiB anyway, and its tables are then read from the cache, not from the file
   // once per index.
   Statement pages = prepare("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
-  const bool fits_cache = pages.step() && pages.column_int64(0) <= int64_t{32} << 20;
+  const bool fits_cache = pages.step() && pages.column_int64(0) <= kBulkLoadCacheBytes;
   pages.reset();
   if (!fits_cache) exec("PRAGMA cache_size=-4096");
   struct RestoreCache {

@@ -203,10 +203,10 @@ class Database {
   // index (0.95 of the import's wall time on the bench files). A sort held in memory
   // (temp_store=MEMORY, or runs as large as the page cache) stays on the writing thread
   // alone, and its memory grows with the table: 14.1 s against 8.7 s for the games
-  // indexes of 1.48M games on 2 cores (bench/README.md). (Mapping the file meanwhile saved system time but put the mapped
-  // table in the resident set: 746 MB peak on 1.48M games.) after_each, when given, runs
-  // after each statement of sql (the import's writer inserts the position blocks that
-  // are ready meanwhile).
+  // indexes of 1.48M games on 2 cores (bench/README.md). (Mapping the file meanwhile
+  // saved system time but put the mapped table in the resident set: 746 MB peak on 1.48M
+  // games.) after_each, when given, runs after each statement of sql (the import's writer
+  // inserts the position blocks that are ready meanwhile).
   void build_indexes(std::string_view sql, const std::function<void()>& after_each = {});
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
   // then is what it holds).
