@@ -135,10 +135,10 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   segment_writer_ = nullptr;
   if (insert_game_) return;  // prepared by the first source, kept for the next
   insert_game_ = db_.prepare(store::sql::kInsertGame);
-  insert_games_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertGame, kGamesPerInsert));
+  insert_games_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert));
   insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
   insert_material_ = db_.prepare(store::sql::kInsertMaterial);
-  insert_material_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kGamesPerInsert));
+  insert_material_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert));
   insert_reject_ = db_.prepare(store::sql::kInsertReject);
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
 }
@@ -202,7 +202,7 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   pending_games_.push_back({&game, id});
   const store::HeaderColumns& h = game.header;
   new_facets_.add(uint32_t(id), h.white_elo, h.black_elo, h.date_key, h.time_control);
-  if (pending_games_.size() == kGamesPerInsert) write_pending_games();
+  if (pending_games_.size() == size_t(kRowsPerInsert)) write_pending_games();
   if (dedupe_keys_loaded_) dedupe_keys_.add_if_absent(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
   return id;
@@ -259,32 +259,16 @@ void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord&
 void DatabaseWriter::write_pending_games() {
   if (pending_games_.empty()) return;
   // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
-  const bool batch = pending_games_.size() == kGamesPerInsert;
-  store::Statement& games = batch ? insert_games_batch_ : insert_game_;
-  store::Statement& material = batch ? insert_material_batch_ : insert_material_;
   constexpr int kGameColumns = 28, kMaterialColumns = 2;
-  int row = 0;
-  for (const auto& [game, id] : pending_games_) {
-    if (!batch || row == 0) {
-      games.reset();  // after a failed run too
-      games.clear_bindings();  // a column this game lacks is NULL
-      material.reset();
-    }
-    const int games_first = batch ? row * kGameColumns + 1 : 1;
-    const int material_first = batch ? row * kMaterialColumns + 1 : 1;
-    bind_game(games, games_first, *game, id);
-    material.bind_int64(material_first, id);
-    material.bind_blob_static(material_first + 1, bytes_of(game->material_blob));
-    if (!batch) {
-      games.run();
-      material.run();
-    }
-    ++row;
-  }
-  if (batch) {
-    games.run();
-    material.run();
-  }
+  store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
+                     [this](store::Statement& s, int first, size_t row) {
+                       bind_game(s, first, *pending_games_[row].first, pending_games_[row].second);
+                     });
+  store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns, pending_games_.size(),
+                     [this](store::Statement& s, int first, size_t row) {
+                       s.bind_int64(first, pending_games_[row].second);
+                       s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
+                     });
   // After their games rows, which they reference.
   for (const auto& [game, id] : pending_games_) {
     if (game->annotations_blob.empty()) continue;

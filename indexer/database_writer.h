@@ -205,10 +205,8 @@ class DatabaseWriter {
   // order. Runs before anything reads the games table and while their records live (each
   // chunk's add_positions).
   void write_pending_games();
-  // Games wait until kGamesPerInsert of them go in as one statement a table
-  // (store/multi_row_insert.h).
-  static constexpr size_t kGamesPerInsert = 16;
-  // Names and their words go in this many to a statement (store::insert_rows).
+  // Games wait until this many of them go in as one statement a table; names and their
+  // words go in this many to a statement too (store::insert_rows).
   static constexpr int kRowsPerInsert = 16;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   // The facets of the games added since the last commit, which commit_sources appends

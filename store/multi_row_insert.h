@@ -22,17 +22,20 @@ std::string multi_row_insert(std::string_view one_row, int rows);
 // Inserts `rows` rows of `columns` values each: whole groups of rows_per_batch through
 // batch (multi_row_insert of one's statement for that many rows), the rest one at a time
 // through one. bind_row(statement, first, row) binds row's values from parameter first
-// on; what it binds must live until the group's run (static binding is safe).
+// on (a value it leaves unbound is NULL); what it binds must live until the group's run
+// (static binding is safe).
 template <class BindRow>
 void insert_rows(Statement& one, Statement& batch, int rows_per_batch, int columns, size_t rows, BindRow&& bind_row) {
   size_t row = 0;
   for (; rows - row >= size_t(rows_per_batch); row += size_t(rows_per_batch)) {
     batch.reset();  // after a failed run too
+    batch.clear_bindings();
     for (int r = 0; r < rows_per_batch; ++r) bind_row(batch, r * columns + 1, row + size_t(r));
     batch.run();
   }
   for (; row < rows; ++row) {
     one.reset();
+    one.clear_bindings();
     bind_row(one, 1, row);
     one.run();
   }
