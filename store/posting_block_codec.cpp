@@ -140,13 +140,21 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
   if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
   if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
+  // Masking keeps the key order, so only a run of postings whose keys share a fingerprint
+  // needs sorting again, and only when the run holds two keys (a few runs in a block).
   masked_.assign(postings.begin(), postings.end());
-  bool regroup = false;
-  for (size_t i = 0; i < masked_.size(); ++i) {
-    masked_[i].key = mask_key(postings[i].key, key_bits_);
-    if (i > 0 && masked_[i].key == masked_[i - 1].key && postings[i].key != postings[i - 1].key) regroup = true;
+  for (size_t run = 0; run < masked_.size();) {
+    masked_[run].key = mask_key(postings[run].key, key_bits_);
+    size_t end = run + 1;
+    bool two_keys = false;
+    for (; end < masked_.size(); ++end) {
+      masked_[end].key = mask_key(postings[end].key, key_bits_);
+      if (masked_[end].key != masked_[run].key) break;
+      two_keys |= postings[end].key != postings[end - 1].key;
+    }
+    if (two_keys) std::sort(masked_.begin() + std::ptrdiff_t(run), masked_.begin() + std::ptrdiff_t(end), posting_less);
+    run = end;
   }
-  if (regroup) std::sort(masked_.begin(), masked_.end(), posting_less);
 
   for (auto& section : sections_) section.clear();
   std::vector<uint64_t>& gaps = gaps_;
