@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -38,7 +39,7 @@ bool record_less(const Record& a, const Record& b) {
 // Sorts records by (key, game_id, ply): an in-place radix pass on 8 key bits at
 // `shift`, recursing into each bucket on the next 8 bits, and a comparison sort once
 // a bucket is small (keys are hashes, so two levels usually suffice) or the key bits
-// are used up (many postings of one key).
+// are used up (many postings of one key). Needs no memory besides the records.
 void sort_records(Record* records, size_t n, int shift) {
   if (n < 64 || shift < 0) {
     std::sort(records, records + n, record_less);
@@ -69,6 +70,70 @@ void sort_records(Record* records, size_t n, int shift) {
     if (end[b] - begin > 1) sort_records(records + begin, end[b] - begin, shift - 8);
     begin = end[b];
   }
+}
+
+// A stable sort by key alone, through a second buffer: records of one key keep their
+// order, so postings collected game by game and ply by ply come out in (key, game_id,
+// ply) order with no comparison of games. Each level moves records by 8 key bits
+// between the two buffers (sequential writes, unlike the in-place cycles above) and
+// skips the move when every record falls in one bucket (the many postings of an
+// opening position).
+constexpr size_t kKeyBuckets = 256;
+constexpr size_t kInsertionSortRecords = 32;
+
+void insertion_sort_by_key(Record* records, size_t n) {
+  for (size_t i = 1; i < n; ++i) {
+    const Record record = records[i];
+    size_t j = i;
+    for (; j > 0 && records[j - 1].key > record.key; --j) records[j] = records[j - 1];
+    records[j] = record;
+  }
+}
+
+// Bucket starts of the records by 8 key bits at shift (counts[kKeyBuckets] = n); false
+// when they all fall in one bucket.
+bool key_buckets(const Record* records, size_t n, int shift, std::array<size_t, kKeyBuckets + 1>& starts) {
+  starts.fill(0);
+  for (size_t i = 0; i < n; ++i) ++starts[((records[i].key >> shift) & 0xff) + 1];
+  bool one_bucket = false;
+  for (size_t b = 0; b < kKeyBuckets; ++b) {
+    one_bucket |= starts[b + 1] == n;
+    starts[b + 1] += starts[b];
+  }
+  return !one_bucket;
+}
+
+void scatter_by_key(const Record* from, Record* to, size_t n, int shift, std::array<size_t, kKeyBuckets + 1> starts) {
+  for (size_t i = 0; i < n; ++i) to[starts[(from[i].key >> shift) & 0xff]++] = from[i];
+}
+
+void stable_sort_from(Record* from, Record* to, size_t n, int shift);
+
+// Sorts the records at data in place; spare is as long and its content is lost.
+void stable_sort_in(Record* data, Record* spare, size_t n, int shift) {
+  std::array<size_t, kKeyBuckets + 1> starts;
+  for (; n > kInsertionSortRecords && shift >= 0; shift -= 8) {
+    if (!key_buckets(data, n, shift, starts)) continue;
+    scatter_by_key(data, spare, n, shift, starts);
+    for (size_t b = 0; b < kKeyBuckets; ++b)
+      stable_sort_from(spare + starts[b], data + starts[b], starts[b + 1] - starts[b], shift - 8);
+    return;
+  }
+  insertion_sort_by_key(data, n);
+}
+
+// Sorts the records at from into to (as long); from's content is lost.
+void stable_sort_from(Record* from, Record* to, size_t n, int shift) {
+  if (n <= kInsertionSortRecords || shift < 0) {
+    std::copy(from, from + n, to);
+    insertion_sort_by_key(to, n);
+    return;
+  }
+  std::array<size_t, kKeyBuckets + 1> starts;
+  key_buckets(from, n, shift, starts);
+  scatter_by_key(from, to, n, shift, starts);
+  for (size_t b = 0; b < kKeyBuckets; ++b)
+    stable_sort_in(to + starts[b], from + starts[b], starts[b + 1] - starts[b], shift - 8);
 }
 
 // Runs a callable when the scope ends, however it ends.
@@ -136,7 +201,23 @@ RecordRange partition_range(const Record* begin, const Record* end, unsigned par
 
 }  // namespace
 
-void sort_posting_records(Record* records, size_t n) { sort_records(records, n, 56); }
+void sort_posting_records(Record* records, size_t n) {
+  // Up to 64 MiB of records a second buffer is the faster way; past that (a budget-sized
+  // buffer of postings added one by one), sorting in place keeps memory as it was.
+  constexpr size_t kMaxStableSortRecords = (size_t{64} << 20) / sizeof(Record);
+  if (n > kMaxStableSortRecords) return sort_records(records, n, 56);
+  std::unique_ptr<Record[]> spare(new Record[n]);
+  stable_sort_in(records, spare.get(), n, 56);
+  // Records of one key in (game_id, ply) order stay so; where a key's records came in
+  // another order, that run is sorted by game and ply too.
+  for (size_t run = 0; run < n;) {
+    size_t end = run + 1;
+    bool ordered = true;
+    for (; end < n && records[end].key == records[run].key; ++end) ordered &= !record_less(records[end], records[end - 1]);
+    if (!ordered) std::sort(records + run, records + end, record_less);
+    run = end;
+  }
+}
 
 PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir)
     : memory_budget_bytes_(memory_budget_bytes),

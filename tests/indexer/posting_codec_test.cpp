@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "store/bit_stream.h"
@@ -263,6 +264,43 @@ TEST_F(RunFileTest, SorterOrdersAnyInputLikeStdSort) {
     EXPECT_EQ(sorter.size(), 0u);
     EXPECT_TRUE(fs::is_empty(dir_));
   }
+}
+
+// sort_posting_records sorts by key alone and relies on records of one key arriving in
+// (game, ply) order, as a chunk collects them; any other order is sorted too.
+TEST(PostingRecordSortTest, GivesTheComparisonSortsOrderForGameOrderAndShuffledInput) {
+  std::mt19937_64 random(7);
+  std::vector<uint64_t> common_keys;  // opening positions: keys met in many games
+  for (int i = 0; i < 40; ++i) common_keys.push_back(random());
+  common_keys.push_back(0);
+  common_keys.push_back(~uint64_t{0});
+  std::vector<PostingSorter::Record> by_game;
+  for (uint32_t game = 0; game < 3000; ++game)
+    for (uint16_t ply = 0; ply < 60; ++ply) {
+      // Common keys early in a game, the same key twice in a game now and then (a repetition).
+      const uint64_t key = ply < 8 && random() % 3 ? common_keys[random() % common_keys.size()]
+                           : ply > 0 && random() % 50 == 0 ? by_game.back().key
+                                                          : random() >> (random() % 64);
+      by_game.push_back({key, game, ply, uint16_t(random()), uint8_t(random() % 4)});
+    }
+  auto less = [](const PostingSorter::Record& a, const PostingSorter::Record& b) {
+    return std::tuple(a.key, a.game_id, a.ply) < std::tuple(b.key, b.game_id, b.ply);
+  };
+  auto same = [](const PostingSorter::Record& a, const PostingSorter::Record& b) {
+    return std::tuple(a.key, a.game_id, a.ply, a.next_move, a.result) ==
+           std::tuple(b.key, b.game_id, b.ply, b.next_move, b.result);
+  };
+  std::vector<PostingSorter::Record> shuffled = by_game;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+  for (std::vector<PostingSorter::Record>* input : {&by_game, &shuffled})
+    for (size_t n : {size_t{0}, size_t{1}, size_t{31}, size_t{500}, input->size()}) {
+      std::vector<PostingSorter::Record> sorted(input->begin(), input->begin() + std::ptrdiff_t(n));
+      std::vector<PostingSorter::Record> expected = sorted;
+      std::stable_sort(expected.begin(), expected.end(), less);
+      sort_posting_records(sorted.data(), sorted.size());
+      ASSERT_TRUE(std::equal(sorted.begin(), sorted.end(), expected.begin(), expected.end(), same))
+          << (input == &by_game ? "game order, " : "shuffled, ") << n << " records";
+    }
 }
 
 }  // namespace
