@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <exception>
 #include <memory>
@@ -79,7 +80,11 @@ void sort_records(Record* records, size_t n, int shift) {
 // skips the move when every record falls in one bucket (the many postings of an
 // opening position).
 constexpr size_t kKeyBuckets = 256;
-constexpr size_t kInsertionSortRecords = 32;
+constexpr size_t kInsertionSortRecords = 64;
+
+// The digit after the one at shift: 8 bits lower, the last one at bit 0 (overlapping the
+// digit before when shift was under 8); -1 when the key is used up.
+int next_shift(int shift) { return shift == 0 ? -1 : std::max(shift - 8, 0); }
 
 void insertion_sort_by_key(Record* records, size_t n) {
   for (size_t i = 1; i < n; ++i) {
@@ -112,11 +117,11 @@ void stable_sort_from(Record* from, Record* to, size_t n, int shift);
 // Sorts the records at data in place; spare is as long and its content is lost.
 void stable_sort_in(Record* data, Record* spare, size_t n, int shift) {
   std::array<size_t, kKeyBuckets + 1> starts;
-  for (; n > kInsertionSortRecords && shift >= 0; shift -= 8) {
+  for (; n > kInsertionSortRecords && shift >= 0; shift = next_shift(shift)) {
     if (!key_buckets(data, n, shift, starts)) continue;
     scatter_by_key(data, spare, n, shift, starts);
     for (size_t b = 0; b < kKeyBuckets; ++b)
-      stable_sort_from(spare + starts[b], data + starts[b], starts[b + 1] - starts[b], shift - 8);
+      stable_sort_from(spare + starts[b], data + starts[b], starts[b + 1] - starts[b], next_shift(shift));
     return;
   }
   insertion_sort_by_key(data, n);
@@ -133,7 +138,7 @@ void stable_sort_from(Record* from, Record* to, size_t n, int shift) {
   key_buckets(from, n, shift, starts);
   scatter_by_key(from, to, n, shift, starts);
   for (size_t b = 0; b < kKeyBuckets; ++b)
-    stable_sort_in(to + starts[b], from + starts[b], starts[b + 1] - starts[b], shift - 8);
+    stable_sort_in(to + starts[b], from + starts[b], starts[b + 1] - starts[b], next_shift(shift));
 }
 
 // Runs a callable when the scope ends, however it ends.
@@ -199,6 +204,36 @@ RecordRange partition_range(const Record* begin, const Record* end, unsigned par
   return {lo, hi, 0};
 }
 
+// Whether each run's games all come after the games of the runs before it (chunks in
+// input order).
+template <class Runs>
+bool games_ascend(const Runs& runs) {
+  for (size_t i = 1; i < runs.size(); ++i)
+    if (runs[i].first_game <= runs[i - 1].last_game) return false;
+  return true;
+}
+
+// Merges sorted ranges whose games ascend from range to range: put one after the other,
+// a stable sort by key alone gives (key, game, ply) order. For one key partition's part
+// of the runs, two buffers of that part cost less than a merge's comparisons per posting.
+void sort_ranges_by_key(std::span<const RecordRange> ranges, BatchEmitter& emitter) {
+  size_t n = 0;
+  for (const RecordRange& range : ranges) n += size_t(range.end - range.begin);
+  std::unique_ptr<Record[]> records(new Record[n]), spare(new Record[n]);
+  Record* out = records.get();
+  for (const RecordRange& range : ranges)
+    for (const Record* r = range.begin; r != range.end; ++r) {
+      *out = *r;
+      out->game_id = r->game_id + range.id_offset;
+      ++out;
+    }
+  // The partition's keys share their top bits: the first digit is the one below them.
+  constexpr int kFirstShift = 64 - store::kKeyPartitionBits - 8;
+  stable_sort_in(records.get(), spare.get(), n, kFirstShift);
+  for (size_t i = 0; i < n; ++i) emitter.add(to_posting(records[i]));
+  emitter.flush();
+}
+
 }  // namespace
 
 void sort_posting_records(Record* records, size_t n) {
@@ -234,7 +269,12 @@ void PostingSorter::add_sorted_run(std::vector<Record> run, uint32_t id_offset) 
   if (run.empty()) return;
   total_ += run.size();
   held_ += run.size();
-  memory_runs_.push_back({std::move(run), id_offset});
+  uint32_t first_game = ~uint32_t{0}, last_game = 0;
+  for (const Record& record : run) {
+    first_game = std::min<uint32_t>(first_game, record.game_id);
+    last_game = std::max<uint32_t>(last_game, record.game_id);
+  }
+  memory_runs_.push_back({std::move(run), id_offset, id_offset + first_game, id_offset + last_game});
   const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
   if (held_ + size_ + spilling_postings_ > limit) {
     const auto started = std::chrono::steady_clock::now();
@@ -352,6 +392,11 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
   if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
     for (const Record* r = ranges[0].begin; r != ranges[0].end; ++r) emitter.add(to_posting(*r, ranges[0].id_offset));
     emitter.flush();
+    return;
+  }
+  if (readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
+      games_ascend(memory_runs)) {
+    sort_ranges_by_key(ranges, emitter);
     return;
   }
   // A tournament of losers (Knuth, TAOCP 5.4.1): each inner node keeps the source that

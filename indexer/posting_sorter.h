@@ -111,6 +111,7 @@ class PostingSorter {
   struct MemoryRun {
     std::vector<Record> records;
     uint32_t id_offset = 0;
+    uint32_t first_game = 0, last_game = 0;  // its smallest and largest game id, offset added
   };
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its

@@ -303,5 +303,48 @@ TEST(PostingRecordSortTest, GivesTheComparisonSortsOrderForGameOrderAndShuffledI
     }
 }
 
+// Runs whose games ascend from run to run (chunks in input order) are merged per key
+// partition by one sort; runs in any other order by comparing heads. Both give every
+// posting once, in posting_less order, with the runs' id offsets added.
+TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames) {
+  std::mt19937_64 random(11);
+  std::vector<uint64_t> common_keys;
+  for (int i = 0; i < 30; ++i) common_keys.push_back(random());
+  std::vector<std::vector<PostingSorter::Record>> chunks;
+  std::vector<uint32_t> first_games;  // the id of each chunk's first game
+  std::vector<store::Posting> expected;
+  uint32_t first_game = 0;
+  for (int c = 0; c < 9; ++c) {
+    first_games.push_back(first_game);
+    std::vector<PostingSorter::Record> chunk;
+    const uint32_t games = 20 + uint32_t(random() % 50);
+    for (uint32_t game = 0; game < games; ++game)
+      for (uint16_t ply = 0; ply < 70; ++ply) {
+        const uint64_t key = ply < 10 ? common_keys[random() % common_keys.size()] : random();
+        chunk.push_back({key, game, ply, uint16_t(random()), uint8_t(random() % 4)});
+        expected.push_back({key, first_game + game, ply, chunk.back().next_move, store::GameResult(chunk.back().result)});
+      }
+    sort_posting_records(chunk.data(), chunk.size());
+    chunks.push_back(std::move(chunk));
+    first_game += games;
+  }
+  std::sort(expected.begin(), expected.end(), store::posting_less);
+  for (bool ascending : {true, false})
+    for (unsigned threads : {1u, 3u}) {
+      PostingSorter sorter(size_t{1} << 30, dir_);
+      for (size_t i = 0; i < chunks.size(); ++i) {
+        const size_t c = ascending ? i : chunks.size() - 1 - i;
+        sorter.add_sorted_run(chunks[c], first_games[c]);
+      }
+      std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
+      sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
+                                          by_partition[p].insert(by_partition[p].end(), batch.begin(), batch.end());
+                                        }, [](unsigned) {}});
+      std::vector<store::Posting> merged;
+      for (const auto& part : by_partition) merged.insert(merged.end(), part.begin(), part.end());
+      ASSERT_EQ(merged, expected) << (ascending ? "ascending" : "descending") << ", " << threads << " threads";
+    }
+}
+
 }  // namespace
 }  // namespace pgnbase::indexer
