@@ -80,18 +80,23 @@ void GameCollector::nag(int value) {
 void GameCollector::comment(std::string_view text) {
   if (!keep_annotations_) return;
   // Whitespace runs become one space, so wrapping on export does not change the text.
-  scratch_.clear();
-  scratch_ += '{';
+  // Written through a pointer: appending char by char reloads the string's size each time
+  // (the most frequent comment, a lichess clock, comes at every move).
+  scratch_.resize(text.size() + 1);
+  char* const begin = scratch_.data();
+  char* out = begin;
+  *out++ = '{';
   bool space = false;
   for (char c : text) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
       space = true;
       continue;
     }
-    if (space && scratch_.size() > 1) scratch_ += ' ';
+    if (space && out - begin > 1) *out++ = ' ';
     space = false;
-    scratch_ += c == '}' ? ')' : c;
+    *out++ = c == '}' ? ')' : c;
   }
+  scratch_.resize(size_t(out - begin));
   if (scratch_ == "{(=)") {  // an exported draw offer reads back as one
     draw_offer();
     return;

@@ -126,7 +126,9 @@ bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, Lif
     if (!before.empty() && !rest.empty()) stored += ' ';
     stored.append(rest);
   }
-  std::string check;
+  // One buffer per thread: a lichess game checks a clock at every move.
+  thread_local std::string check;
+  check.clear();
   return restore_commands(stored, lifted, check) && check == text;
 }
 
