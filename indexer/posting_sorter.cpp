@@ -75,16 +75,16 @@ void sort_records(Record* records, size_t n, int shift) {
 
 // A stable sort by key alone, through a second buffer: records of one key keep their
 // order, so postings collected game by game and ply by ply come out in (key, game_id,
-// ply) order with no comparison of games. Each level moves records by 8 key bits
-// between the two buffers (sequential writes, unlike the in-place cycles above) and
-// skips the move when every record falls in one bucket (the many postings of an
-// opening position).
-constexpr size_t kKeyBuckets = 256;
-constexpr size_t kInsertionSortRecords = 64;
+// ply) order with no comparison of games. Each level moves records by one digit of the
+// key between the two buffers (sequential writes, unlike the in-place cycles above),
+// a digit wide enough for about 16 records a bucket, which insertion then sorts; a level
+// moves nothing when every record falls in one bucket (the many postings of an opening
+// position). `low`: the key's bits below it are not sorted yet (the bits above are equal).
+constexpr int kMaxDigitBits = 11;
+constexpr size_t kInsertionSortRecords = 32;
+using BucketStarts = std::array<size_t, (size_t{1} << kMaxDigitBits) + 1>;
 
-// The digit after the one at shift: 8 bits lower, the last one at bit 0 (overlapping the
-// digit before when shift was under 8); -1 when the key is used up.
-int next_shift(int shift) { return shift == 0 ? -1 : std::max(shift - 8, 0); }
+int digit_bits(size_t n, int low) { return std::min(low, std::clamp(int(std::bit_width(n / 16)), 4, kMaxDigitBits)); }
 
 void insertion_sort_by_key(Record* records, size_t n) {
   for (size_t i = 1; i < n; ++i) {
@@ -95,50 +95,57 @@ void insertion_sort_by_key(Record* records, size_t n) {
   }
 }
 
-// Bucket starts of the records by 8 key bits at shift (counts[kKeyBuckets] = n); false
-// when they all fall in one bucket.
-bool key_buckets(const Record* records, size_t n, int shift, std::array<size_t, kKeyBuckets + 1>& starts) {
-  starts.fill(0);
-  for (size_t i = 0; i < n; ++i) ++starts[((records[i].key >> shift) & 0xff) + 1];
+// Bucket starts of the records by the digit of `bits` bits at shift (starts[buckets] = n);
+// false when they all fall in one bucket.
+bool key_buckets(const Record* records, size_t n, int shift, int bits, BucketStarts& starts) {
+  const size_t buckets = size_t{1} << bits;
+  const uint64_t mask = buckets - 1;
+  std::fill_n(starts.begin(), buckets + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++starts[((records[i].key >> shift) & mask) + 1];
   bool one_bucket = false;
-  for (size_t b = 0; b < kKeyBuckets; ++b) {
+  for (size_t b = 0; b < buckets; ++b) {
     one_bucket |= starts[b + 1] == n;
     starts[b + 1] += starts[b];
   }
   return !one_bucket;
 }
 
-void scatter_by_key(const Record* from, Record* to, size_t n, int shift, std::array<size_t, kKeyBuckets + 1> starts) {
-  for (size_t i = 0; i < n; ++i) to[starts[(from[i].key >> shift) & 0xff]++] = from[i];
+void scatter_by_key(const Record* from, Record* to, size_t n, int shift, int bits, BucketStarts& starts) {
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  for (size_t i = 0; i < n; ++i) to[starts[(from[i].key >> shift) & mask]++] = from[i];
 }
 
-void stable_sort_from(Record* from, Record* to, size_t n, int shift);
+void stable_sort_from(Record* from, Record* to, size_t n, int low);
 
 // Sorts the records at data in place; spare is as long and its content is lost.
-void stable_sort_in(Record* data, Record* spare, size_t n, int shift) {
-  std::array<size_t, kKeyBuckets + 1> starts;
-  for (; n > kInsertionSortRecords && shift >= 0; shift = next_shift(shift)) {
-    if (!key_buckets(data, n, shift, starts)) continue;
-    scatter_by_key(data, spare, n, shift, starts);
-    for (size_t b = 0; b < kKeyBuckets; ++b)
-      stable_sort_from(spare + starts[b], data + starts[b], starts[b + 1] - starts[b], next_shift(shift));
+void stable_sort_in(Record* data, Record* spare, size_t n, int low) {
+  BucketStarts starts;
+  while (n > kInsertionSortRecords && low > 0) {
+    const int bits = digit_bits(n, low), shift = low - bits;
+    low = shift;
+    if (!key_buckets(data, n, shift, bits, starts)) continue;
+    scatter_by_key(data, spare, n, shift, bits, starts);
+    // Scattering moved each start to its bucket's end: bucket b is [start, starts[b]).
+    for (size_t b = 0, begin = 0; b < (size_t{1} << bits); begin = starts[b++])
+      stable_sort_from(spare + begin, data + begin, starts[b] - begin, shift);
     return;
   }
   insertion_sort_by_key(data, n);
 }
 
 // Sorts the records at from into to (as long); from's content is lost.
-void stable_sort_from(Record* from, Record* to, size_t n, int shift) {
-  if (n <= kInsertionSortRecords || shift < 0) {
+void stable_sort_from(Record* from, Record* to, size_t n, int low) {
+  if (n <= kInsertionSortRecords || low == 0) {
     std::copy(from, from + n, to);
     insertion_sort_by_key(to, n);
     return;
   }
-  std::array<size_t, kKeyBuckets + 1> starts;
-  key_buckets(from, n, shift, starts);
-  scatter_by_key(from, to, n, shift, starts);
-  for (size_t b = 0; b < kKeyBuckets; ++b)
-    stable_sort_in(to + starts[b], from + starts[b], starts[b + 1] - starts[b], next_shift(shift));
+  BucketStarts starts;
+  const int bits = digit_bits(n, low), shift = low - bits;
+  key_buckets(from, n, shift, bits, starts);
+  scatter_by_key(from, to, n, shift, bits, starts);
+  for (size_t b = 0, begin = 0; b < (size_t{1} << bits); begin = starts[b++])
+    stable_sort_in(to + begin, from + begin, starts[b] - begin, shift);
 }
 
 // Runs a callable when the scope ends, however it ends.
@@ -213,25 +220,40 @@ bool games_ascend(const Runs& runs) {
   return true;
 }
 
-// Merges sorted ranges whose games ascend from range to range: put one after the other,
-// a stable sort by key alone gives (key, game, ply) order. For one key partition's part
-// of the runs, two buffers of that part cost less than a merge's comparisons per posting.
-void sort_ranges_by_key(std::span<const RecordRange> ranges, BatchEmitter& emitter) {
+// Two buffers of records, grown as needed and kept from one partition to the next.
+class SortBuffers {
+ public:
+  void reserve(size_t n) {
+    if (n <= capacity_) return;
+    records_.reset(new Record[n]);
+    spare_.reset(new Record[n]);
+    capacity_ = n;
+  }
+  Record* records() { return records_.get(); }
+  Record* spare() { return spare_.get(); }
+
+ private:
+  std::unique_ptr<Record[]> records_, spare_;
+  size_t capacity_ = 0;
+};
+
+// Merges sorted ranges of one key partition whose games ascend from range to range: put
+// one after the other, a stable sort by key alone gives (key, game, ply) order. Two
+// buffers of a partition's postings cost less than a merge's comparisons per posting.
+void sort_ranges_by_key(std::span<const RecordRange> ranges, SortBuffers& buffers, BatchEmitter& emitter) {
   size_t n = 0;
   for (const RecordRange& range : ranges) n += size_t(range.end - range.begin);
-  std::unique_ptr<Record[]> records(new Record[n]), spare(new Record[n]);
-  Record* out = records.get();
+  buffers.reserve(n);
+  Record* out = buffers.records();
   for (const RecordRange& range : ranges)
     for (const Record* r = range.begin; r != range.end; ++r) {
       *out = *r;
       out->game_id = r->game_id + range.id_offset;
       ++out;
     }
-  // The partition's keys share their top bits: the first digit is the one below them.
-  constexpr int kFirstShift = 64 - store::kKeyPartitionBits - 8;
-  stable_sort_in(records.get(), spare.get(), n, kFirstShift);
-  for (size_t i = 0; i < n; ++i) emitter.add(to_posting(records[i]));
-  emitter.flush();
+  // The partition's keys share their top bits: sorting starts below them.
+  stable_sort_in(buffers.records(), buffers.spare(), n, 64 - store::kKeyPartitionBits);
+  for (size_t i = 0; i < n; ++i) emitter.add(to_posting(buffers.records()[i]));
 }
 
 }  // namespace
@@ -242,7 +264,7 @@ void sort_posting_records(Record* records, size_t n) {
   constexpr size_t kMaxStableSortRecords = (size_t{64} << 20) / sizeof(Record);
   if (n > kMaxStableSortRecords) return sort_records(records, n, 56);
   std::unique_ptr<Record[]> spare(new Record[n]);
-  stable_sort_in(records, spare.get(), n, 56);
+  stable_sort_in(records, spare.get(), n, 64);
   // Records of one key in (game_id, ply) order stay so; where a key's records came in
   // another order, that run is sorted by game and ply too.
   for (size_t run = 0; run < n;) {
@@ -394,9 +416,22 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
-  if (readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
-      games_ascend(memory_runs)) {
-    sort_ranges_by_key(ranges, emitter);
+  if (readers.empty() && ranges.size() == memory_runs.size() && games_ascend(memory_runs)) {
+    // A spill (every partition) sorts one partition at a time, so that its two buffers
+    // stay a partition's size.
+    const unsigned first = partition < store::kKeyPartitions ? partition : 0;
+    const unsigned last = partition < store::kKeyPartitions ? partition : store::kKeyPartitions - 1;
+    SortBuffers buffers;
+    for (unsigned p = first; p <= last; ++p) {
+      if (p != partition)
+        for (size_t i = 0; i < ranges.size(); ++i) {
+          const std::vector<Record>& records = memory_runs[i].records;
+          ranges[i] = partition_range(records.data(), records.data() + records.size(), p);
+          ranges[i].id_offset = memory_runs[i].id_offset;
+        }
+      sort_ranges_by_key(ranges, buffers, emitter);
+    }
+    emitter.flush();
     return;
   }
   // A tournament of losers (Knuth, TAOCP 5.4.1): each inner node keeps the source that

@@ -329,21 +329,27 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
     first_game += games;
   }
   std::sort(expected.begin(), expected.end(), store::posting_less);
-  for (bool ascending : {true, false})
-    for (unsigned threads : {1u, 3u}) {
-      PostingSorter sorter(size_t{1} << 30, dir_);
-      for (size_t i = 0; i < chunks.size(); ++i) {
-        const size_t c = ascending ? i : chunks.size() - 1 - i;
-        sorter.add_sorted_run(chunks[c], first_games[c]);
+  // The small budget spills runs into files (each spill merges its runs the same way).
+  for (size_t budget : {size_t{1} << 30, 5000 * PostingSorter::kBytesPerBufferedPosting}) {
+    for (bool ascending : {true, false}) {
+      for (unsigned threads : {1u, 3u}) {
+        PostingSorter sorter(budget, dir_);
+        for (size_t i = 0; i < chunks.size(); ++i) {
+          const size_t c = ascending ? i : chunks.size() - 1 - i;
+          sorter.add_sorted_run(chunks[c], first_games[c]);
+        }
+        std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
+        sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
+                                            by_partition[p].insert(by_partition[p].end(), batch.begin(), batch.end());
+                                          }, [](unsigned) {}});
+        std::vector<store::Posting> merged;
+        for (const auto& part : by_partition) merged.insert(merged.end(), part.begin(), part.end());
+        ASSERT_EQ(merged, expected) << (ascending ? "ascending" : "descending") << ", " << threads << " threads, "
+                                    << sorter.runs_spilled() << " runs spilled";
+        EXPECT_EQ(sorter.runs_spilled() > 0, budget < (size_t{1} << 30));
       }
-      std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
-      sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
-                                          by_partition[p].insert(by_partition[p].end(), batch.begin(), batch.end());
-                                        }, [](unsigned) {}});
-      std::vector<store::Posting> merged;
-      for (const auto& part : by_partition) merged.insert(merged.end(), part.begin(), part.end());
-      ASSERT_EQ(merged, expected) << (ascending ? "ascending" : "descending") << ", " << threads << " threads";
     }
+  }
 }
 
 }  // namespace
