@@ -12,7 +12,7 @@
 //   replay        build_game on every collected game (SAN, legal replay, keys, ECO)
 //   encode        encode_game on every built game (blobs, tags split, material runs),
 //                 and each of its parts alone
-//   posting sort  one chunk's postings collected and sorted (sort_posting_records)
+//   posting sort  one chunk's postings placed in key buckets as made, then sorted (PostingChunkSorter)
 //   block encode  the whole file's sorted postings cut into blocks per key partition
 //                 and encoded as the import's segment writer does (lean, auto key bits)
 //   insert        DatabaseWriter::add_game of every game into a new database file,
@@ -301,10 +301,21 @@ void BM_PostingSort(benchmark::State& state) {
       postings = {};  // a fresh vector per chunk, as each worker's ChunkResult has
       size_t total = 0;
       for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i) total += in->records[i].keys.size();
-      postings.reserve(total);
+      // As the pipeline's collect_postings: each record placed in its bucket as it is made.
+      PostingChunkSorter sorter(total);
       for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
-        append_postings(in->records[i], uint32_t(i - in->first_record[c]), postings);
-      sort_posting_records(postings.data(), postings.size());
+        for (uint64_t key : in->records[i].keys) sorter.count(key);
+      postings.resize(total);
+      sorter.begin(postings.data());
+      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i) {
+        const GameRecord& game = in->records[i];
+        for (size_t ply = 0; ply < game.keys.size(); ++ply) {
+          const MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
+          sorter.place({game.keys[ply], uint32_t(i - in->first_record[c]), uint16_t(std::min<size_t>(ply, 0xFFFF)),
+                        next, uint8_t(game.result)});
+        }
+      }
+      sorter.finish();
     }
   }
   set_rate(state, "postings/s", static_cast<double>(in->sorted_postings.size()));

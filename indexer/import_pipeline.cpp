@@ -42,19 +42,24 @@ void collect_postings(std::vector<ChunkItem>& items, std::vector<PostingSorter::
   size_t total = 0;
   for (const ChunkItem& item : items)
     if (const GameRecord* game = std::get_if<GameRecord>(&item)) total += game->keys.size();
-  out.reserve(total);
+  PostingChunkSorter sorter(total);
+  for (const ChunkItem& item : items)
+    if (const GameRecord* game = std::get_if<GameRecord>(&item))
+      for (uint64_t key : game->keys) sorter.count(key);
+  out.resize(total);
+  sorter.begin(out.data());
   uint32_t index = 0;
   for (ChunkItem& item : items) {
     GameRecord* game = std::get_if<GameRecord>(&item);
     if (!game) continue;
     for (size_t ply = 0; ply < game->keys.size(); ++ply) {
       const MoveCode next = ply < game->codes.size() ? game->codes[ply] : kNullMoveCode;
-      out.push_back({game->keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(game->result)});
+      sorter.place({game->keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(game->result)});
     }
     game->keys = {};
     ++index;
   }
-  sort_posting_records(out.data(), out.size());
+  sorter.finish();
 }
 
 // An oversized chunk (splitter.h) is one reject, its text cut with a note; not parsed.

@@ -220,31 +220,14 @@ bool games_ascend(const Runs& runs) {
   return true;
 }
 
-// Two buffers of records, grown as needed and kept from one partition to the next.
-class SortBuffers {
- public:
-  void reserve(size_t n) {
-    if (n <= capacity_) return;
-    records_.reset(new Record[n]);
-    spare_.reset(new Record[n]);
-    capacity_ = n;
-  }
-  Record* records() { return records_.get(); }
-  Record* spare() { return spare_.get(); }
-
- private:
-  std::unique_ptr<Record[]> records_, spare_;
-  size_t capacity_ = 0;
-};
-
 // Merges sorted ranges of one key partition whose games ascend from range to range: put
 // one after the other, a stable sort by key alone gives (key, game, ply) order. Two
 // buffers of a partition's postings cost less than a merge's comparisons per posting.
-void sort_ranges_by_key(std::span<const RecordRange> ranges, SortBuffers& buffers, BatchEmitter& emitter) {
+void sort_ranges_by_key(std::span<const RecordRange> ranges, BatchEmitter& emitter) {
   size_t n = 0;
   for (const RecordRange& range : ranges) n += size_t(range.end - range.begin);
-  buffers.reserve(n);
-  Record* out = buffers.records();
+  std::unique_ptr<Record[]> records(new Record[n]), spare(new Record[n]);
+  Record* out = records.get();
   for (const RecordRange& range : ranges)
     for (const Record* r = range.begin; r != range.end; ++r) {
       *out = *r;
@@ -252,8 +235,8 @@ void sort_ranges_by_key(std::span<const RecordRange> ranges, SortBuffers& buffer
       ++out;
     }
   // The partition's keys share their top bits: sorting starts below them.
-  stable_sort_in(buffers.records(), buffers.spare(), n, 64 - store::kKeyPartitionBits);
-  for (size_t i = 0; i < n; ++i) emitter.add(to_posting(buffers.records()[i]));
+  stable_sort_in(records.get(), spare.get(), n, 64 - store::kKeyPartitionBits);
+  for (size_t i = 0; i < n; ++i) emitter.add(to_posting(records[i]));
 }
 
 }  // namespace
@@ -274,6 +257,25 @@ void sort_posting_records(Record* records, size_t n) {
     if (!ordered) std::sort(records + run, records + end, record_less);
     run = end;
   }
+}
+
+PostingChunkSorter::PostingChunkSorter(size_t records)
+    : shift_(64 - digit_bits(records, 64)), starts_((size_t{1} << (64 - shift_)) + 1) {}
+
+void PostingChunkSorter::begin(Record* out) {
+  for (size_t b = 1; b < starts_.size(); ++b) starts_[b] += starts_[b - 1];
+  next_.assign(starts_.begin(), starts_.end() - 1);
+  out_ = out;
+}
+
+void PostingChunkSorter::finish() {
+  // Each bucket holds its records in the order placed; sorting it by the rest of the key
+  // keeps that order among equal keys.
+  size_t largest = 0;
+  for (size_t b = 0; b + 1 < starts_.size(); ++b) largest = std::max(largest, starts_[b + 1] - starts_[b]);
+  std::unique_ptr<Record[]> spare(new Record[largest]);
+  for (size_t b = 0; b + 1 < starts_.size(); ++b)
+    stable_sort_in(out_ + starts_[b], spare.get(), starts_[b + 1] - starts_[b], shift_);
 }
 
 PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir)
@@ -416,21 +418,11 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
-  if (readers.empty() && ranges.size() == memory_runs.size() && games_ascend(memory_runs)) {
-    // A spill (every partition) sorts one partition at a time, so that its two buffers
-    // stay a partition's size.
-    const unsigned first = partition < store::kKeyPartitions ? partition : 0;
-    const unsigned last = partition < store::kKeyPartitions ? partition : store::kKeyPartitions - 1;
-    SortBuffers buffers;
-    for (unsigned p = first; p <= last; ++p) {
-      if (p != partition)
-        for (size_t i = 0; i < ranges.size(); ++i) {
-          const std::vector<Record>& records = memory_runs[i].records;
-          ranges[i] = partition_range(records.data(), records.data() + records.size(), p);
-          ranges[i].id_offset = memory_runs[i].id_offset;
-        }
-      sort_ranges_by_key(ranges, buffers, emitter);
-    }
+  // A spill (every partition at once) keeps the tournament: sorting there measured slower,
+  // with a larger peak (bench/README.md).
+  if (readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
+      games_ascend(memory_runs)) {
+    sort_ranges_by_key(ranges, emitter);
     emitter.flush();
     return;
   }

@@ -150,4 +150,25 @@ class PostingSorter {
 // Sorts records by (key, game_id, ply), in place.
 void sort_posting_records(PostingSorter::Record* records, size_t n);
 
+// Sorts a chunk's postings as they are made, game by game and ply by ply (so that records
+// of one key are in (game_id, ply) order already), with no second buffer of them all:
+// count(key) for each record, then begin(out) and place(record) for each in the same
+// order, then finish(). `out` ends sorted by (key, game_id, ply).
+class PostingChunkSorter {
+ public:
+  using Record = PostingSorter::Record;
+  explicit PostingChunkSorter(size_t records);
+  void count(uint64_t key) { ++starts_[(key >> shift_) + 1]; }
+  // out: room for every counted record.
+  void begin(Record* out);
+  void place(const Record& record) { out_[next_[record.key >> shift_]++] = record; }
+  void finish();
+
+ private:
+  int shift_;                  // the top digit, which place() sorts by, is key >> shift_
+  std::vector<size_t> starts_;  // bucket b is [starts_[b], starts_[b + 1])
+  std::vector<size_t> next_;
+  Record* out_ = nullptr;
+};
+
 }  // namespace pgnbase::indexer

@@ -266,8 +266,9 @@ TEST_F(RunFileTest, SorterOrdersAnyInputLikeStdSort) {
   }
 }
 
-// sort_posting_records sorts by key alone and relies on records of one key arriving in
-// (game, ply) order, as a chunk collects them; any other order is sorted too.
+// sort_posting_records and PostingChunkSorter sort by key alone and rely on records of one
+// key arriving in (game, ply) order, as a chunk collects them; sort_posting_records sorts
+// any other order too.
 TEST(PostingRecordSortTest, GivesTheComparisonSortsOrderForGameOrderAndShuffledInput) {
   std::mt19937_64 random(7);
   std::vector<uint64_t> common_keys;  // opening positions: keys met in many games
@@ -300,6 +301,16 @@ TEST(PostingRecordSortTest, GivesTheComparisonSortsOrderForGameOrderAndShuffledI
       sort_posting_records(sorted.data(), sorted.size());
       ASSERT_TRUE(std::equal(sorted.begin(), sorted.end(), expected.begin(), expected.end(), same))
           << (input == &by_game ? "game order, " : "shuffled, ") << n << " records";
+      if (input != &by_game) continue;
+      // The pipeline's way: each record placed in its bucket as it is made, in game order.
+      PostingChunkSorter chunk_sorter(n);
+      for (size_t i = 0; i < n; ++i) chunk_sorter.count(by_game[i].key);
+      std::vector<PostingSorter::Record> placed(n);
+      chunk_sorter.begin(placed.data());
+      for (size_t i = 0; i < n; ++i) chunk_sorter.place(by_game[i]);
+      chunk_sorter.finish();
+      ASSERT_TRUE(std::equal(placed.begin(), placed.end(), expected.begin(), expected.end(), same))
+          << "placed in buckets, " << n << " records";
     }
 }
 
