@@ -339,7 +339,7 @@ void BM_PostingMerge(benchmark::State& state) {
       for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
         append_postings(in->records[i], uint32_t(i + 1), run);
       sort_posting_records(run.data(), run.size());
-      sorter.add_sorted_run(std::move(run));
+      sorter.add_sorted_run(std::move(run), 0, uint32_t(in->first_record[c] + 1), uint32_t(in->first_record[c + 1]));
     }
     merged = checksum = 0;
     state.ResumeTiming();

@@ -151,7 +151,7 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
   last_game_id_ = high;
   stats_.games += games;
   stats_.postings += run.size();
-  sorter_.add_sorted_run(std::move(run), id_offset);
+  sorter_.add_sorted_run(std::move(run), id_offset, low, high);
 }
 
 void PositionIndexBuilder::add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,

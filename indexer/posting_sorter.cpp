@@ -289,16 +289,12 @@ PostingSorter::~PostingSorter() {
   if (spiller_.joinable()) spiller_.join();  // its error, if any, has no one to go to now
 }
 
-void PostingSorter::add_sorted_run(std::vector<Record> run, uint32_t id_offset) {
+void PostingSorter::add_sorted_run(std::vector<Record> run, uint32_t id_offset, uint32_t first_game,
+                                   uint32_t last_game) {
   if (run.empty()) return;
   total_ += run.size();
   held_ += run.size();
-  uint32_t first_game = ~uint32_t{0}, last_game = 0;
-  for (const Record& record : run) {
-    first_game = std::min<uint32_t>(first_game, record.game_id);
-    last_game = std::max<uint32_t>(last_game, record.game_id);
-  }
-  memory_runs_.push_back({std::move(run), id_offset, id_offset + first_game, id_offset + last_game});
+  memory_runs_.push_back({std::move(run), id_offset, first_game, last_game});
   const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
   if (held_ + size_ + spilling_postings_ > limit) {
     const auto started = std::chrono::steady_clock::now();

@@ -68,7 +68,10 @@ class PostingSorter {
   // Takes a run already sorted by sort_posting_records (e.g. one chunk's postings,
   // sorted by the worker that made them). A record's game is id_offset + its game_id
   // (the import's chunks keep their games' indexes in the chunk; the sum must fit 32 bits).
-  void add_sorted_run(std::vector<Record> run, uint32_t id_offset = 0);
+  // first_game and last_game bound its games' ids (offset included) where the caller
+  // knows them: runs whose bounds ascend, as chunks' do, are merged by a sort.
+  void add_sorted_run(std::vector<Record> run, uint32_t id_offset = 0, uint32_t first_game = 0,
+                      uint32_t last_game = UINT32_MAX);
 
   ~PostingSorter();
   PostingSorter(const PostingSorter&) = delete;
@@ -111,7 +114,7 @@ class PostingSorter {
   struct MemoryRun {
     std::vector<Record> records;
     uint32_t id_offset = 0;
-    uint32_t first_game = 0, last_game = 0;  // its smallest and largest game id, offset added
+    uint32_t first_game = 0, last_game = 0;  // bounds of its game ids, offset added
   };
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its

@@ -322,7 +322,7 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
   std::vector<uint64_t> common_keys;
   for (int i = 0; i < 30; ++i) common_keys.push_back(random());
   std::vector<std::vector<PostingSorter::Record>> chunks;
-  std::vector<uint32_t> first_games;  // the id of each chunk's first game
+  std::vector<uint32_t> first_games, last_games;  // the ids of each chunk's first and last game
   std::vector<store::Posting> expected;
   uint32_t first_game = 0;
   for (int c = 0; c < 9; ++c) {
@@ -338,6 +338,7 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
     sort_posting_records(chunk.data(), chunk.size());
     chunks.push_back(std::move(chunk));
     first_game += games;
+    last_games.push_back(first_game - 1);
   }
   std::sort(expected.begin(), expected.end(), store::posting_less);
   // The small budget spills runs into files (each spill merges its runs the same way).
@@ -347,7 +348,7 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
         PostingSorter sorter(budget, dir_);
         for (size_t i = 0; i < chunks.size(); ++i) {
           const size_t c = ascending ? i : chunks.size() - 1 - i;
-          sorter.add_sorted_run(chunks[c], first_games[c]);
+          sorter.add_sorted_run(chunks[c], first_games[c], first_games[c], last_games[c]);
         }
         std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
         sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
