@@ -2,11 +2,12 @@
 // memory budget is full, and a k-way merge at the end.
 //
 // Runs come two ways. The import's workers each sort the postings of their chunk
-// (sort_posting_records, an American flag sort: in-place MSD radix on the key's top
-// bits, https://en.wikipedia.org/wiki/American_flag_sort, then a comparison sort of
-// the small buckets) and hand the sorted run over with add_sorted_run(), so the single
-// writer thread sorts nothing. add() fills a buffer of its own that is sorted when it
-// is spilled or merged (tests and small callers). Any add order gives the same result.
+// (PostingChunkSorter: a stable MSD radix sort on the key alone, as the postings are
+// made in game and ply order) and hand the sorted run over with add_sorted_run(), so the
+// single writer thread sorts nothing. add() fills a buffer of its own that is sorted when
+// it is spilled or merged (tests and small callers; sort_posting_records, which falls
+// back to an in-place American flag sort for a budget-sized buffer,
+// https://en.wikipedia.org/wiki/American_flag_sort). Any add order gives the same result.
 //
 // Memory: a posting in memory costs 17 bytes; when the runs held exceed the budget
 // they are merged into one run file (indexer/posting_run_file.h). The first such spill
@@ -15,7 +16,9 @@
 // so that the thread handing runs over (the import's single writer) merges none of them.
 // Whatever is held in memory or being spilled stays within the budget. The final merge
 // works one key partition at a time (position_posting.h: no key spans two partitions),
-// so merge_partitions() merges and consumes partitions on several threads at once.
+// so merge_partitions() merges and consumes partitions on several threads at once; a
+// partition of memory runs whose games ascend from run to run (chunks in input order) is
+// merged by a stable sort by key instead of comparing the runs' heads.
 // Each file run is read through a buffer of budget / 8 / runs, between 4 KiB and 1 MiB.
 // At most kMaxMergeFanIn file runs are merged at once; more are first merged into
 // larger runs (one extra pass over the data).
