@@ -341,7 +341,8 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
     last_games.push_back(first_game - 1);
   }
   std::sort(expected.begin(), expected.end(), store::posting_less);
-  // The small budget spills runs into files (each spill merges its runs the same way).
+  // The small budget spills runs into files, which the final merge reads beside the runs
+  // still in memory (by comparing heads: a file knows no game bounds).
   for (size_t budget : {size_t{1} << 30, 5000 * PostingSorter::kBytesPerBufferedPosting}) {
     for (bool ascending : {true, false}) {
       for (unsigned threads : {1u, 3u}) {
