@@ -57,7 +57,7 @@ constexpr std::array<const char*, 2> kFiles = {"lichess-api-exports-2018-2022.pg
                                                "tcec-seasons-01-15.pgn.zst"};
 // pgn-index's defaults: WriterOptions::zstd_level, and the segment the writer builds
 // (PositionIndexOptions as database_writer.cpp sets them).
-constexpr int kGameZstdLevel = 3;
+const int kGameZstdLevel = WriterOptions{}.zstd_level;
 constexpr int kBlockZstdLevel = 1;
 constexpr size_t kBlockPostings = 16384;
 
