@@ -87,19 +87,28 @@ void check_batch(MergeBatch& batch, bool keep_annotations, const PendingPosition
     }
     return;
   }
-  batch.postings.reserve(total);
+  // Sorted as an import's chunk is (import_pipeline.cpp): placed by key as they are made.
+  PostingChunkSorter sorter(total);
+  size_t counted = 0;
+  for (const StoredGame& game : batch.games)
+    if (game.problem.empty()) {
+      for (uint64_t key : game.keys) sorter.count(key);
+      counted += game.keys.size();
+    }
+  batch.postings.resize(counted);
+  sorter.begin(batch.postings.data());
   uint32_t index = 0;
   for (StoredGame& game : batch.games) {
     if (!game.problem.empty()) continue;
     const GameRecord& r = game.record;
     for (size_t ply = 0; ply < game.keys.size(); ++ply) {
       const MoveCode next = ply < r.codes.size() ? r.codes[ply] : kNullMoveCode;
-      batch.postings.push_back({game.keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(r.result)});
+      sorter.place({game.keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(r.result)});
     }
     game.keys = {};
     ++index;
   }
-  sort_posting_records(batch.postings.data(), batch.postings.size());
+  sorter.finish();
 }
 
 // Runs check_batch on `threads` workers while this thread reads the next batches

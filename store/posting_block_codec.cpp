@@ -143,17 +143,12 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
   // Masking keeps the key order, so only a run of postings whose keys share a fingerprint
   // needs sorting again, and only when the run holds two keys (a few runs in a block).
   masked_.assign(postings.begin(), postings.end());
-  for (size_t run = 0; run < masked_.size();) {
-    masked_[run].key = mask_key(postings[run].key, key_bits_);
-    size_t end = run + 1;
+  for (Posting& posting : masked_) posting.key = mask_key(posting.key, key_bits_);
+  for (size_t run = 0, end; run < masked_.size(); run = end) {
     bool two_keys = false;
-    for (; end < masked_.size(); ++end) {
-      masked_[end].key = mask_key(postings[end].key, key_bits_);
-      if (masked_[end].key != masked_[run].key) break;
+    for (end = run + 1; end < masked_.size() && masked_[end].key == masked_[run].key; ++end)
       two_keys |= postings[end].key != postings[end - 1].key;
-    }
     if (two_keys) std::sort(masked_.begin() + std::ptrdiff_t(run), masked_.begin() + std::ptrdiff_t(end), posting_less);
-    run = end;
   }
 
   for (auto& section : sections_) section.clear();
