@@ -135,20 +135,43 @@ class Reorderer {
 };
 
 // Limits the chunks alive at once (split, parsed or waiting for the writer), so memory
-// stays flat even when one slow chunk holds up the writer.
+// stays flat even when one slow chunk holds up the writer. A chunk's slot comes back once
+// its result is freed: the writer retires a written result, and the reading thread, which
+// waits for slots anyway, frees it when it next takes one, so the writer, the busiest
+// serial thread, spends no time freeing the records the workers made (about 5% of its CPU).
 class Slots {
  public:
   explicit Slots(unsigned n) : free_(n) {}
   bool acquire(const std::atomic<bool>& stop) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return free_ > 0 || stop.load(); });
-    if (stop.load()) return false;
+    for (;;) {
+      if (stop.load()) return false;
+      if (!retired_.empty()) {
+        std::vector<ChunkResult> freed;
+        freed.swap(retired_);
+        lock.unlock();
+        const size_t count = freed.size();
+        freed.clear();
+        lock.lock();
+        if (retired_.empty()) retired_.swap(freed);  // keeps the capacity
+        free_ += unsigned(count);
+        continue;
+      }
+      if (free_ > 0) break;
+      changed_.wait(lock);
+    }
     --free_;
     return true;
   }
   void release() {
     std::lock_guard lock(mutex_);
     ++free_;
+    changed_.notify_one();
+  }
+  // Gives the slot of a written result back once the reading thread has freed it.
+  void retire(ChunkResult&& result) {
+    std::lock_guard lock(mutex_);
+    retired_.push_back(std::move(result));
     changed_.notify_one();
   }
   void wake_all() {
@@ -160,6 +183,7 @@ class Slots {
   std::mutex mutex_;
   std::condition_variable changed_;
   unsigned free_;
+  std::vector<ChunkResult> retired_;
 };
 
 // A parsed chunk holds about 4 times its text, and 2 * threads + 1 chunks are alive at
@@ -182,8 +206,8 @@ bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
 }
 
 // Splits on a reading thread, parses on options.threads workers, and hands each chunk's
-// result to write_chunk on this thread in input order, then calls after_chunk once its
-// memory is freed. Rethrows the first error of any thread after stopping them all.
+// result to write_chunk on this thread in input order, then calls after_chunk once it has
+// handed the result to the reading thread to free (Slots). Rethrows the first error of any thread after stopping them all.
 void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, int zstd_level,
                               const std::function<void(ChunkResult&)>& write_chunk,
                               const std::function<void()>& after_chunk) {
@@ -236,8 +260,8 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
       std::optional<ChunkResult> result = reorderer.take(index);
       if (!result) break;
       write_chunk(*result);
-      result.reset();  // frees the chunk before its slot is reused
-      slots.release();
+      slots.retire(std::move(*result));
+      result.reset();
       after_chunk();
     }
     stop_all();
