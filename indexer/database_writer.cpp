@@ -113,6 +113,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_id_ = store::allocate_source_id(db_);
   first_game_id_ = next_game_id_;
   replaced_in_source_ = false;
+  ids_checked_ = false;
   store::Statement& s = db_.cached(store::sql::kInsertPendingSource);
   s.bind_text(1, path);
   if (size) s.bind_int64(2, int64_t(*size));
@@ -167,6 +168,7 @@ int64_t DatabaseWriter::intern_opening(const std::string& name) {
 
 void DatabaseWriter::write_new_names() {
   if (new_names_.empty() && new_openings_.empty()) return;
+  if (!ids_checked_) check_whether_ids_follow();
   static const std::string kInsertNames = store::multi_row_insert(store::sql::kInsertName, kRowsPerInsert);
   store::insert_rows(db_.cached(store::sql::kInsertName), db_.cached(kInsertNames), kRowsPerInsert, 2,
                      new_names_.size(), [this](store::Statement& s, int first, size_t row) {
@@ -213,7 +215,7 @@ void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord&
   // Parameter k of kInsertGame is first + k - 1 here. Texts and blobs are bound static:
   // the record outlives the statement's run (write_pending_games), so SQLite copies none.
   auto at = [first](int k) { return first + k - 1; };
-  s.bind_int64(at(1), id);
+  if (!game_ids_follow_) s.bind_int64(at(1), id);
   s.bind_int64(at(2), source_id_);
   s.bind_int64(at(3), int64_t(game.place.number));
   s.bind_int64(at(4), int64_t(game.place.offset));
@@ -256,19 +258,42 @@ void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord&
   s.bind_int64(at(27), game.dedupe_key);
 }
 
+void DatabaseWriter::check_whether_ids_follow() {
+  auto largest = [this](std::string_view sql) {
+    store::Statement& s = db_.cached(sql);
+    const int64_t id = s.step() ? s.column_int64(0) : -1;
+    s.reset();
+    return id;
+  };
+  const int64_t largest_game = largest(store::sql::kMaxGameId);
+  game_ids_follow_ = largest_game == next_game_id_ - 1 && largest(store::sql::kMaxMaterialId) == largest_game;
+  name_ids_follow_ = largest(store::sql::kMaxNameId) == next_name_id_ - 1;
+  ids_checked_ = true;
+}
+
+void DatabaseWriter::check_ids_given(int64_t wanted, const char* table) const {
+  if (db_.last_insert_rowid() != wanted)
+    throw store::StoreError(store::StoreErrorKind::Other, 0,
+                            db_.path() + ": a row of " + table + " got id " + std::to_string(db_.last_insert_rowid()) +
+                                " instead of " + std::to_string(wanted) + " (a bug; nothing of this source was kept)");
+}
+
 void DatabaseWriter::write_pending_games() {
   if (pending_games_.empty()) return;
+  if (!ids_checked_) check_whether_ids_follow();
   // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
   constexpr int kGameColumns = 28, kMaterialColumns = 2;
   store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
                      [this](store::Statement& s, int first, size_t row) {
                        bind_game(s, first, *pending_games_[row].first, pending_games_[row].second);
                      });
+  check_ids_given(pending_games_.back().second, "games");
   store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns, pending_games_.size(),
                      [this](store::Statement& s, int first, size_t row) {
-                       s.bind_int64(first, pending_games_[row].second);
+                       if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
                        s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
                      });
+  check_ids_given(pending_games_.back().second, "game_material");
   // After their games rows, which they reference.
   for (const auto& [game, id] : pending_games_) {
     if (game->annotations_blob.empty()) continue;
@@ -359,6 +384,7 @@ std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<s
   std::vector<RemovedSource> removed;
   for (int64_t id : ids) removed.push_back(remove_source(db_, id));
   replaced_in_source_ = true;
+  ids_checked_ = false;  // the largest ids may be gone
   dedupe_keys_.clear();
   dedupe_keys_loaded_ = false;
   truncated_.clear();

@@ -65,6 +65,7 @@ inline constexpr std::string_view kMaterialRunsInRange =
     "SELECT id, runs FROM game_material WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
 inline constexpr std::string_view kMaterialRunsById = "SELECT id, runs FROM game_material WHERE id = ?1";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
+inline constexpr std::string_view kMaxMaterialId = "SELECT coalesce(max(id), 0) FROM game_material";
 inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
 // Every rating with its game id, read from the rating indexes alone (no table pages).
 inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";
