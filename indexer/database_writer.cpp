@@ -265,9 +265,12 @@ void DatabaseWriter::check_whether_ids_follow() {
     s.reset();
     return id;
   };
+  // The first rows not yet written: ids were given as the games and names came.
+  const int64_t next_game = pending_games_.empty() ? next_game_id_ : pending_games_.front().second;
+  const int64_t next_name = new_names_.empty() ? next_name_id_ : new_names_.front().first;
   const int64_t largest_game = largest(store::sql::kMaxGameId);
-  game_ids_follow_ = largest_game == next_game_id_ - 1 && largest(store::sql::kMaxMaterialId) == largest_game;
-  name_ids_follow_ = largest(store::sql::kMaxNameId) == next_name_id_ - 1;
+  game_ids_follow_ = largest_game == next_game - 1 && largest(store::sql::kMaxMaterialId) == largest_game;
+  name_ids_follow_ = largest(store::sql::kMaxNameId) == next_name - 1;
   ids_checked_ = true;
 }
 
