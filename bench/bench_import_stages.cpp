@@ -279,7 +279,8 @@ void BM_EncodePart(benchmark::State& state) {
         case 3: {
           Board start;
           if (!r.start_fen.empty()) start = parse_fen(r.start_fen, r.variant == store::Variant::Chess960).value();
-          store::encode_material_runs(start, r.codes, out);
+          if (r.taken.size() == r.codes.size()) store::encode_material_runs(start, r.codes, r.taken, out);
+          else store::encode_material_runs(start, r.codes, out);
           break;
         }
       }

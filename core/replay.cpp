@@ -13,6 +13,7 @@ bool replay_with(const Board& start, std::span<const std::string_view> tokens, c
   out.moves.reserve(tokens.size());
   out.keys.reserve(tokens.size() + 1);
   out.compact.reserve(tokens.size() + 8);
+  out.taken.reserve(tokens.size());
   Board board = start;
   out.keys.push_back(board.key());
   UndoInfo undo;
@@ -29,6 +30,7 @@ bool replay_with(const Board& start, std::span<const std::string_view> tokens, c
     if (m.is_null()) board.do_null_move(undo);
     else board.do_move(m, undo);
     out.keys.push_back(board.key());
+    out.taken.push_back(m.is_null() || undo.captured == NO_PIECE ? uint8_t(NO_PIECE_TYPE) : uint8_t(type_of(undo.captured)));
   }
   return true;
 }

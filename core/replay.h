@@ -19,7 +19,14 @@ struct ReplayOutput {
   std::vector<Key> keys;        // keys[0] = start position, keys[i] after ply i
   std::vector<Move> moves;      // engine moves, parallel to codes
   std::string compact;          // the moves as compact bytes (core/compact_move.h), the stored form
-  void clear() { codes.clear(); keys.clear(); moves.clear(); compact.clear(); }
+  std::vector<uint8_t> taken;   // per ply, the PieceType the move took (NO_PIECE_TYPE: none)
+  void clear() {
+    codes.clear();
+    keys.clear();
+    moves.clear();
+    compact.clear();
+    taken.clear();
+  }
 };
 
 struct ReplayFailure {

@@ -163,6 +163,7 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.codes = std::move(replay.codes);
   record.compact_moves = std::move(replay.compact);
   record.keys = std::move(replay.keys);
+  record.taken = std::move(replay.taken);
   record.annotations.clear();
   if (options.keep_annotations) store::encode_game_annotations(draft.annotations, record.annotations);
   record.dedupe_key = dedupe_key_of(record);

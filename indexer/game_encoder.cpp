@@ -17,7 +17,10 @@ void encode_game(GameRecord& game, int zstd_level) {
   Board start;  // the standard array unless the game has a FEN (build_game checked it)
   if (!game.start_fen.empty())
     if (Parsed<Board> fen = parse_fen(game.start_fen, game.variant == store::Variant::Chess960)) start = *fen;
-  store::encode_material_runs(start, game.codes, game.material_blob);
+  // What each move took, the replay that made the codes saw; a record read back from a
+  // database (indexer/stored_game.h) has no such list, and the codes are played again.
+  if (game.taken.size() == game.codes.size()) store::encode_material_runs(start, game.codes, game.taken, game.material_blob);
+  else store::encode_material_runs(start, game.codes, game.material_blob);
   game.copy_header_hash = truncated_copy_header_hash(game);
 }
 

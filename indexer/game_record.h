@@ -31,6 +31,7 @@ struct GameRecord {
   std::vector<MoveCode> codes;
   std::string compact_moves;  // the same moves as compact bytes (core/compact_move.h)
   std::vector<Key> keys;      // keys[0] = start position, keys[i] after ply i
+  std::vector<uint8_t> taken;  // per ply, the PieceType its move took (empty: not known), from the replay
   std::string annotations;    // encoded (see annotations.h); empty when none or not kept
   std::string eco, opening;   // computed classification ("" when none)
   // The stored blobs (blob_codec.h) and the tags split into their games columns and the

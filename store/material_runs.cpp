@@ -47,7 +47,6 @@ class Mailbox {
     return taken;
   }
 
-  bool holds(Square s, Piece p) const { return box_[s] == p; }
 
  private:
   void castle(Color us, Square king, Square rook, bool king_side) {
@@ -69,7 +68,8 @@ Material material_of(const Board& board) {
   return m;
 }
 
-void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::string& out) {
+void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::span<const uint8_t> taken,
+                          std::string& out) {
   out.clear();
   const Material m = material_of(start);
   const bool standard = m == standard_material();
@@ -81,40 +81,41 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
   if (off_home) out[0] = char(out[0] | kPawnsOffHome);
   uint8_t buffer[kMaxVarintBytes];
   out.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, codes.size()) - buffer));
-  Mailbox box(start);
-  // Home pawns first: their leaving plies come from a first pass.
+  // Home pawns: h is a2..h2 (0-7) and a7..h7 (8-15). One absent at ply 0 "left" at 0. One
+  // present leaves at the first move that starts or ends on its square: pawns never go
+  // back, so nothing but that pawn moves from there while it stands, and a move there
+  // takes it (castling moves nothing on ranks 2 and 7; en passant takes a pawn that left).
   uint32_t left[16];
   unsigned mask = 0;
-  auto check_home_square = [&](unsigned h, size_t ply) {
+  for (unsigned h = 0; h < 16; ++h) {
     const Color c = Color(h / 8);
-    if (!(mask >> h & 1) && !box.holds(Square(kHomeSquare[c] + h % 8), make_piece(c, PAWN))) {
+    if (start.piece_on(Square(kHomeSquare[c] + h % 8)) != make_piece(c, PAWN)) {
       mask |= 1u << h;
-      left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
+      left[h] = 0;
     }
+  }
+  auto leave = [&](unsigned square, size_t ply) {
+    const unsigned rank = square / 8;
+    if (rank != 1 && rank != 6) return;
+    const unsigned h = (rank == 6 ? 8 : 0) + square % 8;
+    if (mask >> h & 1) return;
+    mask |= 1u << h;
+    left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
   };
-  // A home pawn leaves by moving from its square or being taken on it (en passant takes
-  // only a pawn that has left, castling moves nothing on ranks 2 and 7): after ply 0 only
-  // a move's own two squares need a look.
-  auto check_move_squares = [&](MoveCode code, size_t ply) {
-    for (const unsigned s : {unsigned(code & 63), unsigned((code >> 6) & 63)}) {
-      const unsigned rank = s / 8;
-      if (rank == 1) check_home_square(s % 8, ply);
-      else if (rank == 6) check_home_square(8 + s % 8, ply);
-    }
-  };
-  for (unsigned h = 0; h < 16; ++h) check_home_square(h, 0);
   std::string changes;
-  Color us = start.side_to_move();
   size_t previous = 0;
-  for (size_t i = 0; i < codes.size(); ++i, us = ~us) {
+  for (size_t i = 0; i < codes.size(); ++i) {
     if (codes[i] == kNullMoveCode) continue;
-    const unsigned taken = box.play(us, codes[i]);
-    if (mask != 0xFFFF) check_move_squares(codes[i], i + 1);
+    if (mask != 0xFFFF) {
+      leave(codes[i] & 63, i + 1);
+      leave((codes[i] >> 6) & 63, i + 1);
+    }
     const unsigned promoted = (codes[i] >> 12) & 7;
-    if (!taken && !promoted) continue;
+    const unsigned took = i < taken.size() ? taken[i] : 0;
+    if (!took && !promoted) continue;
     const size_t gap = i + 1 - previous - 1;
     previous = i + 1;
-    const unsigned change = taken * 5 + promoted;
+    const unsigned change = took * 5 + promoted;
     changes.push_back(char(change | (std::min<size_t>(gap, kGapInline) << 5)));
     if (gap >= kGapInline)
       changes.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, gap - kGapInline) - buffer));
@@ -124,6 +125,15 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
   for (unsigned h = 0; h < 16; ++h)
     if (mask >> h & 1) out.push_back(char(left[h]));
   out += changes;
+}
+
+void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::string& out) {
+  std::vector<uint8_t> taken(codes.size(), uint8_t(NO_PIECE_TYPE));
+  Mailbox box(start);
+  Color us = start.side_to_move();
+  for (size_t i = 0; i < codes.size(); ++i, us = ~us)
+    if (codes[i] != kNullMoveCode) taken[i] = uint8_t(box.play(us, codes[i]));
+  encode_material_runs(start, codes, taken, out);
 }
 
 bool decode_material_runs(std::string_view blob, MaterialRuns& out) {

@@ -62,7 +62,12 @@ struct MaterialRuns {
   std::vector<MaterialRun> runs;  // cover plies 0 .. plies, in order
 };
 
-// Encodes the runs of a game from its start position and (legal) move codes.
+// Encodes the runs of a game from its start position and (legal) move codes; `taken`
+// holds, per ply, the PieceType its move took (NO_PIECE_TYPE when none), as the replay
+// that made the codes saw it (core/replay.h), so no board is played again.
+void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::span<const uint8_t> taken,
+                          std::string& out);
+// The same, finding what each move takes by playing the codes on a board of 64 men.
 void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::string& out);
 
 // Decodes a game_material.runs blob; false when it is corrupt.
