@@ -172,9 +172,10 @@ void DatabaseWriter::write_new_names() {
   static const std::string kInsertNames = store::multi_row_insert(store::sql::kInsertName, kRowsPerInsert);
   store::insert_rows(db_.cached(store::sql::kInsertName), db_.cached(kInsertNames), kRowsPerInsert, 2,
                      new_names_.size(), [this](store::Statement& s, int first, size_t row) {
-                       s.bind_int64(first, new_names_[row].first);
+                       if (!name_ids_follow_) s.bind_int64(first, new_names_[row].first);
                        s.bind_text_static(first + 1, new_names_[row].second);
                      });
+  if (!new_names_.empty()) check_ids_given(new_names_.back().first, "names");
   for (const auto& [id, name] : new_names_)
     for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
   new_names_.clear();

@@ -207,7 +207,8 @@ bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
 
 // Splits on a reading thread, parses on options.threads workers, and hands each chunk's
 // result to write_chunk on this thread in input order, then calls after_chunk once it has
-// handed the result to the reading thread to free (Slots). Rethrows the first error of any thread after stopping them all.
+// handed the result to the reading thread to free (Slots). Rethrows the first error of any
+// thread after stopping them all.
 void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, int zstd_level,
                               const std::function<void(ChunkResult&)>& write_chunk,
                               const std::function<void()>& after_chunk) {

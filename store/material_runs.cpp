@@ -47,7 +47,6 @@ class Mailbox {
     return taken;
   }
 
-
  private:
   void castle(Color us, Square king, Square rook, bool king_side) {
     const Piece k = box_[king], r = box_[rook];
