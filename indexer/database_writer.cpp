@@ -308,9 +308,12 @@ void DatabaseWriter::write_pending_games() {
   pending_games_.clear();
 }
 
-void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids) {
+bool DatabaseWriter::wants_sorted_postings() const { return positions_ && positions_->wants_sorted_runs(); }
+
+void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids,
+                                   bool sorted) {
   write_pending_games();  // while the chunk's records still live
-  // Ids grow with the index in the chunk, so the run stays sorted.
+  // Ids grow with the index in the chunk, so the run stays in its order.
   bool skipped = false;
   uint64_t games = 0;
   for (int64_t id : ids) {
@@ -322,13 +325,13 @@ void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, 
     // and the sorter adds the first id when it reads them (no pass over them here).
     summary_.positions += postings.size();
     positions_->add_sorted_run(std::move(postings), games, uint32_t(ids.front()), uint32_t(ids.front()),
-                               uint32_t(ids.back()));
+                               uint32_t(ids.back()), sorted);
   } else {
     if (skipped)
       std::erase_if(postings, [&](const PostingSorter::Record& r) { return r.game_id >= ids.size() || ids[r.game_id] == 0; });
     for (PostingSorter::Record& r : postings) r.game_id = uint32_t(ids[r.game_id]);
     summary_.positions += postings.size();
-    positions_->add_sorted_run(std::move(postings), games);
+    positions_->add_sorted_run(std::move(postings), games, sorted);
   }
   write_new_names();  // once per chunk, while the workers parse the next ones
 }

@@ -105,7 +105,12 @@ class DatabaseWriter {
   // Indexes a chunk's positions: postings sorted by sort_posting_records whose game_id is
   // the game's index in the chunk; ids[i] is the id add_game gave game i, 0 for a game
   // that was not stored (a duplicate: its postings are dropped).
-  void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids);
+  // postings: sorted, or with sorted false in key partition order only
+  // (PostingSorter::add_sorted_run).
+  void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids, bool sorted = true);
+  // Whether the postings of the chunks to come should be sorted (a spill has happened:
+  // PostingSorter::wants_sorted_runs).
+  bool wants_sorted_postings() const;
   // Makes finish_source write the current source's position segment with write instead
   // of from the postings given to add_positions (a merged source whose segment is taken
   // from the other database: merged_positions.h).

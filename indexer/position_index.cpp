@@ -129,7 +129,7 @@ void PositionIndexBuilder::add(const store::Posting& posting) {
   ++stats_.postings;
 }
 
-void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games) {
+void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, bool sorted) {
   if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   if (run.empty()) return;
   uint32_t low = run.front().game_id, high = low;
@@ -138,11 +138,11 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
     low = std::min(low, id);
     high = std::max(high, id);
   }
-  add_sorted_run(std::move(run), games, 0, low, high);
+  add_sorted_run(std::move(run), games, 0, low, high, sorted);
 }
 
 void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, uint32_t id_offset,
-                                          uint32_t low, uint32_t high) {
+                                          uint32_t low, uint32_t high, bool sorted) {
   if (written_ || merge_) throw store::PositionIndexError("position index segment already merged; create a new builder");
   if (run.empty()) return;
   stats_.first_game_id = have_game_ ? std::min(stats_.first_game_id, low) : low;
@@ -151,7 +151,7 @@ void PositionIndexBuilder::add_sorted_run(std::vector<PostingSorter::Record> run
   last_game_id_ = high;
   stats_.games += games;
   stats_.postings += run.size();
-  sorter_.add_sorted_run(std::move(run), id_offset, low, high);
+  sorter_.add_sorted_run(std::move(run), id_offset, low, high, sorted);
 }
 
 void PositionIndexBuilder::add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,

@@ -73,13 +73,16 @@ class PositionIndexBuilder {
   // Adds a run of postings sorted by sort_posting_records (a chunk's, sorted by the worker
   // that made it). games is how many distinct games the run holds; first and last
   // game ids are read from the run.
-  void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games);
+  // With sorted false the run is in key partition order only (PostingSorter::add_sorted_run).
+  void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, bool sorted = true);
   // The same for a run whose game ids are offsets: a record's game is id_offset + its
   // game_id, and first_game_id, last_game_id (offset included) are the run's smallest and
   // largest, so that nothing reads the whole run on the caller's thread (the import's
   // writer, whose chunks keep their games' indexes when no game was skipped).
   void add_sorted_run(std::vector<PostingSorter::Record> run, uint64_t games, uint32_t id_offset, uint32_t first_game_id,
-                      uint32_t last_game_id);
+                      uint32_t last_game_id, bool sorted = true);
+  // Whether runs should come sorted (PostingSorter::wants_sorted_runs).
+  bool wants_sorted_runs() const { return sorter_.wants_sorted_runs(); }
   // Adds a whole game: keys[i] is the key after i plies (keys[0] the start position),
   // moves[i] the move played from it; keys.size() must be moves.size() + 1.
   void add_game(uint32_t game_id, store::GameResult result, std::span<const uint64_t> keys,

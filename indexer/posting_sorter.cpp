@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -239,6 +240,22 @@ void sort_ranges_by_key(std::span<const RecordRange> ranges, BatchEmitter& emitt
   for (size_t i = 0; i < n; ++i) emitter.add(to_posting(records[i]));
 }
 
+// Sorts a run in key partition order, its records of each key in (game_id, ply) order:
+// each partition stably by key.
+void sort_partitions_of(std::vector<Record>& run) {
+  std::unique_ptr<Record[]> spare;
+  size_t spare_size = 0;
+  auto partition_of = [](const Record& r) { return store::key_partition(r.key); };
+  for (auto begin = run.begin(); begin != run.end();) {
+    const unsigned p = partition_of(*begin);
+    const auto end = std::partition_point(begin, run.end(), [&](const Record& r) { return partition_of(r) <= p; });
+    const size_t n = size_t(end - begin);
+    if (spare_size < n) spare.reset(new Record[spare_size = n]);
+    stable_sort_in(&*begin, spare.get(), n, 64 - store::kKeyPartitionBits);
+    begin = end;
+  }
+}
+
 }  // namespace
 
 void sort_posting_records(Record* records, size_t n) {
@@ -260,7 +277,8 @@ void sort_posting_records(Record* records, size_t n) {
 }
 
 PostingChunkSorter::PostingChunkSorter(size_t records)
-    : shift_(64 - digit_bits(records, 64)), starts_((size_t{1} << (64 - shift_)) + 1) {}
+    : shift_(64 - std::max(int(store::kKeyPartitionBits), digit_bits(records, 64))),
+      starts_((size_t{1} << (64 - shift_)) + 1) {}
 
 void PostingChunkSorter::begin(Record* out) {
   for (size_t b = 1; b < starts_.size(); ++b) starts_[b] += starts_[b - 1];
@@ -290,11 +308,11 @@ PostingSorter::~PostingSorter() {
 }
 
 void PostingSorter::add_sorted_run(std::vector<Record> run, uint32_t id_offset, uint32_t first_game,
-                                   uint32_t last_game) {
+                                   uint32_t last_game, bool sorted) {
   if (run.empty()) return;
   total_ += run.size();
   held_ += run.size();
-  memory_runs_.push_back({std::move(run), id_offset, first_game, last_game});
+  memory_runs_.push_back({std::move(run), id_offset, first_game, last_game, sorted});
   const size_t limit = memory_budget_bytes_ / kBytesPerBufferedPosting;
   if (held_ + size_ + spilling_postings_ > limit) {
     const auto started = std::chrono::steady_clock::now();
@@ -310,6 +328,7 @@ void PostingSorter::spill() {
   finish_background_spill();  // its file is older: it goes first in runs_
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
+  sort_partition_ordered(memory_runs_);
   PostingRunWriter writer(temp_dir_, size_ + held_);
   merge_partition(store::kKeyPartitions, {}, 0, memory_runs_, true, [&writer](std::span<const store::Posting> batch) {
     for (const store::Posting& posting : batch) writer.add(posting);
@@ -331,6 +350,7 @@ void PostingSorter::spill_in_background() {
   auto job = [this] {
     name_this_thread("pgn-spill");
     try {
+      sort_partition_ordered(spilling_);
       PostingRunWriter writer(temp_dir_, spilling_postings_);
       merge_partition(store::kKeyPartitions, {}, 0, spilling_, false, [&writer](std::span<const store::Posting> batch) {
         for (const store::Posting& posting : batch) writer.add(posting);
@@ -350,6 +370,14 @@ void PostingSorter::spill_in_background() {
     --runs_spilled_;
     spill();
   }
+}
+
+void PostingSorter::sort_partition_ordered(std::vector<MemoryRun>& runs) {
+  for (MemoryRun& run : runs)
+    if (!run.sorted) {
+      sort_partitions_of(run.records);
+      run.sorted = true;
+    }
 }
 
 void PostingSorter::finish_background_spill() {
@@ -409,7 +437,8 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
   if (with_buffer && size_) ranges.push_back(partition_range(buffer_.data(), buffer_.data() + size_, partition));
 
   BatchEmitter emitter(sink);
-  if (readers.empty() && ranges.size() == 1) {  // one sorted source: no heap
+  const bool all_sorted = std::all_of(memory_runs.begin(), memory_runs.end(), [](const MemoryRun& r) { return r.sorted; });
+  if (readers.empty() && ranges.size() == 1 && all_sorted) {  // one sorted source: no heap
     for (const Record* r = ranges[0].begin; r != ranges[0].end; ++r) emitter.add(to_posting(*r, ranges[0].id_offset));
     emitter.flush();
     return;
@@ -422,6 +451,9 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
+  // Comparing heads needs sorted sources: merge_partitions and the spills sort the runs
+  // that came in partition order first.
+  if (!all_sorted) throw std::logic_error("PostingSorter: a run in partition order reached a merge by comparison");
   // A tournament of losers (Knuth, TAOCP 5.4.1): each inner node keeps the source that
   // lost the match there, so replacing the winner's posting replays only the matches on
   // its path to the root, one comparison per level (a binary heap's pop and push make
@@ -491,6 +523,11 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
   if (spill_cpu_seconds_ > 0) add_thread_cpu(ThreadRole::Spill, std::exchange(spill_cpu_seconds_, 0));
   sort_buffer();
   cascade();
+  // Runs in partition order are sorted by the merge's sort (runs in memory alone, games
+  // ascending from run to run, no buffer: the import's case when nothing was spilled);
+  // any other merge compares heads, so they are sorted first (after a spill the workers
+  // hand sorted runs: few are left to sort here).
+  if (!(runs_.empty() && size_ == 0 && games_ascend(memory_runs_))) sort_partition_ordered(memory_runs_);
   const size_t buffer_bytes = reader_buffer_bytes(runs_.size() * std::max(1u, threads));
   std::atomic<unsigned> next_partition{0};
   std::atomic<bool> failed{false};

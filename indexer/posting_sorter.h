@@ -4,7 +4,8 @@
 // Runs come two ways. The import's workers each sort the postings of their chunk
 // (PostingChunkSorter: a stable MSD radix sort on the key alone, as the postings are
 // made in game and ply order) and hand the sorted run over with add_sorted_run(), so the
-// single writer thread sorts nothing. add() fills a buffer of its own that is sorted when
+// single writer thread sorts nothing; until a spill they stop at key partition order,
+// which is all the final merge of runs in memory needs (add_sorted_run). add() fills a buffer of its own that is sorted when
 // it is spilled or merged (tests and small callers; sort_posting_records, which falls
 // back to an in-place American flag sort for a budget-sized buffer,
 // https://en.wikipedia.org/wiki/American_flag_sort). Any add order gives the same result.
@@ -73,8 +74,16 @@ class PostingSorter {
   // (the import's chunks keep their games' indexes in the chunk; the sum must fit 32 bits).
   // first_game and last_game bound its games' ids (offset included) where the caller
   // knows them: runs whose bounds ascend, as chunks' do, are merged by a sort.
+  // With sorted false the run is in key partition order only, the records of each key in
+  // (game_id, ply) order (a chunk's postings as PostingChunkSorter places them, without
+  // its finish()): the final merge of runs in memory sorts each partition anyway, and a
+  // spill or a merge by comparison sorts the run first.
   void add_sorted_run(std::vector<Record> run, uint32_t id_offset = 0, uint32_t first_game = 0,
-                      uint32_t last_game = UINT32_MAX);
+                      uint32_t last_game = UINT32_MAX, bool sorted = true);
+  // Whether runs should come sorted: once postings have been spilled (the input is
+  // larger than the budget), every run will be spilled, and sorting it where it is made
+  // spares the spilling thread.
+  bool wants_sorted_runs() const { return runs_spilled_ > 0; }
 
   ~PostingSorter();
   PostingSorter(const PostingSorter&) = delete;
@@ -118,7 +127,10 @@ class PostingSorter {
     std::vector<Record> records;
     uint32_t id_offset = 0;
     uint32_t first_game = 0, last_game = 0;  // bounds of its game ids, offset added
+    bool sorted = true;                      // else in key partition order (add_sorted_run)
   };
+  // Sorts the runs that came in key partition order only.
+  static void sort_partition_ordered(std::vector<MemoryRun>& runs);
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its
   // error is thrown here.
@@ -136,7 +148,7 @@ class PostingSorter {
   size_t run_capacity_;            // postings per in-memory run
   HugePageArray<Record> buffer_;   // reserved on first add, released by merge()
   size_t size_ = 0;                // postings in buffer_
-  std::vector<MemoryRun> memory_runs_;  // sorted runs from add_sorted_run
+  std::vector<MemoryRun> memory_runs_;  // runs from add_sorted_run
   size_t held_ = 0;                // postings in memory_runs_
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
@@ -159,7 +171,9 @@ void sort_posting_records(PostingSorter::Record* records, size_t n);
 // Sorts a chunk's postings as they are made, game by game and ply by ply (so that records
 // of one key are in (game_id, ply) order already), with no second buffer of them all:
 // count(key) for each record, then begin(out) and place(record) for each in the same
-// order, then finish(). `out` ends sorted by (key, game_id, ply).
+// order, then finish(). `out` ends sorted by (key, game_id, ply); before finish() it is in
+// key partition order (the placing digit has at least store::kKeyPartitionBits bits),
+// which is all PostingSorter::add_sorted_run needs of a run that stays in memory.
 class PostingChunkSorter {
  public:
   using Record = PostingSorter::Record;

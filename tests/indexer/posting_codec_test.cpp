@@ -321,7 +321,7 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
   std::mt19937_64 random(11);
   std::vector<uint64_t> common_keys;
   for (int i = 0; i < 30; ++i) common_keys.push_back(random());
-  std::vector<std::vector<PostingSorter::Record>> chunks;
+  std::vector<std::vector<PostingSorter::Record>> chunks, partition_ordered;
   std::vector<uint32_t> first_games, last_games;  // the ids of each chunk's first and last game
   std::vector<store::Posting> expected;
   uint32_t first_game = 0;
@@ -335,6 +335,13 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
         chunk.push_back({key, game, ply, uint16_t(random()), uint8_t(random() % 4)});
         expected.push_back({key, first_game + game, ply, chunk.back().next_move, store::GameResult(chunk.back().result)});
       }
+    // The same run placed by a chunk sorter that is not finished: key partition order only.
+    PostingChunkSorter placer(chunk.size());
+    for (const PostingSorter::Record& r : chunk) placer.count(r.key);
+    std::vector<PostingSorter::Record> placed(chunk.size());
+    placer.begin(placed.data());
+    for (const PostingSorter::Record& r : chunk) placer.place(r);
+    partition_ordered.push_back(std::move(placed));
     sort_posting_records(chunk.data(), chunk.size());
     chunks.push_back(std::move(chunk));
     first_game += games;
@@ -342,27 +349,39 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
   }
   std::sort(expected.begin(), expected.end(), store::posting_less);
   // The small budget spills runs into files, which the final merge reads beside the runs
-  // still in memory (by comparing heads: a file knows no game bounds).
+  // still in memory (by comparing heads: a file knows no game bounds). Runs come sorted,
+  // in key partition order only (the import's chunks until a spill), or one of each in turn.
   for (size_t budget : {size_t{1} << 30, 5000 * PostingSorter::kBytesPerBufferedPosting}) {
     for (bool ascending : {true, false}) {
-      for (unsigned threads : {1u, 3u}) {
-        PostingSorter sorter(budget, dir_);
-        for (size_t i = 0; i < chunks.size(); ++i) {
-          const size_t c = ascending ? i : chunks.size() - 1 - i;
-          sorter.add_sorted_run(chunks[c], first_games[c], first_games[c], last_games[c]);
+      for (int form : {0, 1, 2}) {
+        for (unsigned threads : {1u, 3u}) {
+          PostingSorter sorter(budget, dir_);
+          for (size_t i = 0; i < chunks.size(); ++i) {
+            const size_t c = ascending ? i : chunks.size() - 1 - i;
+            const bool sorted = form == 0 || (form == 2 && i % 2 == 0);
+            sorter.add_sorted_run(sorted ? chunks[c] : partition_ordered[c], first_games[c], first_games[c], last_games[c],
+                                  sorted);
+          }
+          std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
+          sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
+                                              by_partition[p].insert(by_partition[p].end(), batch.begin(), batch.end());
+                                            }, [](unsigned) {}});
+          std::vector<store::Posting> merged;
+          for (const auto& part : by_partition) merged.insert(merged.end(), part.begin(), part.end());
+          ASSERT_EQ(merged, expected) << (ascending ? "ascending" : "descending") << ", form " << form << ", " << threads
+                                      << " threads, " << sorter.runs_spilled() << " runs spilled";
+          EXPECT_EQ(sorter.runs_spilled() > 0, budget < (size_t{1} << 30));
         }
-        std::vector<std::vector<store::Posting>> by_partition(store::kKeyPartitions);
-        sorter.merge_partitions(threads, {[](unsigned) {}, [&](unsigned p, std::span<const store::Posting> batch) {
-                                            by_partition[p].insert(by_partition[p].end(), batch.begin(), batch.end());
-                                          }, [](unsigned) {}});
-        std::vector<store::Posting> merged;
-        for (const auto& part : by_partition) merged.insert(merged.end(), part.begin(), part.end());
-        ASSERT_EQ(merged, expected) << (ascending ? "ascending" : "descending") << ", " << threads << " threads, "
-                                    << sorter.runs_spilled() << " runs spilled";
-        EXPECT_EQ(sorter.runs_spilled() > 0, budget < (size_t{1} << 30));
       }
     }
   }
+  // One run alone, in key partition order: no merge at all, yet sorted.
+  PostingSorter sorter(size_t{1} << 30, dir_);
+  sorter.add_sorted_run(partition_ordered[0], 0, 0, last_games[0], false);
+  std::vector<store::Posting> merged, expected_first(expected);
+  sorter.merge([&](std::span<const store::Posting> batch) { merged.insert(merged.end(), batch.begin(), batch.end()); });
+  std::erase_if(expected_first, [&](const store::Posting& p) { return p.game_id > last_games[0]; });
+  EXPECT_EQ(merged, expected_first);
 }
 
 }  // namespace
