@@ -111,6 +111,13 @@ class DatabaseWriter {
   // Whether the postings of the chunks to come should be sorted (a spill has happened:
   // PostingSorter::wants_sorted_runs).
   bool wants_sorted_postings() const;
+  // Whether an input of this many bytes of PGN may hold more postings than --memory keeps
+  // (at most one posting per 8 bytes, as in games without comments or tags besides the
+  // Seven Tag Roster): its chunks' postings are then sorted from the start, since the
+  // first spill would have to sort whatever came unsorted, on this thread.
+  bool postings_may_spill(uint64_t input_bytes) const {
+    return input_bytes / 8 * PostingSorter::kBytesPerBufferedPosting > options_.position_memory_bytes;
+  }
   // Makes finish_source write the current source's position segment with write instead
   // of from the postings given to add_positions (a merged source whose segment is taken
   // from the other database: merged_positions.h).

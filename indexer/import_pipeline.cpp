@@ -215,11 +215,11 @@ bool fits_one_chunk(const InputSource& source, size_t chunk_bytes) {
 // Splits on a reading thread, parses on options.threads workers, and hands each chunk's
 // result to write_chunk on this thread in input order, then calls after_chunk once it has
 // handed the result to the reading thread to free (Slots). The workers sort their chunks'
-// postings once wants_sorted_postings (asked on this thread) says so. Rethrows the first
-// error of any thread after stopping them all.
+// postings from the start with sort_postings, else once wants_sorted_postings (asked on
+// this thread) says so. Rethrows the first error of any thread after stopping them all.
 void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, int zstd_level,
                               const std::function<void(ChunkResult&)>& write_chunk,
-                              const std::function<void()>& after_chunk,
+                              const std::function<void()>& after_chunk, bool sort_from_start,
                               const std::function<bool()>& wants_sorted_postings) {
   const unsigned threads = std::max(1u, options.threads);
   BoundedQueue<Chunk> chunks(threads);
@@ -230,7 +230,7 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
   // 340 MiB on 424k games at -j 2).
   Slots slots(threads * 2 + 1);
   std::atomic<bool> stop{false};
-  std::atomic<bool> sort_postings{wants_sorted_postings()};
+  std::atomic<bool> sort_postings{sort_from_start || wants_sorted_postings()};
   std::atomic<unsigned> workers_left{threads};
   auto stop_all = [&] {
     stop = true;
@@ -400,7 +400,10 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
         report_progress();
       }
     } else {
-      import_chunks_in_threads(splitter, options, writer.zstd_level(), write_chunk, report_progress,
+      // A mapped file's size says whether its postings may not fit in memory; a stream's
+      // size is not known: its chunks are sorted as before.
+      const bool may_spill = !source.is_mapped() || writer.postings_may_spill(source.size_on_disk().value_or(UINT64_MAX));
+      import_chunks_in_threads(splitter, options, writer.zstd_level(), write_chunk, report_progress, may_spill,
                                [&writer] { return writer.wants_sorted_postings(); });
     }
   } catch (...) {

@@ -328,11 +328,8 @@ void PostingSorter::spill() {
   finish_background_spill();  // its file is older: it goes first in runs_
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
-  sort_partition_ordered(memory_runs_);
   PostingRunWriter writer(temp_dir_, size_ + held_);
-  merge_partition(store::kKeyPartitions, {}, 0, memory_runs_, true, [&writer](std::span<const store::Posting> batch) {
-    for (const store::Posting& posting : batch) writer.add(posting);
-  });
+  merge_into(writer, memory_runs_, true);
   runs_.push_back(writer.finish());
   ++runs_spilled_;
   size_ = 0;
@@ -350,11 +347,8 @@ void PostingSorter::spill_in_background() {
   auto job = [this] {
     name_this_thread("pgn-spill");
     try {
-      sort_partition_ordered(spilling_);
       PostingRunWriter writer(temp_dir_, spilling_postings_);
-      merge_partition(store::kKeyPartitions, {}, 0, spilling_, false, [&writer](std::span<const store::Posting> batch) {
-        for (const store::Posting& posting : batch) writer.add(posting);
-      });
+      merge_into(writer, spilling_, false);
       spilled_ = writer.finish();
     } catch (...) {
       spill_error_ = std::current_exception();
@@ -370,6 +364,22 @@ void PostingSorter::spill_in_background() {
     --runs_spilled_;
     spill();
   }
+}
+
+void PostingSorter::merge_into(PostingRunWriter& writer, std::vector<MemoryRun>& runs, bool with_buffer) const {
+  auto add = [&writer](std::span<const store::Posting> batch) {
+    for (const store::Posting& posting : batch) writer.add(posting);
+  };
+  const bool in_partition_order =
+      std::any_of(runs.begin(), runs.end(), [](const MemoryRun& r) { return !r.sorted; });
+  if (in_partition_order && !(with_buffer && size_) && games_ascend(runs)) {
+    // The chunks' runs before the first spill: one sort of each partition of them all,
+    // as the final merge does, rather than sorting each run and then comparing them.
+    for (unsigned p = 0; p < store::kKeyPartitions; ++p) merge_partition(p, {}, 0, runs, false, add);
+    return;
+  }
+  sort_partition_ordered(runs);
+  merge_partition(store::kKeyPartitions, {}, 0, runs, with_buffer, add);
 }
 
 void PostingSorter::sort_partition_ordered(std::vector<MemoryRun>& runs) {

@@ -131,6 +131,8 @@ class PostingSorter {
   };
   // Sorts the runs that came in key partition order only.
   static void sort_partition_ordered(std::vector<MemoryRun>& runs);
+  // Merges runs (and, with with_buffer, the buffer) into a run file being written.
+  void merge_into(PostingRunWriter& writer, std::vector<MemoryRun>& runs, bool with_buffer) const;
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its
   // error is thrown here.
