@@ -116,7 +116,7 @@ class DatabaseWriter {
   // Seven Tag Roster): its chunks' postings are then sorted from the start, since the
   // first spill would have to sort whatever came unsorted, on this thread.
   bool postings_may_spill(uint64_t input_bytes) const {
-    return input_bytes / 8 * PostingSorter::kBytesPerBufferedPosting > options_.position_memory_bytes;
+    return input_bytes / 8 > options_.position_memory_bytes / PostingSorter::kBytesPerBufferedPosting;
   }
   // Makes finish_source write the current source's position segment with write instead
   // of from the postings given to add_positions (a merged source whose segment is taken
