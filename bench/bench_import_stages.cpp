@@ -300,23 +300,13 @@ void BM_PostingSort(benchmark::State& state) {
   for (auto _ : state) {
     for (size_t c = 0; c + 1 < in->first_record.size(); ++c) {
       postings = {};  // a fresh vector per chunk, as each worker's ChunkResult has
-      size_t total = 0;
-      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i) total += in->records[i].keys.size();
       // As the pipeline's collect_postings: each record placed in its bucket as it is made.
-      PostingChunkSorter sorter(total);
-      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
-        for (uint64_t key : in->records[i].keys) sorter.count(key);
-      postings.resize(total);
-      sorter.begin(postings.data());
-      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i) {
-        const GameRecord& game = in->records[i];
-        for (size_t ply = 0; ply < game.keys.size(); ++ply) {
-          const MoveCode next = ply < game.codes.size() ? game.codes[ply] : kNullMoveCode;
-          sorter.place({game.keys[ply], uint32_t(i - in->first_record[c]), uint16_t(std::min<size_t>(ply, 0xFFFF)),
-                        next, uint8_t(game.result)});
-        }
-      }
-      sorter.finish();
+      make_game_postings(
+          [&](const auto& visit) {
+            for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
+              visit(in->records[i].keys, in->records[i].codes, in->records[i].result);
+          },
+          postings);
     }
   }
   set_rate(state, "postings/s", static_cast<double>(in->sorted_postings.size()));

@@ -76,9 +76,7 @@ struct MergeBatch {
 // workers do for parsed games), or, with positions, the sum that checks the game's
 // postings in the other database (merged_positions.h).
 void check_batch(MergeBatch& batch, bool keep_annotations, const PendingPositions& pending) {
-  size_t total = 0;
-  for (StoredGame& game : batch.games)
-    if (check_stored_game(game, keep_annotations)) total += game.keys.size();
+  for (StoredGame& game : batch.games) check_stored_game(game, keep_annotations);  // sets game.problem
   if (const SourcePositions* positions = wait_for(pending)) {
     for (StoredGame& game : batch.games) {
       if (!game.problem.empty()) continue;
@@ -87,28 +85,14 @@ void check_batch(MergeBatch& batch, bool keep_annotations, const PendingPosition
     }
     return;
   }
-  // Sorted as an import's chunk is (import_pipeline.cpp): placed by key as they are made.
-  PostingChunkSorter sorter(total);
-  size_t counted = 0;
-  for (const StoredGame& game : batch.games)
-    if (game.problem.empty()) {
-      for (uint64_t key : game.keys) sorter.count(key);
-      counted += game.keys.size();
-    }
-  batch.postings.resize(counted);
-  sorter.begin(batch.postings.data());
-  uint32_t index = 0;
-  for (StoredGame& game : batch.games) {
-    if (!game.problem.empty()) continue;
-    const GameRecord& r = game.record;
-    for (size_t ply = 0; ply < game.keys.size(); ++ply) {
-      const MoveCode next = ply < r.codes.size() ? r.codes[ply] : kNullMoveCode;
-      sorter.place({game.keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(r.result)});
-    }
-    game.keys = {};
-    ++index;
-  }
-  sorter.finish();
+  // Made as an import's chunk's are (import_pipeline.cpp).
+  make_game_postings(
+      [&batch](const auto& visit) {
+        for (const StoredGame& game : batch.games)
+          if (game.problem.empty()) visit(game.keys, game.record.codes, game.record.result);
+      },
+      batch.postings);
+  for (StoredGame& game : batch.games) game.keys = {};
 }
 
 // Runs check_batch on `threads` workers while this thread reads the next batches

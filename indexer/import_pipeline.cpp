@@ -44,27 +44,14 @@ struct ChunkResult {
 // first would be done twice (7% of the import's CPU on the master-style file). Each
 // game's keys are dropped once copied (the writer does not need them).
 void collect_postings(std::vector<ChunkItem>& items, std::vector<PostingSorter::Record>& out, bool sort) {
-  size_t total = 0;
-  for (const ChunkItem& item : items)
-    if (const GameRecord* game = std::get_if<GameRecord>(&item)) total += game->keys.size();
-  PostingChunkSorter sorter(total);
-  for (const ChunkItem& item : items)
-    if (const GameRecord* game = std::get_if<GameRecord>(&item))
-      for (uint64_t key : game->keys) sorter.count(key);
-  out.resize(total);
-  sorter.begin(out.data());
-  uint32_t index = 0;
-  for (ChunkItem& item : items) {
-    GameRecord* game = std::get_if<GameRecord>(&item);
-    if (!game) continue;
-    for (size_t ply = 0; ply < game->keys.size(); ++ply) {
-      const MoveCode next = ply < game->codes.size() ? game->codes[ply] : kNullMoveCode;
-      sorter.place({game->keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(game->result)});
-    }
-    game->keys = {};
-    ++index;
-  }
-  if (sort) sorter.finish();
+  make_game_postings(
+      [&items](const auto& visit) {
+        for (const ChunkItem& item : items)
+          if (const GameRecord* game = std::get_if<GameRecord>(&item)) visit(game->keys, game->codes, game->result);
+      },
+      out, sort);
+  for (ChunkItem& item : items)
+    if (GameRecord* game = std::get_if<GameRecord>(&item)) game->keys = {};
 }
 
 // An oversized chunk (splitter.h) is one reject, its text cut with a note; not parsed.

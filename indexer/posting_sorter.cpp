@@ -453,8 +453,9 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
-  // A spill (every partition at once) keeps the tournament: sorting there measured slower,
-  // with a larger peak (bench/README.md).
+  // A merge of every partition at once (a spill of sorted runs) keeps the tournament:
+  // sorting there measured slower, with a larger peak (bench/README.md); a spill of runs in
+  // partition order comes here one partition at a time (merge_into).
   if (readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
       games_ascend(memory_runs)) {
     sort_ranges_by_key(ranges, emitter);

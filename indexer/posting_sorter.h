@@ -2,12 +2,13 @@
 // memory budget is full, and a k-way merge at the end.
 //
 // Runs come two ways. The import's workers each sort the postings of their chunk
-// (PostingChunkSorter: a stable MSD radix sort on the key alone, as the postings are
-// made in game and ply order) and hand the sorted run over with add_sorted_run(), so the
-// single writer thread sorts nothing; until a spill they stop at key partition order,
-// which is all the final merge of runs in memory needs (add_sorted_run). add() fills a buffer of its own that is sorted when
-// it is spilled or merged (tests and small callers; sort_posting_records, which falls
-// back to an in-place American flag sort for a budget-sized buffer,
+// (make_game_postings, below: a stable MSD radix sort on the key alone, as the postings
+// are made in game and ply order) and hand the sorted run over with add_sorted_run(), so
+// the single writer thread sorts nothing; where the postings fit in the budget they stop
+// at key partition order, which is all the final merge of runs in memory needs
+// (add_sorted_run). add() fills a buffer of its own that is sorted when it is spilled or
+// merged (tests and small callers; sort_posting_records, which falls back to an in-place
+// American flag sort for a budget-sized buffer,
 // https://en.wikipedia.org/wiki/American_flag_sort). Any add order gives the same result.
 //
 // Memory: a posting in memory costs 17 bytes; when the runs held exceed the budget
@@ -28,6 +29,7 @@
 // Temporary files are removed by the merge or, at the latest, by the destructor.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -38,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/move_code.h"
 #include "indexer/huge_page_array.h"
 #include "store/position_posting.h"
 #include "indexer/posting_run_file.h"
@@ -192,5 +195,31 @@ class PostingChunkSorter {
   std::vector<size_t> next_;
   Record* out_ = nullptr;
 };
+
+// The postings of a run of games, every position of each (the import's chunk, a batch of
+// a merged database): for_each_game(visit) calls visit(keys, codes, result) for each game
+// in order (keys[i] the key after i plies, codes[i] the move played from it), the same
+// games at each of its three calls; a game's index among them is its postings' game_id.
+// out ends sorted (PostingChunkSorter), or with sort false in key partition order only.
+template <class ForEachGame>
+void make_game_postings(ForEachGame&& for_each_game, std::vector<PostingSorter::Record>& out, bool sort = true) {
+  size_t total = 0;
+  for_each_game([&](std::span<const uint64_t> keys, std::span<const MoveCode>, store::GameResult) { total += keys.size(); });
+  PostingChunkSorter sorter(total);
+  for_each_game([&](std::span<const uint64_t> keys, std::span<const MoveCode>, store::GameResult) {
+    for (uint64_t key : keys) sorter.count(key);
+  });
+  out.resize(total);
+  sorter.begin(out.data());
+  uint32_t index = 0;
+  for_each_game([&](std::span<const uint64_t> keys, std::span<const MoveCode> codes, store::GameResult result) {
+    for (size_t ply = 0; ply < keys.size(); ++ply) {
+      const MoveCode next = ply < codes.size() ? codes[ply] : kNullMoveCode;
+      sorter.place({keys[ply], index, uint16_t(std::min<size_t>(ply, 0xFFFF)), next, uint8_t(result)});
+    }
+    ++index;
+  });
+  if (sort) sorter.finish();
+}
 
 }  // namespace pgnbase::indexer
