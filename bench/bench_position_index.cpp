@@ -213,7 +213,7 @@ void report_build(benchmark::State& state, const BuiltIndex& built) {
   state.counters["file_B/posting"] = static_cast<double>(built.file_bytes) / postings;
   state.counters["runs"] = static_cast<double>(built.runs);
   const auto& s = built.sections.stored;
-  state.counters["keys_B"] = static_cast<double>(s[0] + s[1]) / postings;
+  state.counters["keys_B"] = static_cast<double>(s[0] + s[1] + s[8]) / postings;
   state.counters["games_B"] = static_cast<double>(s[2] + s[3]) / postings;
   state.counters["plies_B"] = static_cast<double>(s[4]) / postings;
   state.counters["moves_B"] = static_cast<double>(s[5] + s[6]) / postings;

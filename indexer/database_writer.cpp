@@ -149,6 +149,7 @@ PositionIndexOptions DatabaseWriter::position_options() const {
       .memory_budget_bytes = options_.position_memory_bytes,
       .temp_dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path() : options_.temp_dir,
       .key_bits = 0,
+      .fingerprint_bits = options_.position_fingerprint_bits,
       .lean = true,
       .threads = std::max(1u, options_.threads)};
 }

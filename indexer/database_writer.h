@@ -37,6 +37,9 @@ using SegmentWriter =
 struct WriterOptions {
   size_t position_memory_bytes = size_t{96} << 20;  // --memory
   unsigned threads = 1;                               // for the position index's final merge
+  // Fingerprint bits of the position segments (PositionIndexOptions::fingerprint_bits):
+  // 0 picks them per segment; tests pick few, so that many keys share each.
+  int position_fingerprint_bits = 0;
   std::filesystem::path temp_dir;                     // empty: the system's
   // Annotation blobs: level 1 imports TCEC 6.5% faster than 3 for a DB 0.8% larger.
   int zstd_level = 1;

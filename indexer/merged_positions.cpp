@@ -20,8 +20,6 @@ constexpr unsigned kFilterBits = 22;
 // A segment whose games span more ids than this is indexed by replay (the per-game sums
 // are an array over the span).
 constexpr int64_t kMaxGameSpan = int64_t{1} << 28;
-// The re-encoding hands the builder runs of at most this many postings.
-constexpr size_t kRunPostings = size_t{1} << 20;
 
 // splitmix64's finalizer (https://prng.di.unimi.it/splitmix64.c).
 uint64_t finalize(uint64_t x) {
@@ -137,19 +135,28 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
   blocks.bind_int64(1, source_id);
   store::PostingBlockDecoder decoder;
   std::vector<store::Posting> postings;
+  std::vector<uint32_t> group_sizes;
   bool any = false;
-  uint64_t previous_key = 0;
+  uint64_t previous_fingerprint = 0, previous_group_key = 0;
   try {
     while (blocks.step()) {
       decoder.open(bytes_of(blocks.column_blob(0)));
-      if (decoder.flags() != 0 || decoder.key_bits() != s.key_bits_) {
+      if ((decoder.flags() & ~store::kBlockStoresAllExtraBits) != 0 || decoder.key_bits() != s.key_bits_ ||
+          (any && decoder.extra_bits() != s.extra_bits_)) {
         why = "its position index blocks are not of the lean layout the import writes";
         return nullptr;
       }
+      s.extra_bits_ = decoder.extra_bits();
+      const bool every_group_extra = decoder.flags() & store::kBlockStoresAllExtraBits;
       postings.clear();
-      decoder.decode_all(postings);
-      for (const store::Posting& p : postings) {
-        if (any && p.key < previous_key) {
+      decoder.decode_all(postings, &group_sizes);
+      size_t group = 0, group_end = 0;
+      for (size_t i = 0; i < postings.size(); ++i) {
+        const store::Posting& p = postings[i];
+        const bool first_of_group = i == group_end;
+        if (first_of_group) group_end += group_sizes[group++];
+        const uint64_t fingerprint = store::mask_key(p.key, s.key_bits_);
+        if (any && fingerprint < previous_fingerprint) {
           why = "its position index blocks are out of key order";
           damaged = true;
           return nullptr;
@@ -159,17 +166,22 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
           damaged = true;
           return nullptr;
         }
-        if (!any || p.key != previous_key) ++s.distinct_keys_;
+        // A group goes on in the next block only where a key fills blocks of its own,
+        // whose groups all store their extra bits: there the keys tell.
+        if (first_of_group && (!any || i > 0 || p.key != previous_group_key)) ++s.distinct_keys_;
         any = true;
-        previous_key = p.key;
+        previous_fingerprint = fingerprint;
+        previous_group_key = p.key;
         const bool with_move = p.next_move != store::kUnknownNextMove;
         if (with_move) s.keys_with_moves_.insert(p.key);
+        else if (every_group_extra && s.extra_bits_ > 0) s.keys_with_extra_only_.insert(p.key);
         const size_t at = size_t(p.game_id - first_id);
         s.game_hashes_[at] += s.mix(p.key, p.game_id, with_move, p.next_move, uint8_t(p.result));
         ++s.game_postings_[at];
       }
       s.postings_ += postings.size();
-      s.blocks_.push_back({postings.front().key, postings.back().key, uint32_t(postings.size())});
+      s.blocks_.push_back({store::mask_key(postings.front().key, s.key_bits_),
+                           store::mask_key(postings.back().key, s.key_bits_), uint32_t(postings.size())});
     }
   } catch (const store::PositionIndexError& e) {
     why = std::string("its position index does not decode (") + e.what() + ")";
@@ -184,8 +196,11 @@ uint64_t SourcePositions::replay_hash(int64_t other_id, std::span<const Key> key
   uint64_t sum = 0;
   const uint32_t game = uint32_t(other_id);
   for (size_t ply = 0; ply < keys.size(); ++ply) {
-    const uint64_t stored = store::mask_key(keys[ply], key_bits_);
+    // The group key where the blocks store it (groups with moves, and those of a key
+    // filling blocks of its own), else the fingerprint.
+    uint64_t stored = store::mask_key(keys[ply], key_bits_ + extra_bits_);
     const bool with_move = keys_with_moves_.contains(stored);
+    if (!with_move && !keys_with_extra_only_.contains(stored)) stored = store::mask_key(keys[ply], key_bits_);
     sum += mix(stored, game, with_move, ply < codes.size() ? codes[ply] : kNullMoveCode, result);
   }
   return sum;
@@ -223,30 +238,57 @@ store::SegmentStats SourcePositions::write(store::Database& db, int64_t segment_
   }
   store::Statement blocks = other_->prepare(store::sql::kMergeSegmentBlocks);
   blocks.bind_int64(1, source_id_);
+  store::Statement& insert = db.cached(sql::kInsertBlock);
   if (!shifted) {
-    options.key_bits = key_bits_;  // groups only shrink, so every group of two still has its moves
-    options.lean = true;
-    PositionIndexBuilder builder(options);
+    // Block by block: groups only shrink, so every block keeps its key range (a key that
+    // filled blocks of its own still starts each of its blocks), and every group of two
+    // still has its moves.
+    store::PostingBlockEncoder encoder(key_bits_, options.compression_level, /*lean=*/true, extra_bits_);
     store::PostingBlockDecoder decoder;
-    std::vector<store::Posting> postings;
-    std::vector<PostingSorter::Record> run;
+    std::vector<store::Posting> postings, kept;
+    std::vector<uint32_t> group_sizes, kept_sizes;
+    bool any = false;
+    uint64_t previous_group_key = 0;
     while (blocks.step()) {
       decoder.open(bytes_of(blocks.column_blob(0)));
       postings.clear();
-      decoder.decode_all(postings);
-      for (store::Posting p : postings) {
-        const int64_t new_id = new_ids[size_t(p.game_id - first_id_)];
-        if (new_id == 0) continue;
-        p.game_id = uint32_t(new_id);
-        run.push_back(PostingSorter::to_record(p));
+      decoder.decode_all(postings, &group_sizes);
+      kept.clear();
+      kept_sizes.clear();
+      size_t at = 0;
+      for (uint32_t size : group_sizes) {
+        uint32_t kept_of_group = 0;
+        for (size_t end = at + size; at < end; ++at) {
+          store::Posting p = postings[at];
+          const int64_t new_id = new_ids[size_t(p.game_id - first_id_)];
+          if (new_id == 0) continue;
+          p.game_id = uint32_t(new_id);
+          kept.push_back(p);
+          ++kept_of_group;
+        }
+        if (kept_of_group == 0) continue;
+        const bool goes_on = kept_sizes.empty() && any && kept[kept.size() - kept_of_group].key == previous_group_key;
+        if (!goes_on) ++stats.distinct_keys;
+        kept_sizes.push_back(kept_of_group);
+        any = true;
+        previous_group_key = kept.back().key;
       }
-      if (run.size() >= kRunPostings) builder.add_sorted_run(std::exchange(run, {}), 0);
+      if (kept.empty()) continue;
+      const std::span<const uint8_t> bytes =
+          encoder.encode_groups(kept, kept_sizes, decoder.flags() & store::kBlockStoresAllExtraBits);
+      insert.bind_int64(1, segment_id);
+      insert.bind_int64(2, sql::to_sql_key(store::mask_key(kept.front().key, key_bits_)));
+      insert.bind_int64(3, sql::to_sql_key(store::mask_key(kept.back().key, key_bits_)));
+      insert.bind_int64(4, int64_t(kept.size()));
+      insert.bind_blob_static(5, bytes);
+      insert.run();
+      ++stats.blocks;
+      stats.block_bytes += bytes.size();
+      stats.postings += kept.size();
     }
-    // The games are counted once, with the last run.
-    if (!run.empty() || stats.games) builder.add_sorted_run(std::move(run), stats.games);
-    return builder.write_segment(db, segment_id);
+    store::insert_segment_row(db, stats);
+    return stats;
   }
-  store::Statement& insert = db.cached(sql::kInsertBlock);
   std::vector<uint8_t> moved;
   size_t index = 0;
   while (blocks.step()) {

@@ -2,7 +2,7 @@
 // (database_merge.h), taken from that database's own segment instead of being made again
 // from the replayed games: its blocks are copied with their game ids moved (only the
 // header's game_base changes) when every game of the source was merged, and decoded,
-// renumbered and encoded again when some were skipped.
+// renumbered and encoded again, block by block, when some were skipped.
 //
 // The other database is untrusted, so its postings are checked against the replay that
 // the merge makes anyway to check each game's moves. For each game, a sum of a keyed
@@ -54,14 +54,14 @@ class SourcePositions {
 
   // Writes db's segment segment_id (in db's open transaction) from the other database's
   // blocks, as read() decoded them: ids maps games of the source, by their id in other, to their id in db (0:
-  // not merged; a game absent from ids is not merged either). options give the memory,
-  // temp folder and threads of a re-encoding; key_bits and lean are the segment's.
+  // not merged; a game absent from ids is not merged either). options give the
+  // compression level of a re-encoding; the key bits and lean layout are the segment's.
   store::SegmentStats write(store::Database& db, int64_t segment_id,
                             std::span<const std::pair<int64_t, int64_t>> ids, PositionIndexOptions options) const;
 
  private:
   struct Block {
-    uint64_t first_key = 0, last_key = 0;  // stored (masked) keys
+    uint64_t first_key = 0, last_key = 0;  // fingerprints, as position_blocks holds them
     uint32_t postings = 0;
   };
   // Stored keys of the groups whose postings carry a next move and result.
@@ -85,13 +85,17 @@ class SourcePositions {
 
   store::Database* other_ = nullptr;
   int64_t source_id_ = 0, first_id_ = 0;
-  int key_bits_ = 64;
+  int key_bits_ = 64;    // the segment's fingerprint bits
+  int extra_bits_ = 0;   // the key bits below them that groups with moves store
   uint64_t seed_ = 0;
   uint64_t postings_ = 0, distinct_keys_ = 0;
   std::vector<uint64_t> game_hashes_;     // by id - first_id_
   std::vector<uint32_t> game_postings_;   // the same, postings per game
   std::vector<Block> blocks_;
   KeySet keys_with_moves_;
+  // Group keys stored with their extra bits although their postings carry no move
+  // (groups of one in the blocks of a fingerprint that fills blocks of its own).
+  KeySet keys_with_extra_only_;
 };
 
 }  // namespace pgnbase::indexer

@@ -43,46 +43,62 @@ struct EncodedPartition {
 };
 
 // Cuts one partition's sorted postings into encoded blocks. A block holds whole groups
-// (postings sharing a stored key) unless one group exceeds the block size: that group
-// then fills blocks of its own, each starting with its key, so that every block holding
-// a key starts with it or is the one block whose range covers it.
+// (postings sharing a group key) and whole runs of groups sharing a fingerprint, unless
+// such a run exceeds the block size: it then fills blocks of its own, each starting with
+// its fingerprint (cut between groups where it can, else inside the group), so that
+// every block holding a fingerprint starts with it or is the one block whose range
+// covers it. The blocks of such a run store the extra key bits of every group (see
+// posting_block_codec.h), so that a lookup of the run's key takes no other key's
+// posting out of game order.
 class BlockCutter {
  public:
   BlockCutter(const PositionIndexOptions& options, EncodedPartition& out)
-      : key_bits_(options.key_bits),
+      : fingerprint_bits_(options.fingerprint_bits),
+        group_bits_(options.key_bits),
         limit_(std::max<uint32_t>(1, options.block_postings)),
-        encoder_(options.key_bits, options.compression_level, options.lean),
+        encoder_(options.fingerprint_bits, options.compression_level, options.lean,
+                 options.key_bits - options.fingerprint_bits),
         out_(out) {}
 
   void add(const store::Posting& posting) {
-    uint64_t stored_key = store::mask_key(posting.key, key_bits_);
-    if (out_.postings == 0 || stored_key != current_key_) {
+    const uint64_t group_key = store::mask_key(posting.key, group_bits_);
+    if (out_.postings == 0 || group_key != current_group_) {
       group_start_ = pending_.size();
-      current_key_ = stored_key;
+      current_group_ = group_key;
       ++out_.groups;
+      const uint64_t fingerprint = store::mask_key(posting.key, fingerprint_bits_);
+      if (out_.postings == 0 || fingerprint != current_fingerprint_) {
+        run_start_ = pending_.size();
+        current_fingerprint_ = fingerprint;
+      }
     }
     ++out_.postings;
     pending_.push_back(posting);
     if (pending_.size() > limit_) {
-      // Close the block before the current group; a group alone over the limit is split.
-      size_t cut = group_start_ > 0 ? group_start_ : limit_;
-      emit({pending_.data(), cut});
+      // Close the block before the current fingerprint's run; when that run began the
+      // block, before the current group; a group alone over the limit is split.
+      const size_t cut = run_start_ > 0 ? run_start_ : group_start_ > 0 ? group_start_ : limit_;
+      const bool inside_run = run_start_ == 0;
+      emit({pending_.data(), cut}, continues_run_ || inside_run);
+      continues_run_ = inside_run;
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(cut));
-      group_start_ = 0;
+      group_start_ = group_start_ >= cut ? group_start_ - cut : 0;
+      run_start_ = 0;
     }
   }
 
   void finish() {
-    if (!pending_.empty()) emit(pending_);
+    if (!pending_.empty()) emit(pending_, continues_run_);
     pending_.clear();
   }
 
  private:
-  void emit(std::span<const store::Posting> block) {
+  void emit(std::span<const store::Posting> block, bool run_of_blocks) {
     store::PostingBlockSizes sizes;
-    std::span<const uint8_t> bytes = encoder_.encode(block, &sizes);
-    out_.blocks.push_back({store::mask_key(block.front().key, key_bits_), store::mask_key(block.back().key, key_bits_),
-                           static_cast<uint32_t>(block.size()), {bytes.begin(), bytes.end()}, false, 0, bytes.size()});
+    std::span<const uint8_t> bytes = encoder_.encode(block, &sizes, run_of_blocks);
+    out_.blocks.push_back({store::mask_key(block.front().key, fingerprint_bits_),
+                           store::mask_key(block.back().key, fingerprint_bits_), static_cast<uint32_t>(block.size()),
+                           {bytes.begin(), bytes.end()}, false, 0, bytes.size()});
     out_.sections.header += sizes.header;
     for (size_t i = 0; i < sizes.stored.size(); ++i) {
       out_.sections.stored[i] += sizes.stored[i];
@@ -90,13 +106,16 @@ class BlockCutter {
     }
   }
 
-  int key_bits_;
+  int fingerprint_bits_;
+  int group_bits_;
   size_t limit_;
   store::PostingBlockEncoder encoder_;
   EncodedPartition& out_;
   std::vector<store::Posting> pending_;
   size_t group_start_ = 0;  // index in pending_ of the current group's first posting
-  uint64_t current_key_ = 0;
+  size_t run_start_ = 0;    // of the first posting of the current fingerprint's run
+  bool continues_run_ = false;  // pending_ starts inside a run cut at the block before
+  uint64_t current_group_ = 0, current_fingerprint_ = 0;
 };
 
 }  // namespace
@@ -109,6 +128,8 @@ PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
     : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir) {
   if (options_.key_bits < 0 || options_.key_bits > 64)
     throw store::PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
+  if (options_.fingerprint_bits < 0 || options_.fingerprint_bits > 64)
+    throw store::PositionIndexError("position index fingerprint_bits must be between 1 and 64 (0: automatic)");
   if (options_.block_postings > store::kMaxBlockPostings)
     throw store::PositionIndexError("position index blocks hold at most " + std::to_string(store::kMaxBlockPostings) + " postings");
   stats_.key_bits = options_.key_bits;
@@ -196,9 +217,12 @@ void PositionIndexBuilder::start_merge() {
 }
 
 void PositionIndexBuilder::start_merge(unsigned threads, bool spool_ahead) {
-  if (options_.key_bits == 0)
-    options_.key_bits = std::clamp(static_cast<int>(std::bit_width(stats_.postings)) + 12, 24, 64);
-  stats_.key_bits = options_.key_bits;
+  const int width = static_cast<int>(std::bit_width(stats_.postings));
+  if (options_.key_bits == 0) options_.key_bits = std::clamp(width + 12, 24, 64);
+  if (options_.fingerprint_bits == 0)
+    options_.fingerprint_bits = options_.lean ? std::max(width + 1, 24) : options_.key_bits;
+  options_.fingerprint_bits = std::min(options_.fingerprint_bits, options_.key_bits);
+  stats_.key_bits = options_.fingerprint_bits;
   merge_ = std::make_unique<Merge>();
   Merge& m = *merge_;
   m.spool_ahead = spool_ahead;

@@ -43,11 +43,20 @@ struct PositionIndexOptions {
   // 0 (auto) picks per segment bit_width(postings) + 12 bits, at least 24: a lookup then
   // meets another key's postings in fewer than 1 of 4,000 segments.
   int key_bits = 64;
+  // Bits stored of the key of a group whose postings carry no moves (a lean segment's
+  // key seen once in its block), at most key_bits: every reader replays the games of such
+  // postings anyway, which refutes another key's. The segment's key_bits (lookups mask
+  // keys to it) and the blocks' fingerprints; the groups with moves store the other
+  // key_bits - fingerprint_bits bits beside. 0 (auto): bit_width(postings) + 1, at least
+  // 24, in a lean segment (a lookup meets fewer than half a posting of another key per
+  // segment), key_bits in a full one.
+  int fingerprint_bits = 0;
   // Leave out what a lookup can learn by replaying the game: plies, and the next move
   // and result of keys that occur once in a block (see posting_block_codec.h).
   bool lean = false;
-  // A block holds about this many postings: whole keys only, except that a key with
-  // more postings than this gets blocks of its own. At most kMaxBlockPostings.
+  // A block holds about this many postings: whole fingerprints only, except that a
+  // fingerprint with more postings than this gets blocks of its own. At most
+  // kMaxBlockPostings.
   uint32_t block_postings = 16384;
   int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
   // Threads that merge and encode key partitions in write_segment (the caller's thread

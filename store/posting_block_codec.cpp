@@ -15,7 +15,7 @@ namespace pgnbase::store {
 
 namespace {
 
-enum Section { kFingerprintGaps, kGroupSizes, kFirstGames, kGameGaps, kPlies, kMoveFrom, kMoveDistance, kResults };
+enum Section { kFingerprintGaps, kGroupSizes, kFirstGames, kGameGaps, kPlies, kMoveFrom, kMoveDistance, kResults, kExtraKeyBits };
 enum Codec : uint8_t { kRaw = 0, kZstd = 1 };
 
 uint64_t fingerprint_of(uint64_t key, int key_bits) { return key_bits >= 64 ? key : key >> (64 - key_bits); }
@@ -100,9 +100,11 @@ struct PostingBlockDecoder::ZstdContext {
   ~ZstdContext() { ZSTD_freeDCtx(context); }
 };
 
-PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level, bool lean)
-    : key_bits_(key_bits), compression_level_(compression_level), lean_(lean) {
+PostingBlockEncoder::PostingBlockEncoder(int key_bits, int compression_level, bool lean, int extra_bits)
+    : key_bits_(key_bits), extra_bits_(extra_bits), compression_level_(compression_level), lean_(lean) {
   if (key_bits < 1 || key_bits > 64) throw PositionIndexError("position index key_bits must be 1..64");
+  if (extra_bits < 0 || extra_bits > 64 - key_bits)
+    throw PositionIndexError("position index extra key bits must be 0..64 - key_bits");
 }
 
 PostingBlockEncoder::~PostingBlockEncoder() = default;
@@ -111,7 +113,7 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
   size_t before = out_.size();
   bool compressed = false;
   // The bit-packed sections are dense already: zstd would only spend time on them.
-  bool dense = index == kFingerprintGaps || index == kFirstGames;
+  bool dense = index == kFingerprintGaps || index == kFirstGames || index == kExtraKeyBits;
   if (raw.size() > 16 && !dense) {
     compressed_.resize(ZSTD_compressBound(raw.size()));
     size_t size = ZSTD_compressCCtx(thread_compression_context(), compressed_.data(), compressed_.size(), raw.data(),
@@ -136,52 +138,71 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
   }
 }
 
-std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes) {
+std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes,
+                                                     bool every_group_extra) {
   if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
   if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
-  // Stored keys; two keys with one fingerprint form one group, re-sorted by game and ply.
-  // Masking keeps the key order, so only a run of postings whose keys share a fingerprint
+  // Group keys; two keys with one group key form one group, re-sorted by game and ply.
+  // Masking keeps the key order, so only a run of postings whose keys share a group key
   // needs sorting again, and only when the run holds two keys (a few runs in a block).
+  const int group_bits = key_bits_ + extra_bits_;
   masked_.assign(postings.begin(), postings.end());
-  for (Posting& posting : masked_) posting.key = mask_key(posting.key, key_bits_);
+  for (Posting& posting : masked_) posting.key = mask_key(posting.key, group_bits);
+  group_sizes_.clear();
   for (size_t run = 0, end; run < masked_.size(); run = end) {
     bool two_keys = false;
     for (end = run + 1; end < masked_.size() && masked_[end].key == masked_[run].key; ++end)
       two_keys |= postings[end].key != postings[end - 1].key;
     if (two_keys) std::sort(masked_.begin() + std::ptrdiff_t(run), masked_.begin() + std::ptrdiff_t(end), posting_less);
+    group_sizes_.push_back(static_cast<uint32_t>(end - run));
   }
+  return encode_masked(sizes, every_group_extra);
+}
 
+std::span<const uint8_t> PostingBlockEncoder::encode_groups(std::span<const Posting> postings,
+                                                            std::span<const uint32_t> group_sizes,
+                                                            bool every_group_extra, PostingBlockSizes* sizes) {
+  if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
+  uint64_t total = 0;
+  for (uint32_t size : group_sizes) {
+    if (size == 0) throw PositionIndexError("an empty group in a position index block");
+    total += size;
+  }
+  if (total != postings.size()) throw PositionIndexError("group sizes do not add up to the postings");
+  masked_.assign(postings.begin(), postings.end());
+  for (Posting& posting : masked_) posting.key = mask_key(posting.key, key_bits_ + extra_bits_);
+  group_sizes_.assign(group_sizes.begin(), group_sizes.end());
+  return encode_masked(sizes, every_group_extra);
+}
+
+std::span<const uint8_t> PostingBlockEncoder::encode_masked(PostingBlockSizes* sizes, bool every_group_extra) {
+  every_group_extra &= extra_bits_ > 0;
   for (auto& section : sections_) section.clear();
   std::vector<uint64_t>& gaps = gaps_;
   std::vector<uint32_t>& first_games = first_games_;
   gaps.clear();
   first_games.clear();
-  uint64_t previous_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
-  uint32_t group_size = 0;
-  group_sizes_.clear();
-  auto end_group = [&] {
-    put_varint(sections_[kGroupSizes], group_size - 1);
-    group_sizes_.push_back(group_size);
-  };
-  for (size_t i = 0; i < masked_.size(); ++i) {
-    const Posting& posting = masked_[i];
-    uint64_t fingerprint = fingerprint_of(posting.key, key_bits_);
-    bool new_group = i == 0 || fingerprint != previous_fingerprint;
-    if (new_group) {
-      if (i > 0) {
-        end_group();
-        gaps.push_back(fingerprint - previous_fingerprint - 1);
-      }
-      first_games.push_back(posting.game_id);
-      group_size = 0;
-    } else {
-      put_varint(sections_[kGameGaps], posting.game_id - masked_[i - 1].game_id);
-    }
-    ++group_size;
+  const uint64_t first_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
+  uint64_t previous_fingerprint = first_fingerprint;
+  BitWriter extra(sections_[kExtraKeyBits]);
+  size_t begin = 0;
+  for (uint32_t size : group_sizes_) {
+    const Posting& first = masked_[begin];
+    const uint64_t fingerprint = fingerprint_of(first.key, key_bits_);
+    if (fingerprint < previous_fingerprint) throw PositionIndexError("position index groups out of key order");
+    if (begin > 0) gaps.push_back(fingerprint - previous_fingerprint);
     previous_fingerprint = fingerprint;
-    if (!lean_) put_varint(sections_[kPlies], posting.ply);
+    put_varint(sections_[kGroupSizes], size - 1);
+    first_games.push_back(first.game_id);
+    for (size_t i = begin + 1; i < begin + size; ++i)
+      put_varint(sections_[kGameGaps], masked_[i].game_id - masked_[i - 1].game_id);
+    if (!lean_)
+      for (size_t i = begin; i < begin + size; ++i) put_varint(sections_[kPlies], masked_[i].ply);
+    if (extra_bits_ > 0 && (every_group_extra || !lean_ || size >= 2)) extra.write(first.key >> (64 - key_bits_ - extra_bits_), extra_bits_);
+    begin += size;
   }
-  end_group();
+  extra.finish();
 
   int rice_k = choose_rice_parameter(gaps);
   {
@@ -218,10 +239,12 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
   out_.clear();
   out_.push_back(kPostingBlockFormat);
   out_.push_back(static_cast<uint8_t>(key_bits_));
-  out_.push_back(lean_ ? 0 : kBlockStoresPlies | kBlockStoresAllMoves);
+  out_.push_back(static_cast<uint8_t>((lean_ ? 0 : kBlockStoresPlies | kBlockStoresAllMoves) |
+                                      (every_group_extra ? kBlockStoresAllExtraBits : 0)));
+  out_.push_back(static_cast<uint8_t>(extra_bits_));
   put_varint(out_, masked_.size());
   put_varint(out_, first_games.size());
-  put_u64(out_, fingerprint_of(masked_[0].key, key_bits_));
+  put_u64(out_, first_fingerprint);
   out_.push_back(static_cast<uint8_t>(rice_k));
   put_varint(out_, game_base);
   out_.push_back(static_cast<uint8_t>(game_bits));
@@ -252,16 +275,22 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
     return value;
   };
   need(2);
-  const uint8_t format = p[0];
-  if (format != 1 && format != kPostingBlockFormat) fail("unknown format version");
+  format_ = p[0];
+  if (format_ < 1 || format_ > kPostingBlockFormat) fail("unknown format version");
   key_bits_ = p[1];
   if (key_bits_ < 1 || key_bits_ > 64) fail("key_bits out of range");
   p += 2;
   flags_ = kBlockStoresPlies | kBlockStoresAllMoves;
-  if (format >= 2) {
+  if (format_ >= 2) {
     need(1);
     flags_ = *p++;
-    if (flags_ > 3) fail("unknown flags");
+    if (flags_ > (format_ >= 3 ? 7 : 3)) fail("unknown flags");
+  }
+  extra_bits_ = 0;
+  if (format_ >= 3) {
+    need(1);
+    extra_bits_ = *p++;
+    if (extra_bits_ > 64 - key_bits_) fail("extra key bits out of range");
   }
   uint64_t postings = varint();
   uint64_t groups = varint();
@@ -278,7 +307,9 @@ void PostingBlockDecoder::open(std::span<const uint8_t> block) {
   need(1);
   game_bits_ = *p++;
   if (game_bits_ > 32) fail("bad game id width");
-  for (int i = 0; i < kPostingBlockSections; ++i) {
+  const int section_count = format_ >= 3 ? kPostingBlockSections : kPostingBlockSections - 1;
+  sections_[kExtraKeyBits] = {};
+  for (int i = 0; i < section_count; ++i) {
     SectionRef& section = sections_[i];
     need(1);
     section.codec = *p++;
@@ -324,10 +355,21 @@ std::span<const uint8_t> PostingBlockDecoder::section(int index) {
   return decoded;
 }
 
-PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
-  uint64_t target = fingerprint_of(key, key_bits_);
-  if (target < first_fingerprint_) return {};
-  uint64_t first_move = 0;
+uint64_t PostingBlockDecoder::next_fingerprint(uint64_t previous, uint64_t gap) const {
+  // Format 3 lets groups share a fingerprint (gap 0); format 2 codes gap - 1.
+  const uint64_t next = previous + gap + (format_ >= 3 ? 0 : 1);
+  if (next < previous || (format_ < 3 && next == previous)) fail("fingerprints out of order");
+  if (key_bits_ < 64 && next >> key_bits_) fail("fingerprint out of range");
+  return next;
+}
+
+void PostingBlockDecoder::locate(uint64_t key) {
+  locations_.clear();
+  const uint64_t target = fingerprint_of(key, key_bits_);
+  if (target < first_fingerprint_) return;
+  const int shift = 64 - key_bits_ - extra_bits_;
+  const uint64_t target_extra = extra_bits_ > 0 ? (key >> shift) & low_bits_mask(extra_bits_) : 0;
+  uint64_t first_move = 0, extra_index = 0;
   BitReader gaps(section(kFingerprintGaps));
   std::span<const uint8_t> sizes = section(kGroupSizes);
   const uint8_t* p = sizes.data();
@@ -339,55 +381,84 @@ PostingBlockDecoder::Location PostingBlockDecoder::locate(uint64_t key) {
     if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
     uint64_t size = size_minus_one + 1;
     if (first_posting + size > postings_) fail("group sizes exceed the posting count");
-    if (fingerprint == target)
-      return {group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
-              static_cast<uint32_t>(size)};
-    if (fingerprint > target) return {};
+    const bool has_moves = group_has_moves(size), has_extra = group_has_extra(size);
+    if (fingerprint == target) {
+      bool match = true;
+      if (has_extra) {
+        BitReader extra(section(kExtraKeyBits));
+        extra.seek(static_cast<size_t>(extra_index) * static_cast<size_t>(extra_bits_));
+        match = extra.read(extra_bits_) == target_extra;
+        if (extra.failed()) fail("truncated extra key bits");
+      }
+      if (match)
+        locations_.push_back({group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
+                              static_cast<uint32_t>(size)});
+      // Before format 3 a fingerprint is one group.
+      if (format_ < 3) return;
+    }
+    if (fingerprint > target) return;
     first_posting += size;
-    if (group_has_moves(size)) first_move += size;
+    if (has_moves) first_move += size;
+    if (has_extra) ++extra_index;
     if (group + 1 < groups_) {
       uint64_t gap = gaps.read_rice(rice_k_);
       if (gaps.failed()) fail("truncated fingerprint gaps");
-      uint64_t next = fingerprint + gap + 1;
-      if (next <= fingerprint) fail("fingerprints out of order");
-      fingerprint = next;
+      fingerprint = next_fingerprint(fingerprint, gap);
     }
   }
-  return {};
 }
 
 size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
-  Location location = locate(key);
-  if (location.size == 0) return 0;
-  std::pair<uint64_t, uint32_t> group{key, location.size};
-  decode_range(location.group, {&group, 1}, location.first_posting, location.first_move, out);
-  return location.size;
+  locate(key);
+  const size_t before = out.size();
+  for (const Location& location : locations_) {
+    std::pair<uint64_t, uint32_t> group{key, location.size};
+    decode_range(location.group, {&group, 1}, location.first_posting, location.first_move, out);
+  }
+  // Groups sharing the fingerprint each come in game order; together they must too.
+  if (locations_.size() > 1)
+    std::stable_sort(out.begin() + std::ptrdiff_t(before), out.end(), [](const Posting& a, const Posting& b) {
+      return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
+    });
+  return out.size() - before;
 }
 
-size_t PostingBlockDecoder::count(uint64_t key) { return locate(key).size; }
+size_t PostingBlockDecoder::count(uint64_t key) {
+  locate(key);
+  size_t total = 0;
+  for (const Location& location : locations_) total += location.size;
+  return total;
+}
 
-void PostingBlockDecoder::decode_all(std::vector<Posting>& out) {
+void PostingBlockDecoder::decode_all(std::vector<Posting>& out, std::vector<uint32_t>* group_sizes) {
   BitReader gaps(section(kFingerprintGaps));
+  BitReader extra(section(kExtraKeyBits));
   std::span<const uint8_t> sizes = section(kGroupSizes);
   const uint8_t* p = sizes.data();
   const uint8_t* end = p + sizes.size();
   std::vector<std::pair<uint64_t, uint32_t>> groups(groups_);
   uint64_t fingerprint = first_fingerprint_;
   uint64_t total = 0;
-  int shift = 64 - key_bits_;
+  const int shift = 64 - key_bits_;
+  const int extra_shift = shift - extra_bits_;
+  if (group_sizes) group_sizes->clear();
   for (uint32_t group = 0; group < groups_; ++group) {
     uint64_t size_minus_one;
     if (!get_varint(p, end, size_minus_one)) fail("truncated group sizes");
-    total += size_minus_one + 1;
+    const uint64_t size = size_minus_one + 1;
+    total += size;
     if (total > postings_) fail("group sizes exceed posting count");
-    groups[group] = {fingerprint << shift, static_cast<uint32_t>(size_minus_one + 1)};
+    uint64_t key = fingerprint << shift;
+    if (group_has_extra(size)) key |= extra.read(extra_bits_) << extra_shift;
+    groups[group] = {key, static_cast<uint32_t>(size)};
+    if (group_sizes) group_sizes->push_back(static_cast<uint32_t>(size));
     if (group + 1 < groups_) {
-      uint64_t next = fingerprint + gaps.read_rice(rice_k_) + 1;
+      uint64_t gap = gaps.read_rice(rice_k_);
       if (gaps.failed()) fail("truncated fingerprint gaps");
-      if (next <= fingerprint) fail("fingerprints out of order");
-      fingerprint = next;
+      fingerprint = next_fingerprint(fingerprint, gap);
     }
   }
+  if (extra.failed()) fail("truncated extra key bits");
   if (total != postings_) fail("group sizes do not add up to the posting count");
   decode_range(0, groups, 0, 0, out);
 }
@@ -453,9 +524,10 @@ bool rebase_posting_block(std::span<const uint8_t> block, int64_t delta, std::ve
   const uint8_t* p = block.data();
   const uint8_t* end = p + block.size();
   uint64_t value;
-  // format, key_bits, flags; P and G; the first fingerprint and rice_k; then game_base.
-  if (block.size() < 3 || p[0] != kPostingBlockFormat) return false;
-  p += 3;
+  // format, key_bits, flags, extra_bits; P and G; the first fingerprint and rice_k; then
+  // game_base.
+  if (block.size() < 4 || p[0] != kPostingBlockFormat) return false;
+  p += 4;
   if (!get_varint(p, end, value) || !get_varint(p, end, value) || end - p < 9) return false;
   p += 9;
   const uint8_t* base_at = p;

@@ -4,23 +4,34 @@
 // A key may be stored whole (key_bits = 64) or as its top key_bits bits, a
 // fingerprint (then two positions can share a stored key and lookups return
 // candidates that the caller must verify). Below, "fingerprint" is key >> (64 - key_bits).
-// A group is the run of postings that share a fingerprint.
+// A group is the run of postings that share a group key: the fingerprint and, in
+// format 3, the extra_bits key bits below it. A group whose postings carry their moves
+// (flag bit 1, or two or more postings) stores its extra bits, and so does every group
+// of a block with flag bit 2; any other group stores its fingerprint only: a lookup
+// matches it by fingerprint, and every reader replays the games of postings without
+// moves anyway. Groups may then share a fingerprint. (The import sets flag bit 2 on the
+// blocks of a fingerprint whose postings fill blocks of their own, such as the start
+// position's, so that another key's posting never comes in the middle of them out of
+// game order.)
 //
 // Header (all integers little-endian; varint = LEB128, store/varint.h):
-// | u8     | format version (2; 1 is read too: it has no flags byte and    |
-// |        | stores everything)                                            |
+// | u8     | format version (3; 2 and 1 are read too: 2 has no extra_bits   |
+// |        | byte and codes fingerprint gaps minus one, 1 has no flags byte |
+// |        | either and stores everything)                                  |
 // | u8     | key_bits, 1..64                                               |
 // | u8     | flags: bit 0 plies stored, bit 1 moves and results stored for |
-// |        | every posting (else only for groups of 2 or more postings)    |
+// |        | every posting (else only for groups of 2 or more postings),   |
+// |        | bit 2 extra key bits stored for every group (format 3)        |
+// | u8     | extra_bits, 0..64 - key_bits (format 3)                       |
 // | varint | P, postings in the block (1..kMaxBlockPostings)               |
-// | varint | G, groups (distinct fingerprints) in the block (1..P)         |
+// | varint | G, groups in the block (1..P)                                 |
 // | u64    | fingerprint of the first group                                |
 // | u8     | rice_k: Rice parameter of the fingerprint gaps                |
 // | varint | game_base: the smallest first game id of any group            |
 // | u8     | game_bits: width of a group's first game id minus game_base    |
-// Then eight sections, each: u8 codec (0 raw, 1 zstd), varint stored size, for zstd
-// a varint raw size, then the stored bytes. Their raw contents:
-// | 0 fingerprint gaps | G-1 Rice codes (rice_k) of fingerprint - previous - 1, bit stream |
+// Then nine sections (eight before format 3), each: u8 codec (0 raw, 1 zstd), varint
+// stored size, for zstd a varint raw size, then the stored bytes. Their raw contents:
+// | 0 fingerprint gaps | G-1 Rice codes (rice_k) of fingerprint - previous (format 2: - 1), bit stream |
 // | 1 group sizes      | G varints: size - 1                                          |
 // | 2 first games      | G fields of game_bits bits: first game id - game_base          |
 // | 3 game gaps        | P-G varints: game id - previous game id in the group (>= 0)   |
@@ -30,6 +41,8 @@
 // |                    | (from', to': the move's squares, mirrored a1<->a8 at odd plies  |
 // |                    | when plies are stored)                                          |
 // | 7 results          | 2 bits per posting of the M (GameResult), four to a byte       |
+// | 8 extra key bits   | extra_bits bits per group with moves (flag bit 2: per group):   |
+// |                    | the key's bits just below its fingerprint, bit stream           |
 // M is P with flag bit 1, else the postings of groups of two or more; the others come
 // back with kUnknownNextMove (and kUnknownPly without flag bit 0).
 // Bit streams are least significant bit first; a section is stored zstd-compressed
@@ -48,12 +61,12 @@
 
 namespace pgnbase::store {
 
-constexpr int kPostingBlockFormat = 2;
+constexpr int kPostingBlockFormat = 3;
 // No block holds more postings (the import writes 16,384 at most; a reader refuses a
 // block that states more, so that one block costs it at most about 100 MB).
 constexpr uint64_t kMaxBlockPostings = uint64_t{1} << 20;
-constexpr uint8_t kBlockStoresPlies = 1, kBlockStoresAllMoves = 2;
-constexpr int kPostingBlockSections = 8;
+constexpr uint8_t kBlockStoresPlies = 1, kBlockStoresAllMoves = 2, kBlockStoresAllExtraBits = 4;
+constexpr int kPostingBlockSections = 9;
 
 // The key with all but its top key_bits bits cleared: what a block stores of it.
 inline uint64_t mask_key(uint64_t key, int key_bits) {
@@ -77,21 +90,35 @@ struct PostingBlockSizes {
 class PostingBlockEncoder {
  public:
   // lean: no plies, and moves and results only for groups of two or more postings.
-  PostingBlockEncoder(int key_bits, int compression_level, bool lean = false);
+  // extra_bits: the key bits below key_bits that groups with moves store as well (the
+  // group key is the top key_bits + extra_bits bits).
+  PostingBlockEncoder(int key_bits, int compression_level, bool lean = false, int extra_bits = 0);
   ~PostingBlockEncoder();
   PostingBlockEncoder(const PostingBlockEncoder&) = delete;
   PostingBlockEncoder& operator=(const PostingBlockEncoder&) = delete;
 
   // Encodes postings sorted by posting_less (at least one). Returns the block's bytes,
   // valid until the next call. sizes, when given, receives the per-section sizes.
-  std::span<const uint8_t> encode(std::span<const Posting> postings, PostingBlockSizes* sizes = nullptr);
+  // every_group_extra: every group stores its extra key bits (flag bit 2).
+  std::span<const uint8_t> encode(std::span<const Posting> postings, PostingBlockSizes* sizes = nullptr,
+                                  bool every_group_extra = false);
+  // Encodes postings in groups of the given sizes, as PostingBlockDecoder::decode_all
+  // gives them back (the keys of a group equal, its postings in game and ply order, the
+  // fingerprints of the groups in order): a decoded block with postings left out
+  // (groups only shrink) encodes again without its groups merging or reordering.
+  std::span<const uint8_t> encode_groups(std::span<const Posting> postings, std::span<const uint32_t> group_sizes,
+                                         bool every_group_extra, PostingBlockSizes* sizes = nullptr);
 
   int key_bits() const { return key_bits_; }
+  int extra_bits() const { return extra_bits_; }
 
  private:
   void append_section(int index, const std::vector<uint8_t>& raw, PostingBlockSizes* sizes);
+  // Encodes masked_ in the groups of group_sizes_.
+  std::span<const uint8_t> encode_masked(PostingBlockSizes* sizes, bool every_group_extra);
 
   int key_bits_;
+  int extra_bits_;
   int compression_level_;
   bool lean_;
   std::vector<Posting> masked_;
@@ -118,30 +145,41 @@ class PostingBlockDecoder {
   uint32_t postings() const { return postings_; }
   uint32_t groups() const { return groups_; }
   int key_bits() const { return key_bits_; }
+  int extra_bits() const { return extra_bits_; }
   uint8_t flags() const { return flags_; }
   // The smallest first game id of any group: every game id of the block is at least this.
   uint64_t game_base() const { return game_base_; }
   // The first posting's stored key (mask_key of its key).
   uint64_t first_key() const { return first_fingerprint_ << (64 - key_bits_); }
 
-  // Appends the postings whose stored key equals mask_key(key, key_bits()) to out,
-  // in (game_id, ply) order, with Posting::key set to key. Returns how many.
+  // Appends the postings of the groups that may hold key to out: those whose fingerprint
+  // is key's and, for a group that stores extra key bits, whose extra bits are key's too.
+  // In (game_id, ply) order, with Posting::key set to key. Returns how many.
   size_t find(uint64_t key, std::vector<Posting>& out);
-  // How many postings have that stored key (reads only the key sections).
+  // How many postings find would append (reads only the key sections).
   size_t count(uint64_t key);
-  // Appends every posting of the block, in block order, keys as stored (masked).
-  void decode_all(std::vector<Posting>& out);
+  // Appends every posting of the block, in block order, keys as stored (the group key,
+  // or the fingerprint alone for a group without extra bits). group_sizes, when given,
+  // receives the size of each group (encode_groups takes them back).
+  void decode_all(std::vector<Posting>& out, std::vector<uint32_t>* group_sizes = nullptr);
 
  private:
   struct Location {
     uint32_t group = 0;
     uint32_t first_posting = 0;
     uint32_t first_move = 0;  // index of the group's first entry in the move sections
-    uint32_t size = 0;        // 0: absent
+    uint32_t size = 0;
   };
   // Whether the move sections hold an entry for a group of this size.
   bool group_has_moves(uint64_t size) const { return (flags_ & kBlockStoresAllMoves) || size >= 2; }
-  Location locate(uint64_t key);
+  // Whether the extra key bits section holds an entry for a group of this size.
+  bool group_has_extra(uint64_t size) const {
+    return extra_bits_ > 0 && ((flags_ & kBlockStoresAllExtraBits) || group_has_moves(size));
+  }
+  // Fills locations_ with the groups find() takes for key.
+  void locate(uint64_t key);
+  // The fingerprint after previous, given the next gap read.
+  uint64_t next_fingerprint(uint64_t previous, uint64_t gap) const;
   std::span<const uint8_t> section(int index);
   [[noreturn]] void fail(const char* what) const;
   // Decodes consecutive groups, given as (key to report, size), starting at first_group
@@ -165,16 +203,18 @@ class PostingBlockDecoder {
   uint32_t groups_ = 0;
   int key_bits_ = 64;
   uint8_t flags_ = kBlockStoresPlies | kBlockStoresAllMoves;
-  uint32_t moves_ = 0;  // entries in the move sections
+  int format_ = kPostingBlockFormat;
+  int extra_bits_ = 0;
   uint64_t first_fingerprint_ = 0;
   int rice_k_ = 0;
   uint64_t game_base_ = 0;
   int game_bits_ = 0;
   std::array<SectionRef, kPostingBlockSections> sections_{};
   std::array<std::vector<uint8_t>, kPostingBlockSections> decoded_;
+  std::vector<Location> locations_;
 };
 
-// Writes to out the block of format 2 with every game id moved by delta (game_base +
+// Writes to out the block of format 3 with every game id moved by delta (game_base +
 // delta): the same bytes but for the header's game_base varint, which is what encoding
 // the same postings with their ids moved gives. False, out unspecified, when the block's
 // header does not parse or the moved game_base would leave 0..2^32-1. Checks nothing

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <random>
 #include <string>
 #include <thread>
@@ -578,6 +579,64 @@ TEST_F(PositionIndexTest, FingerprintSegmentsReturnEveryTrueMatchAndFewOthers) {
     false_matches += found.size() - list.size();
   }
   EXPECT_LT(false_matches, checked / 100);
+}
+
+// A lean segment keeps only the fingerprint of a key seen once in its block. With 10
+// fingerprint bits (about 100 keys to each), a lookup must still give every posting of
+// the key, with its move where the key has two or more, and otherwise only postings
+// without moves (of keys seen once, which a reader's replay refutes); a key that fills
+// blocks of its own (the start position) must come back alone, in game order, as the
+// explorer streams it.
+TEST_F(PositionIndexTest, CrowdedFingerprintsKeepEveryTrueMatchAndLongKeysAlone) {
+  std::vector<store::Posting> postings = make_games(1, 3000, 13);
+  auto expected = group_by_key(postings);
+  store::Database db = open_database();
+  PositionIndexOptions crowded = options();
+  crowded.lean = true;
+  crowded.key_bits = 40;
+  crowded.fingerprint_bits = 10;
+  store::SegmentStats stats = write(db, 1, postings, crowded);
+  EXPECT_EQ(stats.key_bits, 10);
+  EXPECT_EQ(stats.distinct_keys, expected.size());
+  store::PositionIndexReader reader(db);
+  size_t others = 0, unique = 0;
+  for (const auto& [key, list] : expected) {
+    if (list.size() == 1 && unique++ % 10 != 0) continue;
+    const std::vector<store::Posting> found = reader.lookup(key);
+    ASSERT_TRUE(std::is_sorted(found.begin(), found.end(), game_ply_less));
+    EXPECT_EQ(reader.count(key), found.size());
+    // Postings with a move must be the key's own; then the key's others (its groups of
+    // one: no move) are taken from those without, and what is left is other keys'.
+    std::multiset<std::pair<uint32_t, uint16_t>> want;
+    for (const store::Posting& p : list) want.insert({p.game_id, p.next_move});
+    std::vector<uint32_t> moveless;
+    for (const store::Posting& p : found) {
+      EXPECT_EQ(p.key, key);
+      if (p.next_move == store::kUnknownNextMove) {
+        moveless.push_back(p.game_id);
+        continue;
+      }
+      const auto it = want.find({p.game_id, p.next_move});
+      ASSERT_NE(it, want.end()) << "another key's posting with a move, game " << p.game_id;
+      want.erase(it);
+    }
+    for (const auto& [game, move] : want) {
+      const auto it = std::find(moveless.begin(), moveless.end(), game);
+      ASSERT_NE(it, moveless.end()) << "game " << game << " of key " << key << " missing";
+      moveless.erase(it);
+    }
+    others += moveless.size();
+  }
+  EXPECT_GT(others, 1000u);
+  std::vector<uint32_t> games;
+  reader.visit(kStartPositionKey, [&](std::span<const store::Posting> block) {
+    for (const store::Posting& p : block) {
+      EXPECT_NE(p.next_move, store::kUnknownNextMove);
+      games.push_back(p.game_id);
+    }
+  });
+  ASSERT_EQ(games.size(), 3000u);
+  for (uint32_t i = 0; i < 3000; ++i) ASSERT_EQ(games[i], i + 1);
 }
 
 TEST_F(PositionIndexTest, AddGameIndexesEveryPlyOfRealGames) {

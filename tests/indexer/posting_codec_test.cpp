@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -194,6 +195,195 @@ TEST(PostingBlockCodecTest, RebasedBlockIsTheEncodingOfTheMovedPostings) {
   std::vector<uint8_t> format1(block.begin(), block.end());
   format1[0] = 1;
   EXPECT_FALSE(store::rebase_posting_block(format1, 5, out));               // only the current format
+}
+
+// Format 3: a lean block stores the extra key bits of groups with moves only; a group of
+// one is matched by its fingerprint. Checked against the postings themselves: find(key)
+// must give key's own group (by fingerprint and extra bits) and every group of one with
+// key's fingerprint, nothing else, in game order; flag bit 2 stores every group's extra
+// bits, and then only key's own group comes back.
+TEST(PostingBlockCodecTest, GroupsOfOneAreFoundByTheirFingerprint) {
+  constexpr int kFingerprintBits = 8, kExtraBits = 20;  // 256 fingerprints: crowded
+  std::mt19937_64 random(5);
+  std::vector<store::Posting> postings;
+  for (uint32_t i = 0; i < 3000; ++i) {
+    const uint64_t key = random();
+    const uint32_t repeats = i % 3 == 0 ? 1 + uint32_t(random() % 4) : 1;
+    for (uint32_t r = 0; r < repeats; ++r)
+      postings.push_back({key, uint32_t(random() % 100000), store::kUnknownPly, uint16_t(random() & 0x7fff),
+                          store::GameResult(random() % 4)});
+  }
+  std::sort(postings.begin(), postings.end(), store::posting_less);
+  const auto group_key = [](uint64_t key) { return store::mask_key(key, kFingerprintBits + kExtraBits); };
+  const auto fingerprint = [](uint64_t key) { return store::mask_key(key, kFingerprintBits); };
+  std::map<uint64_t, size_t> group_size;
+  for (const store::Posting& p : postings) ++group_size[group_key(p.key)];
+  for (const bool every_group_extra : {false, true}) {
+    store::PostingBlockEncoder encoder(kFingerprintBits, 1, /*lean=*/true, kExtraBits);
+    const std::span<const uint8_t> bytes = encoder.encode(postings, nullptr, every_group_extra);
+    const std::vector<uint8_t> block(bytes.begin(), bytes.end());
+    store::PostingBlockDecoder decoder;
+    decoder.open(block);
+    EXPECT_EQ(decoder.extra_bits(), kExtraBits);
+    EXPECT_EQ(decoder.groups(), group_size.size());
+    size_t others = 0;
+    for (size_t i = 0; i < postings.size(); i += 7) {
+      const uint64_t key = postings[i].key;
+      std::vector<store::Posting> want;
+      for (const store::Posting& p : postings) {
+        const bool own = group_key(p.key) == group_key(key);
+        const bool alone = !every_group_extra && group_size[group_key(p.key)] == 1 && fingerprint(p.key) == fingerprint(key);
+        if (!own && !alone) continue;
+        others += !own;
+        store::Posting expected = p;
+        expected.key = key;
+        if (group_size[group_key(p.key)] == 1) expected.next_move = store::kUnknownNextMove, expected.result = {};
+        want.push_back(expected);
+      }
+      std::stable_sort(want.begin(), want.end(), [](const store::Posting& a, const store::Posting& b) {
+        return std::tie(a.game_id, a.ply) < std::tie(b.game_id, b.ply);
+      });
+      std::vector<store::Posting> found;
+      ASSERT_EQ(decoder.find(key, found), want.size()) << i;
+      EXPECT_EQ(decoder.count(key), want.size()) << i;
+      // Games with two postings of the lookup may come in either order of their groups.
+      std::vector<store::Posting> sorted_found = found, sorted_want = want;
+      auto by_everything = [](const store::Posting& a, const store::Posting& b) {
+        return std::tie(a.game_id, a.next_move, a.result) < std::tie(b.game_id, b.next_move, b.result);
+      };
+      std::sort(sorted_found.begin(), sorted_found.end(), by_everything);
+      std::sort(sorted_want.begin(), sorted_want.end(), by_everything);
+      ASSERT_EQ(sorted_found, sorted_want) << i;
+      EXPECT_TRUE(std::is_sorted(found.begin(), found.end(), [](const store::Posting& a, const store::Posting& b) {
+        return a.game_id < b.game_id;
+      }));
+    }
+    if (every_group_extra) EXPECT_EQ(others, 0u);
+    else EXPECT_GT(others, 1000u);
+  }
+}
+
+// decode_all gives each group's postings and size; encode_groups takes them back, with
+// postings left out, as the merge of a database re-encodes a block whose games it skips:
+// groups shrink but never merge (two groups of one share a fingerprint here), and a group
+// left with one posting loses its move and extra bits.
+TEST(PostingBlockCodecTest, DecodedGroupsEncodeAgainWithPostingsLeftOut) {
+  constexpr int kFingerprintBits = 10, kExtraBits = 14;
+  std::mt19937_64 random(9);
+  std::vector<store::Posting> postings;
+  for (uint32_t i = 0; i < 2000; ++i) {
+    const uint64_t key = random();
+    for (uint32_t r = 0, n = i % 4 == 0 ? 3 : 1; r < n; ++r)
+      postings.push_back({key, uint32_t(random() % 5000), store::kUnknownPly, uint16_t(random() & 0x7fff),
+                          store::GameResult(random() % 4)});
+  }
+  std::sort(postings.begin(), postings.end(), store::posting_less);
+  for (const bool every_group_extra : {false, true}) {
+    store::PostingBlockEncoder encoder(kFingerprintBits, 1, true, kExtraBits);
+    const std::span<const uint8_t> bytes = encoder.encode(postings, nullptr, every_group_extra);
+    const std::vector<uint8_t> block(bytes.begin(), bytes.end());
+    store::PostingBlockDecoder decoder;
+    decoder.open(block);
+    std::vector<store::Posting> decoded;
+    std::vector<uint32_t> sizes;
+    decoder.decode_all(decoded, &sizes);
+    ASSERT_EQ(decoded.size(), postings.size());
+    // Same block again from what it decodes to.
+    const std::span<const uint8_t> again = encoder.encode_groups(decoded, sizes, every_group_extra);
+    EXPECT_EQ(std::vector<uint8_t>(again.begin(), again.end()), block);
+    // Leave out the postings of odd games.
+    std::vector<store::Posting> kept, want;
+    std::vector<uint32_t> kept_sizes;
+    for (size_t g = 0, at = 0; g < sizes.size(); ++g) {
+      uint32_t n = 0;
+      for (size_t end = at + sizes[g]; at < end; ++at)
+        if (decoded[at].game_id % 2 == 0) kept.push_back(decoded[at]), ++n;
+      if (n > 0) kept_sizes.push_back(n);
+      for (size_t i = kept.size() - n; i < kept.size(); ++i) {
+        store::Posting p = kept[i];
+        if (n == 1) {
+          p.next_move = store::kUnknownNextMove, p.result = {};
+          if (!every_group_extra) p.key = store::mask_key(p.key, kFingerprintBits);
+        }
+        want.push_back(p);
+      }
+    }
+    const std::span<const uint8_t> shrunk = encoder.encode_groups(kept, kept_sizes, every_group_extra);
+    const std::vector<uint8_t> shrunk_block(shrunk.begin(), shrunk.end());
+    decoder.open(shrunk_block);
+    std::vector<store::Posting> back;
+    std::vector<uint32_t> back_sizes;
+    decoder.decode_all(back, &back_sizes);
+    EXPECT_EQ(back_sizes, kept_sizes);
+    EXPECT_EQ(back, want);
+  }
+}
+
+// Blocks written before format 3 stay readable. A format-2 block is made here from a
+// format-3 one without extra bits (the layouts differ in the header's extra_bits byte,
+// the fingerprint gaps, coded minus one in format 2, and the ninth section).
+TEST(PostingBlockCodecTest, Format2BlocksStillDecode) {
+  std::vector<store::Posting> postings = random_sorted_postings(3000, 3, 0);
+  for (size_t i = 0; i < postings.size(); i += 5) postings[i + 1].key = postings[i].key;  // groups of two
+  std::sort(postings.begin(), postings.end(), store::posting_less);
+  for (store::Posting& p : postings) p.ply = store::kUnknownPly;
+  store::PostingBlockEncoder encoder(36, 1, true);
+  const std::span<const uint8_t> bytes = encoder.encode(postings);
+  const std::vector<uint8_t> block3(bytes.begin(), bytes.end());
+  // The header up to the first section: format, key_bits, flags, extra_bits, P, G, u64,
+  // rice_k, game_base, game_bits.
+  const uint8_t* p = block3.data() + 4;
+  const uint8_t* end = block3.data() + block3.size();
+  uint64_t value, groups;
+  ASSERT_TRUE(store::get_varint(p, end, value));
+  ASSERT_TRUE(store::get_varint(p, end, groups));
+  p += 9;
+  const int rice_k = block3[size_t(p - 1 - block3.data())];
+  ASSERT_TRUE(store::get_varint(p, end, value));
+  ++p;
+  std::vector<uint8_t> block2 = {2, block3[1], block3[2]};
+  block2.insert(block2.end(), block3.begin() + 4, block3.begin() + (p - block3.data()));
+  // Section 0, raw: the gaps minus one.
+  ASSERT_EQ(*p++, 0);
+  uint64_t stored;
+  ASSERT_TRUE(store::get_varint(p, end, stored));
+  store::BitReader gaps({p, size_t(stored)});
+  std::vector<uint8_t> gaps2;
+  store::BitWriter writer(gaps2);
+  for (uint64_t g = 1; g < groups; ++g) {
+    const uint64_t gap = gaps.read_rice(rice_k);
+    ASSERT_GT(gap, 0u);
+    writer.write_rice(gap - 1, rice_k);
+  }
+  writer.finish();
+  ASSERT_FALSE(gaps.failed());
+  p += stored;
+  block2.push_back(0);
+  store::put_varint(block2, gaps2.size());
+  block2.insert(block2.end(), gaps2.begin(), gaps2.end());
+  // Sections 1-7 as they are; section 8 (empty: no extra bits) left out.
+  const uint8_t* sections_end = end - 2;
+  ASSERT_EQ(sections_end[0], 0);
+  ASSERT_EQ(sections_end[1], 0);
+  block2.insert(block2.end(), p, sections_end);
+
+  store::PostingBlockDecoder decoder;
+  std::vector<store::Posting> from3, from2;
+  decoder.open(block3);
+  decoder.decode_all(from3);
+  decoder.open(block2);
+  EXPECT_EQ(decoder.extra_bits(), 0);
+  decoder.decode_all(from2);
+  EXPECT_EQ(from2, from3);
+  for (size_t i = 0; i < postings.size(); i += 11) {
+    std::vector<store::Posting> found3, found2;
+    decoder.open(block3);
+    decoder.find(postings[i].key, found3);
+    decoder.open(block2);
+    decoder.find(postings[i].key, found2);
+    ASSERT_FALSE(found2.empty());
+    EXPECT_EQ(found2, found3);
+  }
 }
 
 TEST(PostingBlockCodecTest, SingleKeyBlockIsTiny) {

@@ -13,6 +13,8 @@
 #include "store/game_facets.h"
 #include "search/explorer.h"
 #include "search/explorer_summary.h"
+#include "search/game_search.h"
+#include "store/position_index_reader.h"
 #include "search/time_control.h"
 #include "query_test_support.h"
 #include "sample_games.h"
@@ -37,6 +39,8 @@ class ExplorerLichess : public ::testing::Test {
     dir_ = new test::TempDir;
     db_path_ = dir_->file("lichess.db");
     query_test::import_files(db_path_, {kSample}, false);
+    crowded_path_ = dir_->file("crowded.db");
+    query_test::import_files(crowded_path_, {kSample}, false, kCrowdedFingerprintBits);
     games_ = new std::vector<query_test::ReplayedGame>(query_test::replay_all_games(db_path_, true));
     headers_ = new std::map<int64_t, Header>;
     store::Database db(db_path_, store::Database::Mode::ReadOnly);
@@ -84,8 +88,9 @@ class ExplorerLichess : public ::testing::Test {
     return next;
   }
 
-  static search::ExplorerResult run(const Board& position, const search::GameFilter& filter, bool facets) {
-    store::Database db(db_path_, store::Database::Mode::ReadOnly);
+  static search::ExplorerResult run(const Board& position, const search::GameFilter& filter, bool facets,
+                                    const std::string& path = db_path_) {
+    store::Database db(path, store::Database::Mode::ReadOnly);
     search::ExplorerOptions options;
     options.filter = filter;
     options.filter.position = position;
@@ -95,8 +100,14 @@ class ExplorerLichess : public ::testing::Test {
     return search::explore(db, options);
   }
 
+  static void expect_counts_match_the_replay(const std::string& path, const std::vector<std::string>& fens);
+
   static inline test::TempDir* dir_ = nullptr;
   static inline std::string db_path_;
+  // The same games with 10 fingerprint bits: about 150 postings of keys seen once share
+  // each fingerprint, so every lookup meets other keys' postings.
+  static constexpr int kCrowdedFingerprintBits = 10;
+  static inline std::string crowded_path_;
   static inline std::vector<query_test::ReplayedGame>* games_ = nullptr;
   static inline std::map<int64_t, Header>* headers_ = nullptr;
 };
@@ -115,7 +126,9 @@ TEST_F(ExplorerLichess, FacetsAreStoredForEveryGame) {
   }
 }
 
-TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
+// The counts of every filter at a few positions, from the facets and from SQL, against the
+// replay; in the database of automatic fingerprints and in the crowded one.
+void ExplorerLichess::expect_counts_match_the_replay(const std::string& path, const std::vector<std::string>& fens) {
   std::vector<std::pair<std::string, search::GameFilter>> filters;
   filters.push_back({"none", {}});
   search::GameFilter f;
@@ -136,10 +149,6 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
   f.min_elo = 2800;
   f.date_from_key = 20210000;
   filters.push_back({"bullet, 2800+, from 2021", f});
-  // The start position, a first-move position and one a few moves deep.
-  const std::vector<std::string> fens = {
-      std::string(kStartFen), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-      "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"};
   for (const auto& [label, filter] : filters)
     for (const std::string& fen : fens) {
       const Board position = query_test::board_of(fen);
@@ -148,7 +157,7 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
       uint64_t want_total = 0;
       for (const auto& [next, ids] : want) want_total += ids.size();
       for (bool facets : {true, false}) {
-        const search::ExplorerResult r = run(position, filter, facets);
+        const search::ExplorerResult r = run(position, filter, facets, path);
         EXPECT_EQ(r.used_facets, facets) << label;
         std::map<Key, std::set<int64_t>> found_keys;
         uint64_t total = 0;
@@ -162,10 +171,50 @@ TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
           EXPECT_EQ(m.fen, write_fen(after));
         }
         for (const auto& [next, ids] : want) wanted[next] = ids.size();
-        EXPECT_EQ(found, wanted) << label << " " << fen << (facets ? " (facets)" : " (SQL)");
+        EXPECT_EQ(found, wanted) << label << " " << fen << (facets ? " (facets)" : " (SQL)") << " in " << path;
         EXPECT_EQ(total, want_total) << label;
       }
     }
+}
+
+TEST_F(ExplorerLichess, FilteredCountsMatchAFullReplay) {
+  // The start position, a first-move position and one a few moves deep.
+  expect_counts_match_the_replay(db_path_, {std::string(kStartFen), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                                            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"});
+}
+
+TEST_F(ExplorerLichess, CrowdedFingerprintsChangeNoCount) {
+  // The same, and positions from the middle of real games (few games each, so that the
+  // postings of other keys outnumber the position's own).
+  std::vector<std::string> fens = {std::string(kStartFen), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                                   "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"};
+  for (size_t i = 0; i < games_->size(); i += 97) {
+    const query_test::ReplayedGame& g = (*games_)[i];
+    for (size_t ply : {6u, 14u, 30u})
+      if (ply + 1 < g.fens.size()) fens.push_back(g.fens[ply]);
+  }
+  ASSERT_GT(fens.size(), 40u);
+  expect_counts_match_the_replay(crowded_path_, fens);
+  // The crowded segment does crowd: a lookup meets other keys' postings.
+  store::Database db(crowded_path_, store::Database::Mode::ReadOnly);
+  store::PositionIndexReader reader(db);
+  const Board position = query_test::board_of(fens.back());
+  size_t own = 0;
+  for (const auto& g : *games_) own += size_t(std::count(g.keys.begin(), g.keys.end(), position.key()));
+  EXPECT_GT(reader.lookup(position.key()).size(), own + 20);
+  // A FEN search finds the games that reach each position, and no other.
+  for (const std::string& fen : fens) {
+    const Board target = query_test::board_of(fen);
+    std::vector<int64_t> want, got;
+    for (const auto& g : *games_)
+      if (std::find(g.keys.begin(), g.keys.end(), target.key()) != g.keys.end()) want.push_back(g.id);
+    search::SearchOptions options;
+    options.filter.position = target;
+    search::GameSearch search(db, options);
+    while (search.next()) got.push_back(search.row().id);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want) << fen;
+  }
 }
 
 TEST_F(ExplorerLichess, TopGamesAreTheHighestRatedReachingThePosition) {

@@ -52,9 +52,12 @@ inline std::vector<std::string> mixed_shared_files() {
 }
 
 // Imports files into a new database at db_path with the real pipeline (2 threads).
-inline void import_files(const std::string& db_path, const std::vector<std::string>& files, bool annotations = true) {
+// fingerprint_bits: the position segments' (0: automatic; few make many keys share one).
+inline void import_files(const std::string& db_path, const std::vector<std::string>& files, bool annotations = true,
+                         int fingerprint_bits = 0) {
   indexer::WriterOptions writer_options;
   writer_options.position_memory_bytes = size_t{64} << 20;
+  writer_options.position_fingerprint_bits = fingerprint_bits;
   indexer::DatabaseWriter writer(db_path, writer_options);
   indexer::ImportOptions options;
   options.threads = 2;
