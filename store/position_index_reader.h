@@ -3,8 +3,11 @@
 // holds the key, and decodes only that key's postings.
 //
 // A segment written with key_bits < 64 stores fingerprints: its lookups also return
-// postings of other keys that share the key's top bits (rarely; see
-// PositionIndexOptions::key_bits). Postings always carry the key that was asked for.
+// postings of other keys that share the key's top bits: without moves, those of keys
+// seen once in their block that share its fingerprint (on average fewer than half a
+// posting a lookup and segment), with moves, rarely (see PositionIndexOptions::key_bits
+// and fingerprint_bits). Callers replay the games of postings without moves, which
+// refutes them. Postings always carry the key that was asked for.
 // Every lookup reads one consistent snapshot of the database (it opens a read
 // transaction when none is open), so it may run while an import writes (WAL).
 //

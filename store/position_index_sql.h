@@ -60,7 +60,7 @@ inline constexpr std::string_view kSelectSegmentKeyBits =
 
 // The blocks of one segment that may hold key ?2 (biased, masked to the segment's
 // key_bits): those starting at the greatest first key <= ?2, usually one; several
-// when one key's postings fill more than a block. last_key skips a block (without
+// when one fingerprint's postings fill more than a block. last_key skips a block (without
 // reading its data) when the key falls after its end. Blocks sharing a first key
 // were written in order with non-decreasing last keys, so the index's own order
 // (last_key, block_id) is block order: no sort step, which would copy every blob.

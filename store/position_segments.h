@@ -14,9 +14,9 @@ namespace pgnbase::store {
 // One segment's row of position_segments.
 struct SegmentStats {
   int64_t segment_id = 0;
-  int key_bits = 64;            // 64: exact keys; fewer: fingerprints (see PositionIndexOptions)
+  int key_bits = 64;            // 64: exact keys; fewer: fingerprint bits (see PositionIndexOptions)
   uint64_t postings = 0;
-  uint64_t distinct_keys = 0;   // distinct stored keys
+  uint64_t distinct_keys = 0;   // groups: distinct group keys (posting_block_codec.h)
   uint64_t games = 0;           // distinct game ids (counted in add order)
   uint32_t first_game_id = 0;   // smallest and largest game id; both 0 when empty
   uint32_t last_game_id = 0;
