@@ -43,11 +43,17 @@ std::string abbreviate_sql(std::string_view sql) {
 }
 
 // The message SQLite attached to the connection, or the generic text of the code
-// when the connection has none (e.g. allocation failed).
+// when the connection has none (e.g. allocation failed), on one line: SQLite may quote
+// the file's own text in it (a damaged schema's SQL), newlines and all.
 std::string message_of(sqlite3* db, int code) {
   const char* message = db ? sqlite3_errmsg(db) : nullptr;
   if (!message || !*message || std::strcmp(message, "not an error") == 0) message = sqlite3_errstr(code);
-  return message;
+  constexpr size_t kMaxLength = 300;
+  std::string line;
+  for (const char* c = message; *c && line.size() < kMaxLength; ++c)
+    line += static_cast<unsigned char>(*c) < 0x20 || *c == 0x7f ? ' ' : *c;
+  if (std::strlen(message) > kMaxLength) line += "...";
+  return line;
 }
 
 // The one-line error for a failure on an open connection.
