@@ -31,6 +31,9 @@ uint64_t finalize(uint64_t x) {
   return x;
 }
 
+// A posting's place as one 64-bit value, for a KeySet.
+uint64_t key_and_game(uint64_t group_key, uint32_t game) { return finalize(group_key ^ finalize(game + 1)); }
+
 std::span<const uint8_t> bytes_of(std::span<const std::byte> blob) {
   return {reinterpret_cast<const uint8_t*>(blob.data()), blob.size()};
 }
@@ -141,7 +144,8 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
   try {
     while (blocks.step()) {
       decoder.open(bytes_of(blocks.column_blob(0)));
-      if ((decoder.flags() & ~store::kBlockStoresAllExtraBits) != 0 || decoder.key_bits() != s.key_bits_ ||
+      if (decoder.format() != store::kPostingBlockFormat ||
+          (decoder.flags() & ~store::kBlockStoresAllExtraBits) != 0 || decoder.key_bits() != s.key_bits_ ||
           (any && decoder.extra_bits() != s.extra_bits_)) {
         why = "its position index blocks are not of the lean layout the import writes";
         return nullptr;
@@ -173,8 +177,13 @@ std::unique_ptr<SourcePositions> SourcePositions::read(store::Database& other, i
         previous_fingerprint = fingerprint;
         previous_group_key = p.key;
         const bool with_move = p.next_move != store::kUnknownNextMove;
-        if (with_move) s.keys_with_moves_.insert(p.key);
-        else if (every_group_extra && s.extra_bits_ > 0) s.keys_with_extra_only_.insert(p.key);
+        if (with_move) {
+          s.keys_with_moves_.insert(p.key);
+        } else {
+          // A key's pieces come in block order, those with moves first.
+          if (s.keys_with_moves_.contains(p.key)) s.moveless_of_keys_with_moves_.insert(key_and_game(p.key, p.game_id));
+          if (every_group_extra && s.extra_bits_ > 0) s.keys_with_extra_only_.insert(p.key);
+        }
         const size_t at = size_t(p.game_id - first_id);
         s.game_hashes_[at] += s.mix(p.key, p.game_id, with_move, p.next_move, uint8_t(p.result));
         ++s.game_postings_[at];
@@ -199,8 +208,9 @@ uint64_t SourcePositions::replay_hash(int64_t other_id, std::span<const Key> key
     // The group key where the blocks store it (groups with moves, and those of a key
     // filling blocks of its own), else the fingerprint.
     uint64_t stored = store::mask_key(keys[ply], key_bits_ + extra_bits_);
-    const bool with_move = keys_with_moves_.contains(stored);
-    if (!with_move && !keys_with_extra_only_.contains(stored)) stored = store::mask_key(keys[ply], key_bits_);
+    bool with_move = keys_with_moves_.contains(stored);
+    if (with_move) with_move = !moveless_of_keys_with_moves_.contains(key_and_game(stored, game));
+    else if (!keys_with_extra_only_.contains(stored)) stored = store::mask_key(keys[ply], key_bits_);
     sum += mix(stored, game, with_move, ply < codes.size() ? codes[ply] : kNullMoveCode, result);
   }
   return sum;
@@ -260,6 +270,9 @@ store::SegmentStats SourcePositions::write(store::Database& db, int64_t segment_
         uint32_t kept_of_group = 0;
         for (size_t end = at + size; at < end; ++at) {
           store::Posting p = postings[at];
+          if (p.game_id < first_id_ || p.game_id - first_id_ >= int64_t(new_ids.size()))
+            throw store::PositionIndexError("position index segment " + std::to_string(source_id_) +
+                                            " of the merged database changed while it was read");
           const int64_t new_id = new_ids[size_t(p.game_id - first_id_)];
           if (new_id == 0) continue;
           p.game_id = uint32_t(new_id);

@@ -96,6 +96,9 @@ class SourcePositions {
   // Group keys stored with their extra bits although their postings carry no move
   // (groups of one in the blocks of a fingerprint that fills blocks of its own).
   KeySet keys_with_extra_only_;
+  // (group key, game) of the postings without move of a key that has moves: the last
+  // piece of a group split over blocks may hold one posting, which stores no move.
+  KeySet moveless_of_keys_with_moves_;
 };
 
 }  // namespace pgnbase::indexer

@@ -390,9 +390,8 @@ void PostingBlockDecoder::locate(uint64_t key) {
         match = extra.read(extra_bits_) == target_extra;
         if (extra.failed()) fail("truncated extra key bits");
       }
-      if (match)
-        locations_.push_back({group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
-                              static_cast<uint32_t>(size)});
+      locations_.push_back({group, static_cast<uint32_t>(first_posting), static_cast<uint32_t>(first_move),
+                            static_cast<uint32_t>(size), match});
       // Before format 3 a fingerprint is one group.
       if (format_ < 3) return;
     }
@@ -410,13 +409,28 @@ void PostingBlockDecoder::locate(uint64_t key) {
 
 size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
   locate(key);
+  size_t matches = 0;
+  for (const Location& location : locations_) matches += location.match;
+  if (matches == 0) return 0;
+  // The fingerprint's groups are consecutive: decoded in one pass (a block of many groups
+  // sharing one fingerprint costs one pass, not one per group), the others' dropped.
+  run_groups_.clear();
+  for (const Location& location : locations_) run_groups_.emplace_back(key, location.size);
   const size_t before = out.size();
-  for (const Location& location : locations_) {
-    std::pair<uint64_t, uint32_t> group{key, location.size};
-    decode_range(location.group, {&group, 1}, location.first_posting, location.first_move, out);
+  const Location& first = locations_.front();
+  decode_range(first.group, run_groups_, first.first_posting, first.first_move, out);
+  if (matches < locations_.size()) {
+    size_t kept = before, at = before;
+    for (const Location& location : locations_) {
+      if (location.match) std::move(out.begin() + std::ptrdiff_t(at), out.begin() + std::ptrdiff_t(at + location.size),
+                                    out.begin() + std::ptrdiff_t(kept));
+      kept += location.match ? location.size : 0;
+      at += location.size;
+    }
+    out.resize(kept);
   }
   // Groups sharing the fingerprint each come in game order; together they must too.
-  if (locations_.size() > 1)
+  if (matches > 1)
     std::stable_sort(out.begin() + std::ptrdiff_t(before), out.end(), [](const Posting& a, const Posting& b) {
       return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
     });
@@ -426,7 +440,7 @@ size_t PostingBlockDecoder::find(uint64_t key, std::vector<Posting>& out) {
 size_t PostingBlockDecoder::count(uint64_t key) {
   locate(key);
   size_t total = 0;
-  for (const Location& location : locations_) total += location.size;
+  for (const Location& location : locations_) total += location.match ? location.size : 0;
   return total;
 }
 

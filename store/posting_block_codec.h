@@ -144,6 +144,7 @@ class PostingBlockDecoder {
 
   uint32_t postings() const { return postings_; }
   uint32_t groups() const { return groups_; }
+  int format() const { return format_; }
   int key_bits() const { return key_bits_; }
   int extra_bits() const { return extra_bits_; }
   uint8_t flags() const { return flags_; }
@@ -169,6 +170,7 @@ class PostingBlockDecoder {
     uint32_t first_posting = 0;
     uint32_t first_move = 0;  // index of the group's first entry in the move sections
     uint32_t size = 0;
+    bool match = false;       // its extra bits, where stored, are the key's too
   };
   // Whether the move sections hold an entry for a group of this size.
   bool group_has_moves(uint64_t size) const { return (flags_ & kBlockStoresAllMoves) || size >= 2; }
@@ -176,7 +178,8 @@ class PostingBlockDecoder {
   bool group_has_extra(uint64_t size) const {
     return extra_bits_ > 0 && ((flags_ & kBlockStoresAllExtraBits) || group_has_moves(size));
   }
-  // Fills locations_ with the groups find() takes for key.
+  // Fills locations_ with the groups of key's fingerprint (consecutive), each marked
+  // whether find() takes it.
   void locate(uint64_t key);
   // The fingerprint after previous, given the next gap read.
   uint64_t next_fingerprint(uint64_t previous, uint64_t gap) const;
@@ -212,6 +215,7 @@ class PostingBlockDecoder {
   std::array<SectionRef, kPostingBlockSections> sections_{};
   std::array<std::vector<uint8_t>, kPostingBlockSections> decoded_;
   std::vector<Location> locations_;
+  std::vector<std::pair<uint64_t, uint32_t>> run_groups_;  // find's scratch
 };
 
 // Writes to out the block of format 3 with every game id moved by delta (game_base +

@@ -290,6 +290,28 @@ TEST_F(MergeDatabase, ADamagedPositionIndexIsSaidAndTheSourceIndexedByReplay) {
   expect_same_answers("merged-result.db", "direct.db");
 }
 
+// A key with one posting more than a block holds ends in a piece of one posting, which
+// stores no move although the key's other pieces do; the merge's check must know it, and
+// take the segment as it is instead of indexing the source again. The games are made by
+// hand for this edge: 16,385 games of 1. e4 e5, so that three keys have 16,385 postings.
+TEST_F(MergeDatabase, AKeyEndingInAPieceOfOnePostingIsTakenAsItIs) {
+  std::string text;
+  for (int i = 0; i < 16385; ++i) text += "[Event \"edge " + std::to_string(i) + "\"]\n\n1. e4 e5 *\n\n";
+  const std::string pgn = file("edge.pgn", text);
+  for (const char* db : {"other.db", "direct.db"}) {
+    const Ran r = index({"-q", "--keep-duplicates", "-o", path(db), pgn});
+    ASSERT_EQ(r.code, 0) << r;
+  }
+  // The start position's last piece: a block of one posting, without its move.
+  EXPECT_EQ(rows("other.db", "SELECT count(*) FROM position_blocks WHERE postings = 1"), "3|\n");
+  const Ran r = index({"--keep-duplicates", "-o", path("merged.db"), path("other.db")});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  EXPECT_EQ(position_index("merged.db"), position_index("direct.db"));
+  EXPECT_EQ(output({"explore", path("merged.db"), "--format", "json"}),
+            output({"explore", path("direct.db"), "--format", "json"}));
+}
+
 // Into a database that holds some of the games already: those are skipped as duplicates
 // and recorded as copies, as importing the files would; removing a source then moves or
 // deletes the same games in both.

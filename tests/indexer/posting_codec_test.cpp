@@ -263,6 +263,34 @@ TEST(PostingBlockCodecTest, GroupsOfOneAreFoundByTheirFingerprint) {
   }
 }
 
+// Many groups of one behind one fingerprint (1 fingerprint bit: two fingerprints for
+// 40,000 keys): a lookup takes every one of its fingerprint's, decoded in one pass over
+// the block (one pass per group would be about 10^9 steps here).
+TEST(PostingBlockCodecTest, ManyGroupsSharingAFingerprintDecodeInOnePass) {
+  std::mt19937_64 random(3);
+  std::vector<store::Posting> postings;
+  for (uint32_t i = 0; i < 40000; ++i)
+    postings.push_back({random(), uint32_t(random() % 1000000), store::kUnknownPly, 0, store::GameResult::Unknown});
+  std::sort(postings.begin(), postings.end(), store::posting_less);
+  store::PostingBlockEncoder encoder(1, 1, /*lean=*/true, 30);
+  const std::span<const uint8_t> bytes = encoder.encode(postings);
+  const std::vector<uint8_t> block(bytes.begin(), bytes.end());
+  store::PostingBlockDecoder decoder;
+  decoder.open(block);
+  for (const uint64_t key : {postings.front().key, postings.back().key}) {
+    std::vector<uint32_t> want;
+    for (const store::Posting& p : postings)
+      if (p.key >> 63 == key >> 63) want.push_back(p.game_id);
+    std::sort(want.begin(), want.end());
+    std::vector<store::Posting> found;
+    ASSERT_EQ(decoder.find(key, found), want.size());
+    std::vector<uint32_t> games;
+    for (const store::Posting& p : found) games.push_back(p.game_id);
+    EXPECT_EQ(games, want);  // in game order
+    EXPECT_EQ(decoder.count(key), want.size());
+  }
+}
+
 // decode_all gives each group's postings and size; encode_groups takes them back, with
 // postings left out, as the merge of a database re-encodes a block whose games it skips:
 // groups shrink but never merge (two groups of one share a fingerprint here), and a group
