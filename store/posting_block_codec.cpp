@@ -140,8 +140,6 @@ void PostingBlockEncoder::append_section(int index, const std::vector<uint8_t>& 
 
 std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> postings, PostingBlockSizes* sizes,
                                                      bool every_group_extra) {
-  if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
-  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   // Group keys; two keys with one group key form one group, re-sorted by game and ply.
   // Masking keeps the key order, so only a run of postings whose keys share a group key
   // needs sorting again, and only when the run holds two keys (a few runs in a block).
@@ -162,8 +160,6 @@ std::span<const uint8_t> PostingBlockEncoder::encode(std::span<const Posting> po
 std::span<const uint8_t> PostingBlockEncoder::encode_groups(std::span<const Posting> postings,
                                                             std::span<const uint32_t> group_sizes,
                                                             bool every_group_extra, PostingBlockSizes* sizes) {
-  if (postings.empty()) throw PositionIndexError("cannot encode an empty position index block");
-  if (postings.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   uint64_t total = 0;
   for (uint32_t size : group_sizes) {
     if (size == 0) throw PositionIndexError("an empty group in a position index block");
@@ -177,6 +173,8 @@ std::span<const uint8_t> PostingBlockEncoder::encode_groups(std::span<const Post
 }
 
 std::span<const uint8_t> PostingBlockEncoder::encode_masked(PostingBlockSizes* sizes, bool every_group_extra) {
+  if (masked_.empty()) throw PositionIndexError("cannot encode an empty position index block");
+  if (masked_.size() > kMaxBlockPostings) throw PositionIndexError("too many postings for one position index block");
   every_group_extra &= extra_bits_ > 0;
   for (auto& section : sections_) section.clear();
   std::vector<uint64_t>& gaps = gaps_;

@@ -150,7 +150,7 @@ class PostingBlockDecoder {
   uint8_t flags() const { return flags_; }
   // The smallest first game id of any group: every game id of the block is at least this.
   uint64_t game_base() const { return game_base_; }
-  // The first posting's stored key (mask_key of its key).
+  // The first posting's fingerprint, as a key (mask_key of its key to key_bits()).
   uint64_t first_key() const { return first_fingerprint_ << (64 - key_bits_); }
 
   // Appends the postings of the groups that may hold key to out: those whose fingerprint

@@ -15,6 +15,7 @@
 #include "indexer/posting_run_file.h"
 #include "indexer/posting_sorter.h"
 #include "store/varint.h"
+#include "tests/support/random_postings.h"
 #include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
@@ -204,16 +205,7 @@ TEST(PostingBlockCodecTest, RebasedBlockIsTheEncodingOfTheMovedPostings) {
 // bits, and then only key's own group comes back.
 TEST(PostingBlockCodecTest, GroupsOfOneAreFoundByTheirFingerprint) {
   constexpr int kFingerprintBits = 8, kExtraBits = 20;  // 256 fingerprints: crowded
-  std::mt19937_64 random(5);
-  std::vector<store::Posting> postings;
-  for (uint32_t i = 0; i < 3000; ++i) {
-    const uint64_t key = random();
-    const uint32_t repeats = i % 3 == 0 ? 1 + uint32_t(random() % 4) : 1;
-    for (uint32_t r = 0; r < repeats; ++r)
-      postings.push_back({key, uint32_t(random() % 100000), store::kUnknownPly, uint16_t(random() & 0x7fff),
-                          store::GameResult(random() % 4)});
-  }
-  std::sort(postings.begin(), postings.end(), store::posting_less);
+  const std::vector<store::Posting> postings = test::random_lean_postings(3000, 3, 1, 4, 100000, 5);
   const auto group_key = [](uint64_t key) { return store::mask_key(key, kFingerprintBits + kExtraBits); };
   const auto fingerprint = [](uint64_t key) { return store::mask_key(key, kFingerprintBits); };
   std::map<uint64_t, size_t> group_size;
@@ -297,15 +289,7 @@ TEST(PostingBlockCodecTest, ManyGroupsSharingAFingerprintDecodeInOnePass) {
 // left with one posting loses its move and extra bits.
 TEST(PostingBlockCodecTest, DecodedGroupsEncodeAgainWithPostingsLeftOut) {
   constexpr int kFingerprintBits = 10, kExtraBits = 14;
-  std::mt19937_64 random(9);
-  std::vector<store::Posting> postings;
-  for (uint32_t i = 0; i < 2000; ++i) {
-    const uint64_t key = random();
-    for (uint32_t r = 0, n = i % 4 == 0 ? 3 : 1; r < n; ++r)
-      postings.push_back({key, uint32_t(random() % 5000), store::kUnknownPly, uint16_t(random() & 0x7fff),
-                          store::GameResult(random() % 4)});
-  }
-  std::sort(postings.begin(), postings.end(), store::posting_less);
+  const std::vector<store::Posting> postings = test::random_lean_postings(2000, 4, 3, 3, 5000, 9);
   for (const bool every_group_extra : {false, true}) {
     store::PostingBlockEncoder encoder(kFingerprintBits, 1, true, kExtraBits);
     const std::span<const uint8_t> bytes = encoder.encode(postings, nullptr, every_group_extra);

@@ -11,6 +11,7 @@
 #include "store/posting_block_codec.h"
 #include "store/varint.h"
 #include "tests/support/peak_memory.h"
+#include "tests/support/random_postings.h"
 
 namespace pgnbase::indexer {
 namespace {
@@ -122,14 +123,7 @@ TEST(UntrustedPostingBlock, EncodedBlocksStillDecode) {
 // anything else.
 TEST(UntrustedPostingBlock, DamagedFormat3BlocksReadOrThrowWithinTheirBytes) {
   std::mt19937_64 random(11);
-  std::vector<store::Posting> postings;
-  for (uint32_t i = 0; i < 600; ++i) {
-    const uint64_t key = random();
-    for (uint32_t r = 0, n = i % 3 == 0 ? 2 : 1; r < n; ++r)
-      postings.push_back({key, uint32_t(random() % 5000), store::kUnknownPly, uint16_t(random() & 0x7fff),
-                          store::GameResult(random() % 4)});
-  }
-  std::sort(postings.begin(), postings.end(), store::posting_less);
+  const std::vector<store::Posting> postings = test::random_lean_postings(600, 3, 2, 2, 5000, 11);
   size_t thrown = 0, read = 0;
   for (const bool every_group_extra : {false, true}) {
     store::PostingBlockEncoder encoder(9, 1, /*lean=*/true, 20);  // crowded fingerprints
