@@ -74,7 +74,8 @@ inline constexpr std::string_view kPlayerCount =
     "SELECT count(*) FROM (SELECT white_id AS id FROM games WHERE white_id IS NOT NULL "
     "UNION SELECT black_id FROM games WHERE black_id IS NOT NULL)";
 inline constexpr std::string_view kDateRange =
-    "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), (SELECT max(date_key) FROM games)";
+    "SELECT (SELECT min(date_key) FROM games WHERE date_key IS NOT NULL), "
+    "(SELECT max(date_key) FROM games WHERE date_key IS NOT NULL)";
 // variant = 1: Variant::Chess960; eco_source 1 and 2: EcoSource::Tag and ::Computed.
 inline constexpr std::string_view kPlyTotals =
     "SELECT count(*), total(plies), total(length(moves)), total(length(tags)), "
