@@ -21,6 +21,7 @@ std::string_view role_name(ThreadRole role) {
     case ThreadRole::Worker: return "worker";
     case ThreadRole::Merge: return "merge";
     case ThreadRole::Spill: return "spill";
+    case ThreadRole::Rows: return "rows";
     case ThreadRole::Other: break;
   }
   return "other";

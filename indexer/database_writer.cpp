@@ -25,10 +25,6 @@ namespace pgnbase::indexer {
 
 namespace {
 
-std::span<const uint8_t> bytes_of(std::string_view s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
-
 // Each source's savepoint inside the open transaction (database_writer.h).
 constexpr std::string_view kSourceSavepoint = "source";
 
@@ -55,6 +51,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     store::check_or_write_schema_version(db_);
     t.commit();
   }
+  if (options_.stage_rows_from_games != SIZE_MAX) staging_ = std::make_unique<RowStaging>(db_);
 }
 
 DatabaseWriter::~DatabaseWriter() = default;
@@ -206,58 +203,28 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   pending_games_.push_back({&game, id});
   const store::HeaderColumns& h = game.header;
   new_facets_.add(uint32_t(id), h.white_elo, h.black_elo, h.date_key, h.time_control);
-  if (pending_games_.size() == size_t(kRowsPerInsert)) write_pending_games();
+  if (pending_games_.size() == size_t(kRowsPerInsert) && !stages_rows()) write_pending_games();
   if (dedupe_keys_loaded_) dedupe_keys_.add_if_absent(uint64_t(game.dedupe_key), uint32_t(id));
   truncated_.add(game, id);
   return id;
 }
 
-void DatabaseWriter::bind_game(store::Statement& s, int first, const GameRecord& game, int64_t id) {
+GameRowRefs DatabaseWriter::refs_of(const GameRecord& game) {
   const store::HeaderColumns& h = game.header;
-  // Parameter k of kInsertGame is first + k - 1 here. Texts and blobs are bound static:
-  // the record outlives the statement's run (write_pending_games), so SQLite copies none.
-  auto at = [first](int k) { return first + k - 1; };
-  if (!game_ids_follow_) s.bind_int64(at(1), id);
-  s.bind_int64(at(2), source_id_);
-  s.bind_int64(at(3), int64_t(game.place.number));
-  s.bind_int64(at(4), int64_t(game.place.offset));
-  s.bind_int64(at(5), game.place.line);
-  if (h.event) s.bind_int64(at(6), intern(*h.event));
+  GameRowRefs refs;
+  if (h.event) refs.event = intern(*h.event);
   if (h.site) {
     if (const std::optional<store::SiteParts> parts = store::split_site(*h.site)) {
-      s.bind_int64(at(7), intern(parts->prefix));
-      s.bind_text_static(at(28), parts->suffix);
+      refs.site = intern(parts->prefix);
+      refs.site_suffix = parts->suffix;
     } else {
-      s.bind_int64(at(7), intern(*h.site));
+      refs.site = intern(*h.site);
     }
   }
-  if (h.date) s.bind_text_static(at(8), *h.date);
-  if (h.date_key) s.bind_int64(at(9), *h.date_key);
-  if (h.round) s.bind_text_static(at(10), *h.round);
-  if (h.white) s.bind_int64(at(11), intern(*h.white));
-  if (h.black) s.bind_int64(at(12), intern(*h.black));
-  if (h.result) s.bind_text_static(at(13), *h.result);
-  s.bind_int64(at(14), int64_t(game.result));
-  if (h.white_elo) s.bind_int64(at(15), *h.white_elo);
-  if (h.black_elo) s.bind_int64(at(16), *h.black_elo);
-  if (h.eco) {
-    s.bind_text_static(at(17), *h.eco);
-    s.bind_int64(at(18), int64_t(store::EcoSource::Tag));
-  } else if (!game.eco.empty()) {
-    s.bind_text_static(at(17), game.eco);
-    s.bind_int64(at(18), int64_t(store::EcoSource::Computed));
-  } else {
-    s.bind_int64(at(18), int64_t(store::EcoSource::None));
-  }
-  if (!game.opening.empty()) s.bind_int64(at(19), intern_opening(game.opening));
-  if (h.time_control) s.bind_text_static(at(20), *h.time_control);
-  s.bind_int64(at(21), int64_t(game.codes.size()));
-  s.bind_int64(at(22), int64_t(game.variant));
-  if (!game.start_fen.empty()) s.bind_text_static(at(23), game.start_fen);
-  s.bind_text_static(at(24), game.language);
-  s.bind_blob_static(at(25), bytes_of(game.moves_blob));
-  if (!game.tags_blob.empty()) s.bind_blob_static(at(26), bytes_of(game.tags_blob));
-  s.bind_int64(at(27), game.dedupe_key);
+  if (h.white) refs.white = intern(*h.white);
+  if (h.black) refs.black = intern(*h.black);
+  if (!game.opening.empty()) refs.opening = intern_opening(game.opening);
+  return refs;
 }
 
 void DatabaseWriter::check_whether_ids_follow() {
@@ -286,11 +253,21 @@ void DatabaseWriter::check_ids_given(int64_t wanted, const char* table) const {
 void DatabaseWriter::write_pending_games() {
   if (pending_games_.empty()) return;
   if (!ids_checked_) check_whether_ids_follow();
+  if (stages_rows() && pending_games_.size() >= options_.stage_rows_from_games) {
+    std::vector<StagedGame> staged;
+    staged.reserve(pending_games_.size());
+    for (const auto& [game, id] : pending_games_) staged.push_back({game, id, refs_of(*game)});
+    staging_->write(db_, staged, source_id_, options_.threads);
+    pending_games_.clear();
+    return;
+  }
   // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
   constexpr int kGameColumns = 28, kMaterialColumns = 2;
   store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
                      [this](store::Statement& s, int first, size_t row) {
-                       bind_game(s, first, *pending_games_[row].first, pending_games_[row].second);
+                       const auto& [game, id] = pending_games_[row];
+                       bind_game_row(s, first, *game, refs_of(*game), source_id_,
+                                     game_ids_follow_ ? std::nullopt : std::optional(id));
                      });
   check_ids_given(pending_games_.back().second, "games");
   store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns, pending_games_.size(),

@@ -16,6 +16,7 @@
 
 #include "indexer/game_record.h"
 #include "indexer/posting_sorter.h"
+#include "indexer/row_staging.h"
 #include "indexer/source_removal.h"
 #include "indexer/game_id_table.h"
 #include "indexer/truncated_copies.h"
@@ -52,6 +53,9 @@ struct WriterOptions {
   double commit_after_seconds = 0;
   // Private for a new database that no other process can see yet (indexer/fresh_build.h).
   store::Database::Journal journal = store::Database::Journal::Shared;
+  // A chunk of at least this many games, imported into an empty games table, has its rows
+  // built beside the writer on `threads` threads (indexer/row_staging.h); SIZE_MAX never.
+  size_t stage_rows_from_games = 2 * RowStaging::kFewestGamesPerPart;
 };
 
 // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
@@ -213,17 +217,21 @@ class DatabaseWriter {
     write_pending_games();
     write_new_names();
   }};
-  // Binds the game's row to kInsertGame's parameters, its first at `first` (a row of a
-  // multi-row statement), interning its names.
-  void bind_game(store::Statement& s, int first, const GameRecord& game, int64_t id);
+  // The ids the game's row refers to, its names and opening interned (in this order:
+  // Event, Site, White, Black, the opening).
+  GameRowRefs refs_of(const GameRecord& game);
   // Writes the games add_game queued: their games, material and annotations rows, in id
   // order. Runs before anything reads the games table and while their records live (each
   // chunk's add_positions).
   void write_pending_games();
+  // Whether the queued games' rows are built beside this thread (row_staging.h), and
+  // add_game waits for the whole chunk before writing them.
+  bool stages_rows() const { return indexes_dropped_ && staging_; }
   // Games wait until this many of them go in as one statement a table; names and their
   // words go in this many to a statement too (store::insert_rows).
   static constexpr int kRowsPerInsert = 16;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
+  std::unique_ptr<RowStaging> staging_;  // none when options_.stage_rows_from_games is SIZE_MAX
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.
   store::NewGameFacets new_facets_;

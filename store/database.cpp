@@ -359,6 +359,37 @@ void Database::build_indexes(std::string_view sql, const std::function<void()>& 
 
 void Database::checkpoint_wal() { exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
 
+DatabaseImage::~DatabaseImage() { sqlite3_free(bytes_); }
+
+DatabaseImage& DatabaseImage::operator=(DatabaseImage&& other) noexcept {
+  if (this != &other) {
+    sqlite3_free(bytes_);
+    bytes_ = std::exchange(other.bytes_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+DatabaseImage Database::image() {
+  sqlite3_int64 size = 0;
+  unsigned char* bytes = sqlite3_serialize(db_, "main", &size, 0);
+  if (!bytes) fail(SQLITE_NOMEM, "copying the database into memory");
+  return DatabaseImage(bytes, size);
+}
+
+void Database::attach_in_memory(std::string_view schema) { exec("ATTACH ':memory:' AS " + std::string(schema)); }
+
+void Database::load_image(std::string_view schema, DatabaseImage image) {
+  const std::string name(schema);
+  // Not SQLITE_DESERIALIZE_READONLY: BEGIN IMMEDIATE takes every attached database's
+  // write lock, and a read-only one refuses it.
+  const int code = sqlite3_deserialize(db_, name.c_str(), image.bytes_, image.size_, image.size_,
+                                       SQLITE_DESERIALIZE_FREEONCLOSE);
+  // SQLite owns the bytes now, even when it failed (it frees them then).
+  image.bytes_ = nullptr;
+  if (code != SQLITE_OK) fail(code, "loading an image into " + name);
+}
+
 std::string Database::integrity_check() {
   Statement check = prepare("PRAGMA integrity_check");
   std::string result;

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "core/error.h"
 
@@ -62,6 +63,27 @@ class StoreError : public Error {
 };
 
 class Database;
+
+// A whole database's bytes, as sqlite3_serialize gives them (Database::image): the
+// memory is SQLite's, freed with sqlite3_free unless Database::load_image takes it.
+class DatabaseImage {
+ public:
+  DatabaseImage() = default;
+  DatabaseImage(unsigned char* bytes, int64_t size) : bytes_(bytes), size_(size) {}
+  ~DatabaseImage();
+  DatabaseImage(DatabaseImage&& other) noexcept
+      : bytes_(std::exchange(other.bytes_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DatabaseImage& operator=(DatabaseImage&& other) noexcept;
+  DatabaseImage(const DatabaseImage&) = delete;
+  DatabaseImage& operator=(const DatabaseImage&) = delete;
+
+  int64_t size() const { return size_; }
+
+ private:
+  friend class Database;
+  unsigned char* bytes_ = nullptr;
+  int64_t size_ = 0;
+};
 
 // A prepared statement. Bind indexes are 1-based (as in SQL's ?1, ?2 ...);
 // column indexes are 0-based (as in SQLite's C API). Views returned by column_*
@@ -211,6 +233,16 @@ class Database {
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
   // then is what it holds).
   void checkpoint_wal();
+
+  // A copy of the main database's bytes (an in-memory one's, above all).
+  DatabaseImage image();
+  // Attaches an empty in-memory database as `schema` (outside a transaction only, as any
+  // ATTACH), which load_image then fills.
+  void attach_in_memory(std::string_view schema);
+  // Makes the attached `schema` hold image in place of what it held (SQLite's
+  // sqlite3_deserialize; unlike ATTACH, allowed inside a transaction). The schema owns
+  // the bytes from then on.
+  void load_image(std::string_view schema, DatabaseImage image);
 
   // Runs PRAGMA integrity_check and returns its rows joined by '\n' ("ok" when fine).
   std::string integrity_check();

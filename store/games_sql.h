@@ -22,6 +22,20 @@ inline constexpr std::string_view kInsertGame =
 inline constexpr std::string_view kInsertAnnotations = "INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)";
 inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(id, runs) VALUES (?1, ?2)";
 inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
+// Rows built beside the writer (indexer/row_staging.h): the tables of one game each, as
+// this database defines them, made again in a private database whose image the writer
+// loads as schema kStagedRows; then each table's rows moved over whole. A statement of
+// exactly this form, between tables whose columns agree, is run by SQLite's transfer
+// optimisation: each record is copied as it is stored, none is decoded or built again.
+inline constexpr std::string_view kStagedRows = "staged_rows";
+inline constexpr std::string_view kStagedTableDefinitions =
+    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_material', "
+    "'game_annotations') ORDER BY name";
+inline constexpr std::string_view kMoveStagedGames = "INSERT INTO main.games SELECT * FROM staged_rows.games";
+inline constexpr std::string_view kMoveStagedMaterial =
+    "INSERT INTO main.game_material SELECT * FROM staged_rows.game_material";
+inline constexpr std::string_view kMoveStagedAnnotations =
+    "INSERT INTO main.game_annotations SELECT * FROM staged_rows.game_annotations";
 // With the result: the scan also tells the truncated-copy finder which games are unfinished.
 inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id, result FROM games";
 // The truncated-copy check (indexer/truncated_copies.h): the headers it hashes, of every

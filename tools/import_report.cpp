@@ -153,13 +153,16 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds;
   double claimed = r.writer_seconds;
-  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill}) {
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill, ThreadRole::Rows}) {
     const size_t i = size_t(role);
     claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
     if (role == ThreadRole::Spill)
       std::printf("  %-8s %8.2f  postings spilled to run files, one spill at a time: serial, busiest %.2f\n",
                   "spill", r.totals.seconds[i], r.totals.busiest[i]);
+    else if (role == ThreadRole::Rows)
+      std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s)\n", "rows",
+                  r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "part").c_str());
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);

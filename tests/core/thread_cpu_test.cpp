@@ -39,6 +39,7 @@ TEST(ThreadCpu, RolesHaveNames) {
   EXPECT_EQ(role_name(ThreadRole::Reader), "reader");
   EXPECT_EQ(role_name(ThreadRole::Merge), "merge");
   EXPECT_EQ(role_name(ThreadRole::Spill), "spill");
+  EXPECT_EQ(role_name(ThreadRole::Rows), "rows");
 }
 
 }  // namespace

@@ -7,10 +7,12 @@
 #include <sstream>
 
 #include "core/board.h"
+#include "core/thread_cpu.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
 #include "store/moves_codec.h"
+#include "tests/support/bundled_sample.h"
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
 #include "tests/support/temp_dir.h"
@@ -114,6 +116,53 @@ TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
   std::vector<std::string> a = logical_content(path("one.db")), b = logical_content(path("many.db"));
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "row " << i;
+}
+
+// Rows built beside the writer (row_staging.h) against rows the writer inserts itself:
+// the bundled sample (2,000 real games with clocks, so annotations rows too) into an
+// empty database, in one part per small chunk and in several parts per large chunk, then
+// a second file appended (the writer's own rows, ids going on), with duplicates skipped.
+TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
+  auto build = [&](const std::string& db, size_t stage_from, size_t chunk_bytes, unsigned threads,
+                   unsigned staging_threads) {
+    WriterOptions writer_options;
+    writer_options.threads = staging_threads;
+    writer_options.stage_rows_from_games = stage_from;
+    DatabaseWriter writer(db, writer_options);
+    ImportOptions options;
+    options.threads = threads;
+    options.chunk_bytes = chunk_bytes;
+    EXPECT_EQ(import_file(test::kSample.string(), writer, options).summary.imported, 2000u);
+    EXPECT_EQ(import_file((kTestData / "notation" / "fide-appendix-e-sample.pgn").string(), writer, options)
+                  .summary.imported,
+              1u);
+  };
+  auto content = [](const std::string& db_path) {
+    std::vector<std::string> all = logical_content(db_path);
+    store::Database db(db_path, store::Database::Mode::ReadOnly);
+    for (const char* sql : {"SELECT * FROM game_material ORDER BY id", "SELECT * FROM game_annotations ORDER BY id"}) {
+      std::vector<std::string> part = rows(db, sql);
+      EXPECT_GT(part.size(), 1000u) << sql;
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  };
+  const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
+  build(path("own.db"), SIZE_MAX, size_t{4} << 20, 2, 2);
+  EXPECT_EQ(thread_cpu_totals().threads[size_t(ThreadRole::Rows)], parts_before);
+  build(path("small.db"), 1, size_t{64} << 10, 2, 2);
+  const uint64_t small_parts = thread_cpu_totals().threads[size_t(ThreadRole::Rows)] - parts_before;
+  EXPECT_GT(small_parts, 50u);  // a part per chunk of about 17 games
+  // One parsing thread: two chunks of 4 MiB (about 1,000 games each), each cut into
+  // parts of at least kFewestGamesPerPart games for 4 staging threads.
+  build(path("large.db"), 1, size_t{4} << 20, 1, 4);
+  EXPECT_GE(thread_cpu_totals().threads[size_t(ThreadRole::Rows)] - parts_before - small_parts, 6u);
+  const std::vector<std::string> own = content(path("own.db"));
+  for (const char* staged : {"small.db", "large.db"}) {
+    const std::vector<std::string> other = content(path(staged));
+    ASSERT_EQ(own.size(), other.size()) << staged;
+    for (size_t i = 0; i < own.size(); ++i) ASSERT_EQ(own[i], other[i]) << staged << ", row " << i;
+  }
 }
 
 TEST_F(ImportTest, EveryNotationFormImportsTheSameGames) {

@@ -1,0 +1,102 @@
+#include "indexer/row_staging.h"
+
+#include <algorithm>
+
+#include "core/thread_group.h"
+#include "store/games_sql.h"
+#include "store/multi_row_insert.h"
+
+namespace pgnbase::indexer {
+
+namespace {
+
+constexpr int kRowsPerInsert = 16;  // as the writer's own inserts (store::insert_rows)
+
+// One part's rows in a database of its own, returned as its image.
+store::DatabaseImage build_part(const std::vector<std::string>& definitions, std::span<const StagedGame> games,
+                                int64_t source_id) {
+  store::Database stage(":memory:", store::Database::Mode::Create);
+  stage.exec("PRAGMA journal_mode=OFF");
+  for (const std::string& definition : definitions) stage.exec(definition);
+  store::Transaction t(stage);
+  store::Statement game = stage.prepare(store::sql::kInsertGame),
+                   games_batch = stage.prepare(store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert)),
+                   material = stage.prepare(store::sql::kInsertMaterial),
+                   material_batch = stage.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert)),
+                   annotations = stage.prepare(store::sql::kInsertAnnotations);
+  constexpr int kGameColumns = 28, kMaterialColumns = 2;
+  store::insert_rows(game, games_batch, kRowsPerInsert, kGameColumns, games.size(),
+                     [&](store::Statement& s, int first, size_t row) {
+                       const StagedGame& g = games[row];
+                       bind_game_row(s, first, *g.game, g.refs, source_id, g.id);
+                     });
+  store::insert_rows(material, material_batch, kRowsPerInsert, kMaterialColumns, games.size(),
+                     [&](store::Statement& s, int first, size_t row) {
+                       s.bind_int64(first, games[row].id);
+                       s.bind_blob_static(first + 1, bytes_of(games[row].game->material_blob));
+                     });
+  for (const StagedGame& g : games) {
+    if (g.game->annotations_blob.empty()) continue;
+    annotations.bind_int64(1, g.id);
+    annotations.bind_blob_static(2, bytes_of(g.game->annotations_blob));
+    annotations.run();
+  }
+  t.commit();
+  return stage.image();
+}
+
+// Moves the loaded image's rows of one table, checking that exactly `rows` came, the last
+// with id last_id.
+void move_rows(store::Database& db, std::string_view sql, size_t rows, int64_t last_id, const char* table) {
+  if (rows == 0) return;
+  db.cached(sql).run();
+  if (db.changes() != int64_t(rows) || db.last_insert_rowid() != last_id)
+    throw store::StoreError(store::StoreErrorKind::Other, 0,
+                            db.path() + ": " + std::to_string(db.changes()) + " staged rows of " + table +
+                                " moved, the last with id " + std::to_string(db.last_insert_rowid()) + ", instead of " +
+                                std::to_string(rows) + " up to id " + std::to_string(last_id) +
+                                " (a bug; nothing of this source was kept)");
+}
+
+}  // namespace
+
+RowStaging::RowStaging(store::Database& db) {
+  store::Statement s = db.prepare(store::sql::kStagedTableDefinitions);
+  while (s.step()) definitions_.emplace_back(s.column_text(0));
+  db.attach_in_memory(store::sql::kStagedRows);
+}
+
+void RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads) {
+  if (games.empty()) return;
+  const size_t parts = std::clamp<size_t>(games.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
+  std::vector<std::span<const StagedGame>> slices;
+  for (size_t p = 0, begin = 0; p < parts; ++p) {
+    const size_t end = games.size() * (p + 1) / parts;
+    slices.push_back(games.subspan(begin, end - begin));
+    begin = end;
+  }
+  std::vector<store::DatabaseImage> images(parts);
+  {
+    ThreadGroup group;
+    for (size_t p = 0; p < parts; ++p)
+      group.start([&, p] { images[p] = build_part(definitions_, slices[p], source_id); },
+                  "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+    group.join();  // rethrows a part's error
+  }
+  for (size_t p = 0; p < parts; ++p) {
+    const std::span<const StagedGame> slice = slices[p];
+    db.load_image(store::sql::kStagedRows, std::move(images[p]));
+    move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
+    move_rows(db, store::sql::kMoveStagedMaterial, slice.size(), slice.back().id, "game_material");
+    size_t annotated = 0;
+    int64_t last_annotated = 0;
+    for (const StagedGame& g : slice)
+      if (!g.game->annotations_blob.empty()) {
+        ++annotated;
+        last_annotated = g.id;
+      }
+    move_rows(db, store::sql::kMoveStagedAnnotations, annotated, last_annotated, "game_annotations");
+  }
+}
+
+}  // namespace pgnbase::indexer

@@ -1,0 +1,52 @@
+// The games rows of a first import, built beside the single writer. Binding a games row's
+// 28 values and inserting it is most of the writer's work per game (about 3 us); SQLite
+// moves a row that is already built, from a table whose columns agree with the target's,
+// by copying its stored record whole (INSERT INTO t SELECT * FROM other.t: the transfer
+// optimisation, about 0.2 us a row here). So the writer gives each game its id and
+// interns its names (in input order, as before), threads build the chunk's games,
+// game_material and game_annotations rows in private in-memory databases, part by part,
+// and the writer loads each part's image and moves its rows over, in id order: the
+// same rows, the same tables, a fraction of the serial work (bench/README.md).
+//
+// Only into tables without secondary indexes (a first import drops the games indexes
+// until its end): a table with an index the staged one lacks would take the rows one
+// by one, decoded and built again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "indexer/game_row.h"
+#include "store/database.h"
+
+namespace pgnbase::indexer {
+
+struct StagedGame {
+  const GameRecord* game;
+  int64_t id;
+  GameRowRefs refs;
+};
+
+class RowStaging {
+ public:
+  // A part's rows cost opening a database and creating its tables first: parts are no
+  // smaller than this.
+  static constexpr size_t kFewestGamesPerPart = 256;
+
+  // Reads db's definitions of the staged tables and attaches the schema the images go
+  // into (store::sql::kStagedRows): outside a transaction, as any ATTACH.
+  explicit RowStaging(store::Database& db);
+
+  // Builds the rows of games (ids ascending, above every stored one) on up to `threads`
+  // threads, then moves them into db's tables, part after part. Throws StoreError when a
+  // part cannot be built or a table does not get exactly the rows it was given.
+  void write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads);
+
+ private:
+  std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them
+};
+
+}  // namespace pgnbase::indexer
