@@ -52,6 +52,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     t.commit();
   }
   if (options_.stage_rows_from_games != SIZE_MAX) staging_ = std::make_unique<RowStaging>(db_);
+  stage_rows_wanted_ = options_.stage_rows_always;
 }
 
 DatabaseWriter::~DatabaseWriter() = default;

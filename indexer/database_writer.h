@@ -53,9 +53,11 @@ struct WriterOptions {
   double commit_after_seconds = 0;
   // Private for a new database that no other process can see yet (indexer/fresh_build.h).
   store::Database::Journal journal = store::Database::Journal::Shared;
-  // A chunk of at least this many games, imported into an empty games table, has its rows
-  // built beside the writer on `threads` threads (indexer/row_staging.h); SIZE_MAX never.
+  // A chunk of at least this many games, imported into an empty games table while the
+  // workers wait for the writer, has its rows built beside the writer on `threads` threads
+  // (indexer/row_staging.h); SIZE_MAX never. Tests stage every such chunk, waiting or not.
   size_t stage_rows_from_games = 2 * RowStaging::kFewestGamesPerPart;
+  bool stage_rows_always = false;
 };
 
 // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
@@ -115,6 +117,10 @@ class DatabaseWriter {
   // postings: sorted, or with sorted false in key partition order only
   // (PostingSorter::add_sorted_run).
   void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids, bool sorted = true);
+  // Whether the rows of the games added from now on may be built beside this thread
+  // (row_staging.h: less work on this thread, more in all), for a first import only; the
+  // import asks it per chunk, when the chunk was waiting for the writer. Off at first.
+  void stage_rows(bool wanted) { stage_rows_wanted_ = wanted || options_.stage_rows_always; }
   // Whether the postings of the chunks to come should be sorted (a spill has happened:
   // PostingSorter::wants_sorted_runs).
   bool wants_sorted_postings() const;
@@ -226,12 +232,13 @@ class DatabaseWriter {
   void write_pending_games();
   // Whether the queued games' rows are built beside this thread (row_staging.h), and
   // add_game waits for the whole chunk before writing them.
-  bool stages_rows() const { return indexes_dropped_ && staging_; }
+  bool stages_rows() const { return indexes_dropped_ && staging_ && stage_rows_wanted_; }
   // Games wait until this many of them go in as one statement a table; names and their
   // words go in this many to a statement too (store::insert_rows).
   static constexpr int kRowsPerInsert = 16;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   std::unique_ptr<RowStaging> staging_;  // none when options_.stage_rows_from_games is SIZE_MAX
+  bool stage_rows_wanted_ = false;  // stage_rows
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.
   store::NewGameFacets new_facets_;

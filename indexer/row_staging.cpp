@@ -12,29 +12,33 @@ namespace {
 
 constexpr int kRowsPerInsert = 16;  // as the writer's own inserts (store::insert_rows)
 
-// One part's rows in a database of its own, returned as its image.
-store::DatabaseImage build_part(const std::vector<std::string>& definitions, std::span<const StagedGame> games,
-                                int64_t source_id) {
-  store::Database stage(":memory:", store::Database::Mode::Create);
-  stage.exec("PRAGMA journal_mode=OFF");
-  for (const std::string& definition : definitions) stage.exec(definition);
+// A private in-memory database with the staged tables. auto_vacuum gives back the pages
+// of the rows deleted for the next part, so that an image holds only the part's own.
+std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& definitions) {
+  auto stage = std::make_unique<store::Database>(":memory:", store::Database::Mode::Create);
+  stage->exec("PRAGMA journal_mode=OFF; PRAGMA auto_vacuum=FULL");
+  for (const std::string& definition : definitions) stage->exec(definition);
+  return stage;
+}
+
+// One part's rows in its stage, emptied first, returned as the stage's image.
+store::DatabaseImage build_part(store::Database& stage, std::span<const StagedGame> games, int64_t source_id) {
+  static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert),
+                           kMaterialBatch = store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert);
   store::Transaction t(stage);
-  store::Statement game = stage.prepare(store::sql::kInsertGame),
-                   games_batch = stage.prepare(store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert)),
-                   material = stage.prepare(store::sql::kInsertMaterial),
-                   material_batch = stage.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert)),
-                   annotations = stage.prepare(store::sql::kInsertAnnotations);
+  stage.exec("DELETE FROM games; DELETE FROM game_material; DELETE FROM game_annotations");
   constexpr int kGameColumns = 28, kMaterialColumns = 2;
-  store::insert_rows(game, games_batch, kRowsPerInsert, kGameColumns, games.size(),
-                     [&](store::Statement& s, int first, size_t row) {
+  store::insert_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), kRowsPerInsert, kGameColumns,
+                     games.size(), [&](store::Statement& s, int first, size_t row) {
                        const StagedGame& g = games[row];
                        bind_game_row(s, first, *g.game, g.refs, source_id, g.id);
                      });
-  store::insert_rows(material, material_batch, kRowsPerInsert, kMaterialColumns, games.size(),
-                     [&](store::Statement& s, int first, size_t row) {
+  store::insert_rows(stage.cached(store::sql::kInsertMaterial), stage.cached(kMaterialBatch), kRowsPerInsert,
+                     kMaterialColumns, games.size(), [&](store::Statement& s, int first, size_t row) {
                        s.bind_int64(first, games[row].id);
                        s.bind_blob_static(first + 1, bytes_of(games[row].game->material_blob));
                      });
+  store::Statement& annotations = stage.cached(store::sql::kInsertAnnotations);
   for (const StagedGame& g : games) {
     if (g.game->annotations_blob.empty()) continue;
     annotations.bind_int64(1, g.id);
@@ -66,6 +70,8 @@ RowStaging::RowStaging(store::Database& db) {
   db.attach_in_memory(store::sql::kStagedRows);
 }
 
+RowStaging::~RowStaging() = default;
+
 void RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads) {
   if (games.empty()) return;
   const size_t parts = std::clamp<size_t>(games.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
@@ -76,11 +82,16 @@ void RowStaging::write(store::Database& db, std::span<const StagedGame> games, i
     begin = end;
   }
   std::vector<store::DatabaseImage> images(parts);
+  if (stages_.size() < parts) stages_.resize(parts);
   {
     ThreadGroup group;
     for (size_t p = 0; p < parts; ++p)
-      group.start([&, p] { images[p] = build_part(definitions_, slices[p], source_id); },
-                  "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+      group.start(
+          [&, p] {
+            if (!stages_[p]) stages_[p] = make_stage(definitions_);
+            images[p] = build_part(*stages_[p], slices[p], source_id);
+          },
+          "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
     group.join();  // rethrows a part's error
   }
   for (size_t p = 0; p < parts; ++p) {

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,13 +33,14 @@ struct StagedGame {
 
 class RowStaging {
  public:
-  // A part's rows cost opening a database and creating its tables first: parts are no
-  // smaller than this.
-  static constexpr size_t kFewestGamesPerPart = 256;
+  // A part costs emptying its database and copying its image besides its rows: parts are
+  // no smaller than this.
+  static constexpr size_t kFewestGamesPerPart = 64;
 
   // Reads db's definitions of the staged tables and attaches the schema the images go
   // into (store::sql::kStagedRows): outside a transaction, as any ATTACH.
   explicit RowStaging(store::Database& db);
+  ~RowStaging();
 
   // Builds the rows of games (ids ascending, above every stored one) on up to `threads`
   // threads, then moves them into db's tables, part after part. Throws StoreError when a
@@ -47,6 +49,9 @@ class RowStaging {
 
  private:
   std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them
+  // One in-memory database per part of a chunk, made by the first part that needs it and
+  // emptied for each next one; each is used by one thread at a time.
+  std::vector<std::unique_ptr<store::Database>> stages_;
 };
 
 }  // namespace pgnbase::indexer

@@ -128,6 +128,7 @@ TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
     WriterOptions writer_options;
     writer_options.threads = staging_threads;
     writer_options.stage_rows_from_games = stage_from;
+    writer_options.stage_rows_always = true;
     DatabaseWriter writer(db, writer_options);
     ImportOptions options;
     options.threads = threads;
