@@ -254,36 +254,38 @@ void DatabaseWriter::check_ids_given(int64_t wanted, const char* table) const {
 void DatabaseWriter::write_pending_games() {
   if (pending_games_.empty()) return;
   if (!ids_checked_) check_whether_ids_follow();
+  bool annotations_written = false;
   if (stages_rows() && pending_games_.size() >= options_.stage_rows_from_games) {
     std::vector<StagedGame> staged;
     staged.reserve(pending_games_.size());
     for (const auto& [game, id] : pending_games_) staged.push_back({game, id, refs_of(*game)});
-    staging_->write(db_, staged, source_id_, options_.threads);
-    pending_games_.clear();
-    return;
+    annotations_written = staging_->write(db_, staged, source_id_, options_.threads);
+  } else {
+    // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
+    constexpr int kGameColumns = 28, kMaterialColumns = 2;
+    store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
+                       [this](store::Statement& s, int first, size_t row) {
+                         const auto& [game, id] = pending_games_[row];
+                         bind_game_row(s, first, *game, refs_of(*game), source_id_,
+                                       game_ids_follow_ ? std::nullopt : std::optional(id));
+                       });
+    check_ids_given(pending_games_.back().second, "games");
+    store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns,
+                       pending_games_.size(), [this](store::Statement& s, int first, size_t row) {
+                         if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
+                         s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
+                       });
+    check_ids_given(pending_games_.back().second, "game_material");
   }
-  // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
-  constexpr int kGameColumns = 28, kMaterialColumns = 2;
-  store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
-                     [this](store::Statement& s, int first, size_t row) {
-                       const auto& [game, id] = pending_games_[row];
-                       bind_game_row(s, first, *game, refs_of(*game), source_id_,
-                                     game_ids_follow_ ? std::nullopt : std::optional(id));
-                     });
-  check_ids_given(pending_games_.back().second, "games");
-  store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns, pending_games_.size(),
-                     [this](store::Statement& s, int first, size_t row) {
-                       if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
-                       s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
-                     });
-  check_ids_given(pending_games_.back().second, "game_material");
-  // After their games rows, which they reference.
-  for (const auto& [game, id] : pending_games_) {
-    if (game->annotations_blob.empty()) continue;
-    insert_annotations_.bind_int64(1, id);
-    insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
-    insert_annotations_.run();
-  }
+  // After their games rows, which they reference, unless staged with them (long ones are
+  // not: the writer's CPU on the TCEC bench file was 6% more with them staged).
+  if (!annotations_written)
+    for (const auto& [game, id] : pending_games_) {
+      if (game->annotations_blob.empty()) continue;
+      insert_annotations_.bind_int64(1, id);
+      insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
+      insert_annotations_.run();
+    }
   pending_games_.clear();
 }
 

@@ -11,6 +11,9 @@ namespace pgnbase::indexer {
 namespace {
 
 constexpr int kRowsPerInsert = 16;  // as the writer's own inserts (store::insert_rows)
+// Annotations blobs up to this many bytes a game on average are staged: lichess's clocks
+// take about 200, TCEC's engine comments several thousand.
+constexpr size_t kStagedAnnotationBytesPerGame = 1024;
 
 // A private in-memory database with the staged tables. auto_vacuum gives back the pages
 // of the rows deleted for the next part, so that an image holds only the part's own.
@@ -22,7 +25,8 @@ std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& defi
 }
 
 // One part's rows in its stage, emptied first, returned as the stage's image.
-store::DatabaseImage build_part(store::Database& stage, std::span<const StagedGame> games, int64_t source_id) {
+store::DatabaseImage build_part(store::Database& stage, std::span<const StagedGame> games, int64_t source_id,
+                                bool with_annotations) {
   static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert),
                            kMaterialBatch = store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert);
   store::Transaction t(stage);
@@ -40,7 +44,7 @@ store::DatabaseImage build_part(store::Database& stage, std::span<const StagedGa
                      });
   store::Statement& annotations = stage.cached(store::sql::kInsertAnnotations);
   for (const StagedGame& g : games) {
-    if (g.game->annotations_blob.empty()) continue;
+    if (!with_annotations || g.game->annotations_blob.empty()) continue;
     annotations.bind_int64(1, g.id);
     annotations.bind_blob_static(2, bytes_of(g.game->annotations_blob));
     annotations.run();
@@ -72,8 +76,11 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-void RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads) {
-  if (games.empty()) return;
+bool RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads) {
+  if (games.empty()) return true;
+  size_t annotation_bytes = 0;
+  for (const StagedGame& g : games) annotation_bytes += g.game->annotations_blob.size();
+  const bool with_annotations = annotation_bytes <= kStagedAnnotationBytesPerGame * games.size();
   const size_t parts = std::clamp<size_t>(games.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
   std::vector<std::span<const StagedGame>> slices;
   for (size_t p = 0, begin = 0; p < parts; ++p) {
@@ -89,7 +96,7 @@ void RowStaging::write(store::Database& db, std::span<const StagedGame> games, i
       group.start(
           [&, p] {
             if (!stages_[p]) stages_[p] = make_stage(definitions_);
-            images[p] = build_part(*stages_[p], slices[p], source_id);
+            images[p] = build_part(*stages_[p], slices[p], source_id, with_annotations);
           },
           "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
     group.join();  // rethrows a part's error
@@ -99,6 +106,7 @@ void RowStaging::write(store::Database& db, std::span<const StagedGame> games, i
     db.load_image(store::sql::kStagedRows, std::move(images[p]));
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
     move_rows(db, store::sql::kMoveStagedMaterial, slice.size(), slice.back().id, "game_material");
+    if (!with_annotations) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;
     for (const StagedGame& g : slice)
@@ -108,6 +116,7 @@ void RowStaging::write(store::Database& db, std::span<const StagedGame> games, i
       }
     move_rows(db, store::sql::kMoveStagedAnnotations, annotated, last_annotated, "game_annotations");
   }
+  return with_annotations;
 }
 
 }  // namespace pgnbase::indexer

@@ -1,12 +1,14 @@
 // The games rows of a first import, built beside the single writer. Binding a games row's
-// 28 values and inserting it is most of the writer's work per game (about 3 us); SQLite
-// moves a row that is already built, from a table whose columns agree with the target's,
-// by copying its stored record whole (INSERT INTO t SELECT * FROM other.t: the transfer
-// optimisation, about 0.2 us a row here). So the writer gives each game its id and
-// interns its names (in input order, as before), threads build the chunk's games,
-// game_material and game_annotations rows in private in-memory databases, part by part,
-// and the writer loads each part's image and moves its rows over, in id order: the
-// same rows, the same tables, a fraction of the serial work (bench/README.md).
+// 28 values and inserting it is most of the writer's work per game; SQLite moves a row
+// that is already built, from a table whose columns agree with the target's, by copying
+// its stored record whole (INSERT INTO t SELECT * FROM other.t: the transfer
+// optimisation). So the writer gives each game its id and interns its names (in input
+// order, as before), threads build a chunk's games and game_material rows in private
+// in-memory databases, part by part, and the writer loads each part's image and moves its
+// rows over, in id order: the same rows, less work on the busiest serial thread, more in
+// all (bench/README.md). The annotations rows are staged too when they are short
+// (lichess's clocks); long ones (TCEC's engine comments) stay the writer's: such a blob is
+// one value to insert, but many pages to transfer.
 //
 // Only into tables without secondary indexes (a first import drops the games indexes
 // until its end): a table with an index the staged one lacks would take the rows one
@@ -43,9 +45,10 @@ class RowStaging {
   ~RowStaging();
 
   // Builds the rows of games (ids ascending, above every stored one) on up to `threads`
-  // threads, then moves them into db's tables, part after part. Throws StoreError when a
+  // threads, then moves them into db's tables, part after part; their annotations rows
+  // too when those are short on average, and then returns true. Throws StoreError when a
   // part cannot be built or a table does not get exactly the rows it was given.
-  void write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads);
+  bool write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads);
 
  private:
   std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them

@@ -22,7 +22,7 @@ inline constexpr std::string_view kInsertGame =
 inline constexpr std::string_view kInsertAnnotations = "INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)";
 inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(id, runs) VALUES (?1, ?2)";
 inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
-// Rows built beside the writer (indexer/row_staging.h): the tables of one game each, as
+// Rows built beside the writer (indexer/row_staging.h): the tables of a row per game, as
 // this database defines them, made again in a private database whose image the writer
 // loads as schema kStagedRows; then each table's rows moved over whole. A statement of
 // exactly this form, between tables whose columns agree, is run by SQLite's transfer
