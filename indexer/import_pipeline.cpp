@@ -36,7 +36,7 @@ struct ChunkResult {
   // the chunk's built games until the writer gives the game its id.
   std::vector<PostingSorter::Record> postings;
   bool postings_sorted = true;
-  // Whether the chunk, and the one after it, were parsed and waiting when the writer came
+  // Whether the chunk and another after it were parsed and waiting when the writer came
   // for it: the writer, not the workers, holds the import up, and the workers (their
   // cores) have time to spare.
   bool waited_for_writer = false;

@@ -19,7 +19,7 @@ constexpr size_t kStagedAnnotationBytesPerGame = 1024;
 // of the rows deleted for the next part, so that an image holds only the part's own.
 std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& definitions) {
   auto stage = std::make_unique<store::Database>(":memory:", store::Database::Mode::Create);
-  stage->exec("PRAGMA journal_mode=OFF; PRAGMA auto_vacuum=FULL");
+  stage->exec("PRAGMA auto_vacuum=FULL");
   for (const std::string& definition : definitions) stage->exec(definition);
   return stage;
 }
