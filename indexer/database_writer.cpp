@@ -52,7 +52,6 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     t.commit();
   }
   if (options_.stage_rows_from_games != SIZE_MAX) staging_ = std::make_unique<RowStaging>(db_);
-  stage_rows_wanted_ = options_.stage_rows_always;
 }
 
 DatabaseWriter::~DatabaseWriter() = default;
@@ -106,6 +105,8 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_path_ = path;
   source_size_ = size;
   summary_ = SourceSummary{};
+  if (staging_) staging_->take_waited_seconds();  // an abandoned source's
+  stage_rows_wanted_ = false;  // until the import says (stage_rows)
   // The row exists from the start (games reference it); finish_source fills it in. Its id
   // was never given to another source or segment (a removed one's included).
   source_id_ = store::allocate_source_id(db_);
@@ -254,13 +255,19 @@ void DatabaseWriter::check_ids_given(int64_t wanted, const char* table) const {
 void DatabaseWriter::write_pending_games() {
   if (pending_games_.empty()) return;
   if (!ids_checked_) check_whether_ids_follow();
-  bool annotations_written = false;
+  bool annotations_written = false, staged = false;
   if (stages_rows() && pending_games_.size() >= options_.stage_rows_from_games) {
-    std::vector<StagedGame> staged;
-    staged.reserve(pending_games_.size());
-    for (const auto& [game, id] : pending_games_) staged.push_back({game, id, refs_of(*game)});
-    annotations_written = staging_->write(db_, staged, source_id_, options_.threads);
-  } else {
+    std::vector<StagedGame> games;
+    games.reserve(pending_games_.size());
+    for (const auto& [game, id] : pending_games_) games.push_back({game, id, refs_of(*game)});
+    if (const std::optional<bool> wrote = staging_->write(db_, games, source_id_, options_.threads)) {
+      staged = true;
+      annotations_written = *wrote;
+    } else {
+      staging_.reset();  // this SQLite cannot load images inside a transaction
+    }
+  }
+  if (!staged) {
     // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
     constexpr int kGameColumns = 28, kMaterialColumns = 2;
     store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
@@ -431,6 +438,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   const double segment_started = this_thread_cpu_seconds();
   const Clock::time_point segment_wall_started = Clock::now();
   summary_.steps.spills_held_up_wall = positions_->spill_held_up_seconds();
+  if (staging_) summary_.steps.rows_waited_wall = staging_->take_waited_seconds();
   store::SegmentStats stats;
   if (segment_writer_) {
     stats = segment_writer_(db_, source_id_, position_options());

@@ -1,6 +1,7 @@
 #include "indexer/row_staging.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/thread_group.h"
 #include "store/games_sql.h"
@@ -76,7 +77,8 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-bool RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads) {
+std::optional<bool> RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id,
+                                      unsigned threads) {
   if (games.empty()) return true;
   size_t annotation_bytes = 0;
   for (const StagedGame& g : games) annotation_bytes += g.game->annotations_blob.size();
@@ -99,11 +101,18 @@ bool RowStaging::write(store::Database& db, std::span<const StagedGame> games, i
             images[p] = build_part(*stages_[p], slices[p], source_id, with_annotations);
           },
           "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+    const auto waiting = std::chrono::steady_clock::now();
     group.join();  // rethrows a part's error
+    waited_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
   for (size_t p = 0; p < parts; ++p) {
     const std::span<const StagedGame> slice = slices[p];
-    db.load_image(store::sql::kStagedRows, std::move(images[p]));
+    if (!db.load_image(store::sql::kStagedRows, std::move(images[p]))) {
+      if (p == 0) return std::nullopt;
+      throw store::StoreError(store::StoreErrorKind::Busy, 0,
+                              db.path() + ": SQLite refused a staged part after taking the first (a bug; nothing "
+                                          "of this source was kept)");
+    }
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
     move_rows(db, store::sql::kMoveStagedMaterial, slice.size(), slice.back().id, "game_material");
     if (!with_annotations) continue;

@@ -18,8 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "indexer/game_row.h"
@@ -46,15 +48,22 @@ class RowStaging {
 
   // Builds the rows of games (ids ascending, above every stored one) on up to `threads`
   // threads, then moves them into db's tables, part after part; their annotations rows
-  // too when those are short on average, and then returns true. Throws StoreError when a
-  // part cannot be built or a table does not get exactly the rows it was given.
-  bool write(store::Database& db, std::span<const StagedGame> games, int64_t source_id, unsigned threads);
+  // too when those are short on average, and then answers true. nullopt: db's SQLite
+  // cannot load an image inside a transaction, nothing was moved, and the caller writes
+  // the rows itself. Throws StoreError when a part cannot be built or a table does not get
+  // exactly the rows it was given.
+  std::optional<bool> write(store::Database& db, std::span<const StagedGame> games, int64_t source_id,
+                            unsigned threads);
+  // The wall seconds write waited for the threads since the last call: the writer's
+  // serial path includes them.
+  double take_waited_seconds() { return std::exchange(waited_seconds_, 0.0); }
 
  private:
   std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them
   // One in-memory database per part of a chunk, made by the first part that needs it and
   // emptied for each next one; each is used by one thread at a time.
   std::vector<std::unique_ptr<store::Database>> stages_;
+  double waited_seconds_ = 0;
 };
 
 }  // namespace pgnbase::indexer

@@ -379,7 +379,7 @@ DatabaseImage Database::image() {
 
 void Database::attach_in_memory(std::string_view schema) { exec("ATTACH ':memory:' AS " + std::string(schema)); }
 
-void Database::load_image(std::string_view schema, DatabaseImage image) {
+bool Database::load_image(std::string_view schema, DatabaseImage image) {
   const std::string name(schema);
   // Not SQLITE_DESERIALIZE_READONLY: BEGIN IMMEDIATE takes every attached database's
   // write lock, and a read-only one refuses it.
@@ -387,7 +387,9 @@ void Database::load_image(std::string_view schema, DatabaseImage image) {
                                        SQLITE_DESERIALIZE_FREEONCLOSE);
   // SQLite owns the bytes now, even when it failed (it frees them then).
   image.bytes_ = nullptr;
+  if (code == SQLITE_BUSY) return false;
   if (code != SQLITE_OK) fail(code, "loading an image into " + name);
+  return true;
 }
 
 std::string Database::integrity_check() {

@@ -240,9 +240,10 @@ class Database {
   // ATTACH), which load_image then fills.
   void attach_in_memory(std::string_view schema);
   // Makes the attached `schema` hold image in place of what it held (SQLite's
-  // sqlite3_deserialize; unlike ATTACH, allowed inside a transaction). The schema owns
-  // the bytes from then on.
-  void load_image(std::string_view schema, DatabaseImage image);
+  // sqlite3_deserialize). The schema owns the bytes from then on. SQLite 3.40 allows it
+  // inside a transaction; later releases refuse it there (SQLITE_BUSY): false then,
+  // nothing loaded.
+  bool load_image(std::string_view schema, DatabaseImage image);
 
   // Runs PRAGMA integrity_check and returns its rows joined by '\n' ("ok" when fine).
   std::string integrity_check();

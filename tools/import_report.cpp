@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "indexer/run_file_cleanup.h"
 #include "core/plural.h"
@@ -150,8 +151,9 @@ void print_thread_cpu(const ThreadCpuReport& r) {
               "writer", r.writer_seconds, r.steps.games_indexes_cpu, r.steps.position_segment_cpu, r.summaries_seconds,
               std::max(0.0, r.writer_seconds - r.steps.games_indexes_cpu - r.steps.position_segment_cpu -
                                 r.summaries_seconds));
+  // The writer's serial path: its CPU, and the wall time it waited for staged rows.
   const char* busiest_role = "writer";
-  double busiest = r.writer_seconds;
+  double busiest = r.writer_seconds + r.steps.rows_waited_wall;
   double claimed = r.writer_seconds;
   for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill, ThreadRole::Rows}) {
     const size_t i = size_t(role);
@@ -161,8 +163,10 @@ void print_thread_cpu(const ThreadCpuReport& r) {
       std::printf("  %-8s %8.2f  postings spilled to run files, one spill at a time: serial, busiest %.2f\n",
                   "spill", r.totals.seconds[i], r.totals.busiest[i]);
     else if (role == ThreadRole::Rows)
-      std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s)\n", "rows",
-                  r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "part").c_str());
+      std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s); it waited"
+                  " %.2f s for them\n",
+                  "rows", r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "part").c_str(),
+                  r.steps.rows_waited_wall);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
@@ -182,8 +186,11 @@ void print_thread_cpu(const ThreadCpuReport& r) {
               r.steps.games_indexes_wall + r.steps.position_segment_wall, r.steps.games_indexes_wall,
               r.steps.position_segment_wall);
   if (busiest > 0)
-    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread)\n",
-                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest);
+    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread%s)\n",
+                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest,
+                r.steps.rows_waited_wall > 0 && std::string_view(busiest_role) == "writer"
+                    ? ", its waits for staged rows included"
+                    : "");
 }
 
 }  // namespace pgnbase::tools
