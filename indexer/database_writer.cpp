@@ -106,7 +106,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   source_size_ = size;
   summary_ = SourceSummary{};
   if (staging_) staging_->take_waited_seconds();  // an abandoned source's
-  stage_rows_wanted_ = false;  // until the import says (stage_rows)
+  stage_rows_wanted_ = records_held_ = false;  // until the import says (stage_rows)
   // The row exists from the start (games reference it); finish_source fills it in. Its id
   // was never given to another source or segment (a removed one's included).
   source_id_ = store::allocate_source_id(db_);
@@ -253,54 +253,89 @@ void DatabaseWriter::check_ids_given(int64_t wanted, const char* table) const {
 }
 
 void DatabaseWriter::write_pending_games() {
+  finish_staged_rows();
   if (pending_games_.empty()) return;
-  if (!ids_checked_) check_whether_ids_follow();
-  bool annotations_written = false, staged = false;
   if (stages_rows() && pending_games_.size() >= options_.stage_rows_from_games) {
-    std::vector<StagedGame> games;
-    games.reserve(pending_games_.size());
-    for (const auto& [game, id] : pending_games_) games.push_back({game, id, refs_of(*game)});
-    if (const std::optional<bool> wrote = staging_->write(db_, games, source_id_, options_.threads)) {
-      staged = true;
-      annotations_written = *wrote;
-    } else {
-      staging_.reset();  // this SQLite cannot load images inside a transaction
-    }
+    stage_pending_games();
+    finish_staged_rows();
+    return;
   }
-  if (!staged) {
-    // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
-    constexpr int kGameColumns = 28, kMaterialColumns = 2;
-    store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
-                       [this](store::Statement& s, int first, size_t row) {
-                         const auto& [game, id] = pending_games_[row];
-                         bind_game_row(s, first, *game, refs_of(*game), source_id_,
-                                       game_ids_follow_ ? std::nullopt : std::optional(id));
-                       });
-    check_ids_given(pending_games_.back().second, "games");
-    store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns,
-                       pending_games_.size(), [this](store::Statement& s, int first, size_t row) {
-                         if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
-                         s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
-                       });
-    check_ids_given(pending_games_.back().second, "game_material");
-  }
-  // After their games rows, which they reference, unless staged with them (long ones are
-  // not: the writer's CPU on the TCEC bench file was 6% more with them staged).
-  if (!annotations_written)
-    for (const auto& [game, id] : pending_games_) {
-      if (game->annotations_blob.empty()) continue;
-      insert_annotations_.bind_int64(1, id);
-      insert_annotations_.bind_blob_static(2, bytes_of(game->annotations_blob));
-      insert_annotations_.run();
-    }
+  if (!ids_checked_) check_whether_ids_follow();
+  // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
+  constexpr int kGameColumns = 28, kMaterialColumns = 2;
+  store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
+                     [this](store::Statement& s, int first, size_t row) {
+                       const auto& [game, id] = pending_games_[row];
+                       bind_game_row(s, first, *game, refs_of(*game), source_id_,
+                                     game_ids_follow_ ? std::nullopt : std::optional(id));
+                     });
+  check_ids_given(pending_games_.back().second, "games");
+  store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns,
+                     pending_games_.size(), [this](store::Statement& s, int first, size_t row) {
+                       if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
+                       s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
+                     });
+  check_ids_given(pending_games_.back().second, "game_material");
+  for (const auto& [game, id] : pending_games_) insert_annotations_of(*game, id);
   pending_games_.clear();
+}
+
+void DatabaseWriter::insert_annotations_of(const GameRecord& game, int64_t id) {
+  // After the game's row, which it references.
+  if (game.annotations_blob.empty()) return;
+  insert_annotations_.bind_int64(1, id);
+  insert_annotations_.bind_blob_static(2, bytes_of(game.annotations_blob));
+  insert_annotations_.run();
+}
+
+void DatabaseWriter::stage_pending_games() {
+  std::vector<StagedGame> games;
+  games.reserve(pending_games_.size());
+  for (const auto& [game, id] : pending_games_) games.push_back({game, id, refs_of(*game)});
+  pending_games_.clear();
+  staging_->start(std::move(games), source_id_, options_.threads);
+}
+
+void DatabaseWriter::finish_staged_rows() {
+  if (!staging_ || !staging_->in_flight()) return;
+  const std::optional<bool> annotations_moved = staging_->finish(db_);
+  if (!annotations_moved) {
+    // This SQLite cannot load images inside a transaction: the rows go in from here.
+    for (const StagedGame& g : staging_->games()) {
+      store::Statement& s = insert_game_;
+      s.reset();
+      s.clear_bindings();
+      bind_game_row(s, 1, *g.game, g.refs, source_id_, g.id);
+      s.run();
+      insert_material_.reset();
+      insert_material_.bind_int64(1, g.id);
+      insert_material_.bind_blob_static(2, bytes_of(g.game->material_blob));
+      insert_material_.run();
+      insert_annotations_of(*g.game, g.id);
+    }
+    staging_->abandon();
+    staging_.reset();
+    return;
+  }
+  // Long annotations are not staged (row_staging.h): the writer's CPU on the TCEC bench
+  // file was 6% more with them staged.
+  if (!*annotations_moved)
+    for (const StagedGame& g : staging_->games()) insert_annotations_of(*g.game, g.id);
+  staging_->abandon();  // nothing left in flight; drops the games
 }
 
 bool DatabaseWriter::wants_sorted_postings() const { return positions_ && positions_->wants_sorted_runs(); }
 
 void DatabaseWriter::add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids,
                                    bool sorted) {
-  write_pending_games();  // while the chunk's records still live
+  if (stages_rows() && records_held_ && pending_games_.size() >= options_.stage_rows_from_games) {
+    // The last chunk's staged rows go in, and this chunk's are built while this thread
+    // goes on with the next: its records live until then (stage_rows).
+    finish_staged_rows();
+    stage_pending_games();
+  } else {
+    write_pending_games();  // while the chunk's records still live
+  }
   // Ids grow with the index in the chunk, so the run stays in its order.
   bool skipped = false;
   uint64_t games = 0;
@@ -499,6 +534,7 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 }
 
 void DatabaseWriter::abandon_source() {
+  if (staging_) staging_->abandon();  // before the records its threads read are gone
   pending_games_.clear();  // their records may be gone; the rollback takes their rows
   positions_.reset();
   segment_writer_ = nullptr;

@@ -123,8 +123,14 @@ class DatabaseWriter {
   void add_positions(std::vector<PostingSorter::Record> postings, std::span<const int64_t> ids, bool sorted = true);
   // Whether the rows of the games added from now on may be built beside this thread
   // (row_staging.h: less work on this thread, more in all), for a first import only; the
-  // import asks it per chunk, when the chunk was waiting for the writer. Off at first.
-  void stage_rows(bool wanted) { stage_rows_wanted_ = wanted; }
+  // import asks it per chunk, when the chunk was waiting for the writer. Off at first. A
+  // caller of stage_rows keeps each chunk's records alive until the next chunk's
+  // add_positions returns, or finish_source or abandon_source: the rows of a chunk are
+  // then built while this thread goes on with the next one.
+  void stage_rows(bool wanted) {
+    stage_rows_wanted_ = wanted;
+    records_held_ = true;
+  }
   // Whether the postings of the chunks to come should be sorted (a spill has happened:
   // PostingSorter::wants_sorted_runs).
   bool wants_sorted_postings() const;
@@ -230,10 +236,15 @@ class DatabaseWriter {
   // The ids the game's row refers to, its names and opening interned (in this order:
   // Event, Site, White, Black, the opening).
   GameRowRefs refs_of(const GameRecord& game);
-  // Writes the games add_game queued: their games, material and annotations rows, in id
-  // order. Runs before anything reads the games table and while their records live (each
-  // chunk's add_positions).
+  // Writes the games add_game queued, and the staged ones still in flight: their games,
+  // material and annotations rows, in id order. Runs before anything reads the games
+  // table and while their records live (each chunk's add_positions, unless it stages).
   void write_pending_games();
+  void insert_annotations_of(const GameRecord& game, int64_t id);
+  // Starts the queued games' rows on the staging threads (row_staging.h).
+  void stage_pending_games();
+  // Moves in the rows of the staged games in flight, if any.
+  void finish_staged_rows();
   // Whether the queued games' rows are built beside this thread (row_staging.h), and
   // add_game waits for the whole chunk before writing them.
   // Four threads at least: the writer waits while the parts are built, and with fewer
@@ -249,7 +260,7 @@ class DatabaseWriter {
   static constexpr int kRowsPerInsert = 16;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   std::unique_ptr<RowStaging> staging_;  // none when options_.stage_rows_from_games is SIZE_MAX
-  bool stage_rows_wanted_ = false;  // stage_rows
+  bool stage_rows_wanted_ = false, records_held_ = false;  // stage_rows
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.
   store::NewGameFacets new_facets_;

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <variant>
 
 #include "core/pgn_reader.h"
@@ -349,8 +350,13 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;
   std::vector<int64_t> chunk_ids;  // id of each game of the chunk, 0 for a skipped duplicate
+  // The last chunk written, whose rows may still be built beside the writer (stage_rows):
+  // its records live until the next chunk is written, or this function returns, after
+  // finish_source or abandon_source.
+  ChunkResult held;
   auto last_report = Clock::now();
-  // The writer's part of a chunk, on this thread, in input order.
+  // The writer's part of a chunk, on this thread, in input order; result is then the
+  // chunk written before it, done with.
   auto write_chunk = [&](ChunkResult& result) {
     chunk_ids.clear();
     // Rows built beside the writer cost more CPU in all, and save the writer's: worth it
@@ -375,6 +381,7 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
     lines_before += result.lines;
     report.games = game_number;
     report.bytes_done = result.chunk.offset + result.chunk.size;
+    std::swap(result, held);
   };
   auto report_progress = [&] {
     source.release_mapped(released, report.bytes_done);

@@ -77,37 +77,41 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-std::optional<bool> RowStaging::write(store::Database& db, std::span<const StagedGame> games, int64_t source_id,
-                                      unsigned threads) {
-  if (games.empty()) return true;
+void RowStaging::start(std::vector<StagedGame> games, int64_t source_id, unsigned threads) {
+  games_ = std::move(games);
   size_t annotation_bytes = 0;
-  for (const StagedGame& g : games) annotation_bytes += g.game->annotations_blob.size();
-  const bool with_annotations = annotation_bytes <= kStagedAnnotationBytesPerGame * games.size();
-  const size_t parts = std::clamp<size_t>(games.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
-  std::vector<std::span<const StagedGame>> slices;
+  for (const StagedGame& g : games_) annotation_bytes += g.game->annotations_blob.size();
+  with_annotations_ = annotation_bytes <= kStagedAnnotationBytesPerGame * games_.size();
+  const size_t parts = std::clamp<size_t>(games_.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
+  slices_.clear();
   for (size_t p = 0, begin = 0; p < parts; ++p) {
-    const size_t end = games.size() * (p + 1) / parts;
-    slices.push_back(games.subspan(begin, end - begin));
+    const size_t end = games_.size() * (p + 1) / parts;
+    slices_.push_back(std::span<const StagedGame>(games_).subspan(begin, end - begin));
     begin = end;
   }
-  std::vector<store::DatabaseImage> images(parts);
+  images_.clear();
+  images_.resize(parts);
   if (stages_.size() < parts) stages_.resize(parts);
+  threads_ = std::make_unique<ThreadGroup>();
+  for (size_t p = 0; p < parts; ++p)
+    threads_->start(
+        [this, p, source_id] {
+          if (!stages_[p]) stages_[p] = make_stage(definitions_);
+          images_[p] = build_part(*stages_[p], slices_[p], source_id, with_annotations_);
+        },
+        "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+}
+
+std::optional<bool> RowStaging::finish(store::Database& db) {
   {
-    ThreadGroup group;
-    for (size_t p = 0; p < parts; ++p)
-      group.start(
-          [&, p] {
-            if (!stages_[p]) stages_[p] = make_stage(definitions_);
-            images[p] = build_part(*stages_[p], slices[p], source_id, with_annotations);
-          },
-          "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
     const auto waiting = std::chrono::steady_clock::now();
-    group.join();  // rethrows a part's error
+    const std::unique_ptr<ThreadGroup> threads = std::move(threads_);
+    threads->join();  // rethrows a part's error
     waited_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
-  for (size_t p = 0; p < parts; ++p) {
-    const std::span<const StagedGame> slice = slices[p];
-    if (!db.load_image(store::sql::kStagedRows, std::move(images[p]))) {
+  for (size_t p = 0; p < slices_.size(); ++p) {
+    const std::span<const StagedGame> slice = slices_[p];
+    if (!db.load_image(store::sql::kStagedRows, std::move(images_[p]))) {
       if (p == 0) return std::nullopt;
       throw store::StoreError(store::StoreErrorKind::Busy, 0,
                               db.path() + ": SQLite refused a staged part after taking the first (a bug; nothing "
@@ -115,7 +119,7 @@ std::optional<bool> RowStaging::write(store::Database& db, std::span<const Stage
     }
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
     move_rows(db, store::sql::kMoveStagedMaterial, slice.size(), slice.back().id, "game_material");
-    if (!with_annotations) continue;
+    if (!with_annotations_) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;
     for (const StagedGame& g : slice)
@@ -125,7 +129,14 @@ std::optional<bool> RowStaging::write(store::Database& db, std::span<const Stage
       }
     move_rows(db, store::sql::kMoveStagedAnnotations, annotated, last_annotated, "game_annotations");
   }
-  return with_annotations;
+  return with_annotations_;
+}
+
+void RowStaging::abandon() noexcept {
+  threads_.reset();  // ThreadGroup's destructor waits, without rethrowing
+  images_.clear();
+  slices_.clear();
+  games_.clear();
 }
 
 }  // namespace pgnbase::indexer

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/thread_group.h"
 #include "indexer/game_row.h"
 #include "store/database.h"
 
@@ -46,15 +47,22 @@ class RowStaging {
   explicit RowStaging(store::Database& db);
   ~RowStaging();
 
-  // Builds the rows of games (ids ascending, above every stored one) on up to `threads`
-  // threads, then moves them into db's tables, part after part; their annotations rows
-  // too when those are short on average, and then answers true. nullopt: db's SQLite
-  // cannot load an image inside a transaction, nothing was moved, and the caller writes
-  // the rows itself. Throws StoreError when a part cannot be built or a table does not get
-  // exactly the rows it was given.
-  std::optional<bool> write(store::Database& db, std::span<const StagedGame> games, int64_t source_id,
-                            unsigned threads);
-  // The wall seconds write waited for the threads since the last call: the writer's
+  // Starts building the rows of games (ids ascending, above every stored one) on up to
+  // `threads` threads, and returns: their records must live until finish or abandon, and
+  // nothing may read db's games meanwhile. None may be in flight.
+  void start(std::vector<StagedGame> games, int64_t source_id, unsigned threads);
+  bool in_flight() const { return threads_ != nullptr; }
+  // Waits for the rows started, then moves them into db's tables, part after part; their
+  // annotations rows too when those are short on average, and then answers true. nullopt:
+  // db's SQLite cannot load an image inside a transaction, nothing was moved, and the
+  // caller writes the rows of games() itself. Throws StoreError when a part could not be
+  // built or a table does not get exactly the rows it was given.
+  std::optional<bool> finish(store::Database& db);
+  // The games of the last start, until the next start or abandon.
+  const std::vector<StagedGame>& games() const { return games_; }
+  // Waits for the threads and drops what they built (a source abandoned). Never throws.
+  void abandon() noexcept;
+  // The wall seconds finish waited for the threads since the last call: the writer's
   // serial path includes them.
   double take_waited_seconds() { return std::exchange(waited_seconds_, 0.0); }
 
@@ -64,6 +72,12 @@ class RowStaging {
   // emptied for each next one; each is used by one thread at a time.
   std::vector<std::unique_ptr<store::Database>> stages_;
   double waited_seconds_ = 0;
+  // What start began, for finish.
+  std::vector<StagedGame> games_;
+  std::vector<std::span<const StagedGame>> slices_;
+  std::vector<store::DatabaseImage> images_;
+  bool with_annotations_ = false;
+  std::unique_ptr<ThreadGroup> threads_;
 };
 
 }  // namespace pgnbase::indexer
