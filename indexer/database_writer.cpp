@@ -261,67 +261,38 @@ void DatabaseWriter::write_pending_games() {
     return;
   }
   if (!ids_checked_) check_whether_ids_follow();
-  // A full batch goes in as one statement per table; the rest of a chunk one row at a time.
-  constexpr int kGameColumns = 28, kMaterialColumns = 2;
-  store::insert_rows(insert_game_, insert_games_batch_, kRowsPerInsert, kGameColumns, pending_games_.size(),
-                     [this](store::Statement& s, int first, size_t row) {
-                       const auto& [game, id] = pending_games_[row];
-                       bind_game_row(s, first, *game, refs_of(*game), source_id_,
-                                     game_ids_follow_ ? std::nullopt : std::optional(id));
-                     });
-  check_ids_given(pending_games_.back().second, "games");
-  store::insert_rows(insert_material_, insert_material_batch_, kRowsPerInsert, kMaterialColumns,
-                     pending_games_.size(), [this](store::Statement& s, int first, size_t row) {
-                       if (!game_ids_follow_) s.bind_int64(first, pending_games_[row].second);
-                       s.bind_blob_static(first + 1, bytes_of(pending_games_[row].first->material_blob));
-                     });
-  check_ids_given(pending_games_.back().second, "game_material");
-  for (const auto& [game, id] : pending_games_) insert_annotations_of(*game, id);
-  pending_games_.clear();
+  const std::vector<GameToWrite> games = take_pending_games();
+  insert_games_rows(insert_game_, insert_games_batch_, games, source_id_, !game_ids_follow_);
+  check_ids_given(games.back().id, "games");
+  insert_material_rows(insert_material_, insert_material_batch_, games, !game_ids_follow_);
+  check_ids_given(games.back().id, "game_material");
+  insert_annotation_rows(insert_annotations_, games);
 }
 
-void DatabaseWriter::insert_annotations_of(const GameRecord& game, int64_t id) {
-  // After the game's row, which it references.
-  if (game.annotations_blob.empty()) return;
-  insert_annotations_.bind_int64(1, id);
-  insert_annotations_.bind_blob_static(2, bytes_of(game.annotations_blob));
-  insert_annotations_.run();
-}
-
-void DatabaseWriter::stage_pending_games() {
-  std::vector<StagedGame> games;
+std::vector<GameToWrite> DatabaseWriter::take_pending_games() {
+  std::vector<GameToWrite> games;
   games.reserve(pending_games_.size());
   for (const auto& [game, id] : pending_games_) games.push_back({game, id, refs_of(*game)});
   pending_games_.clear();
-  staging_->start(std::move(games), source_id_, options_.threads);
+  return games;
 }
+
+void DatabaseWriter::stage_pending_games() { staging_->start(take_pending_games(), source_id_, options_.threads); }
 
 void DatabaseWriter::finish_staged_rows() {
   if (!staging_ || !staging_->in_flight()) return;
   const std::optional<bool> annotations_moved = staging_->finish(db_);
+  const std::span<const GameToWrite> games = staging_->games();
   if (!annotations_moved) {
     // This SQLite cannot load images inside a transaction: the rows go in from here.
-    for (const StagedGame& g : staging_->games()) {
-      store::Statement& s = insert_game_;
-      s.reset();
-      s.clear_bindings();
-      bind_game_row(s, 1, *g.game, g.refs, source_id_, g.id);
-      s.run();
-      insert_material_.reset();
-      insert_material_.bind_int64(1, g.id);
-      insert_material_.bind_blob_static(2, bytes_of(g.game->material_blob));
-      insert_material_.run();
-      insert_annotations_of(*g.game, g.id);
-    }
-    staging_->abandon();
-    staging_.reset();
-    return;
+    insert_games_rows(insert_game_, insert_games_batch_, games, source_id_, true);
+    insert_material_rows(insert_material_, insert_material_batch_, games, true);
   }
   // Long annotations are not staged (row_staging.h): the writer's CPU on the TCEC bench
   // file was 6% more with them staged.
-  if (!*annotations_moved)
-    for (const StagedGame& g : staging_->games()) insert_annotations_of(*g.game, g.id);
+  if (!annotations_moved.value_or(false)) insert_annotation_rows(insert_annotations_, games);
   staging_->abandon();  // nothing left in flight; drops the games
+  if (!annotations_moved) staging_.reset();
 }
 
 bool DatabaseWriter::wants_sorted_postings() const { return positions_ && positions_->wants_sorted_runs(); }

@@ -240,7 +240,9 @@ class DatabaseWriter {
   // material and annotations rows, in id order. Runs before anything reads the games
   // table and while their records live (each chunk's add_positions, unless it stages).
   void write_pending_games();
-  void insert_annotations_of(const GameRecord& game, int64_t id);
+  // The queued games with the ids their rows refer to (their names interned), the queue
+  // emptied.
+  std::vector<GameToWrite> take_pending_games();
   // Starts the queued games' rows on the staging threads (row_staging.h).
   void stage_pending_games();
   // Moves in the rows of the staged games in flight, if any.
@@ -257,7 +259,7 @@ class DatabaseWriter {
   static constexpr unsigned kFewestStagingThreads = 4;
   // Games wait until this many of them go in as one statement a table; names and their
   // words go in this many to a statement too (store::insert_rows).
-  static constexpr int kRowsPerInsert = 16;
+  static constexpr int kRowsPerInsert = kGameRowsPerStatement;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   std::unique_ptr<RowStaging> staging_;  // none when options_.stage_rows_from_games is SIZE_MAX
   bool stage_rows_wanted_ = false, records_held_ = false;  // stage_rows

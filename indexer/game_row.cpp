@@ -1,5 +1,6 @@
 #include "indexer/game_row.h"
 
+#include "store/multi_row_insert.h"
 #include "store/stored_columns.h"
 
 namespace pgnbase::indexer {
@@ -43,6 +44,36 @@ void bind_game_row(store::Statement& s, int first, const GameRecord& game, const
   s.bind_blob_static(at(25), bytes_of(game.moves_blob));
   if (!game.tags_blob.empty()) s.bind_blob_static(at(26), bytes_of(game.tags_blob));
   s.bind_int64(at(27), game.dedupe_key);
+}
+
+void insert_games_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
+                       int64_t source_id, bool bind_ids) {
+  constexpr int kGameColumns = 28;
+  store::insert_rows(one, batch, kGameRowsPerStatement, kGameColumns, games.size(),
+                     [&](store::Statement& s, int first, size_t row) {
+                       const GameToWrite& g = games[row];
+                       bind_game_row(s, first, *g.game, g.refs, source_id, bind_ids ? std::optional(g.id) : std::nullopt);
+                     });
+}
+
+void insert_material_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
+                          bool bind_ids) {
+  constexpr int kMaterialColumns = 2;
+  store::insert_rows(one, batch, kGameRowsPerStatement, kMaterialColumns, games.size(),
+                     [&](store::Statement& s, int first, size_t row) {
+                       if (bind_ids) s.bind_int64(first, games[row].id);
+                       s.bind_blob_static(first + 1, bytes_of(games[row].game->material_blob));
+                     });
+}
+
+void insert_annotation_rows(store::Statement& annotations, std::span<const GameToWrite> games) {
+  for (const GameToWrite& g : games) {
+    if (g.game->annotations_blob.empty()) continue;
+    annotations.reset();
+    annotations.bind_int64(1, g.id);
+    annotations.bind_blob_static(2, bytes_of(g.game->annotations_blob));
+    annotations.run();
+  }
 }
 
 }  // namespace pgnbase::indexer

@@ -1,6 +1,6 @@
 // A game's rows as the import inserts them (games, game_material, game_annotations), bound
 // to store::sql::kInsertGame and friends: by the writer itself, or beside it on the
-// threads of row_staging.h, which then need every id the row refers to given beforehand.
+// threads of row_staging.h; either way every id the row refers to is given beforehand.
 #pragma once
 
 #include <cstdint>
@@ -30,5 +30,27 @@ void bind_game_row(store::Statement& s, int first, const GameRecord& game, const
 inline std::span<const uint8_t> bytes_of(std::string_view s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
+
+// A game whose rows are to be written: its record, its id and the ids its row refers to.
+struct GameToWrite {
+  const GameRecord* game;
+  int64_t id;
+  GameRowRefs refs;
+};
+
+// Rows go in this many to a statement (store::insert_rows): `batch` below is
+// store::multi_row_insert of `one`'s statement for this many rows.
+inline constexpr int kGameRowsPerStatement = 16;
+
+// The games rows of games, in order (kInsertGame); bind_ids false leaves the ids for
+// SQLite to give, when they follow the largest stored ones.
+void insert_games_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
+                       int64_t source_id, bool bind_ids);
+// Their game_material rows (kInsertMaterial), the same way.
+void insert_material_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
+                          bool bind_ids);
+// Their game_annotations rows (kInsertAnnotations), for the games that have any; after
+// their games rows, which they reference.
+void insert_annotation_rows(store::Statement& annotations, std::span<const GameToWrite> games);
 
 }  // namespace pgnbase::indexer

@@ -11,45 +11,28 @@ namespace pgnbase::indexer {
 
 namespace {
 
-constexpr int kRowsPerInsert = 16;  // as the writer's own inserts (store::insert_rows)
 // Annotations blobs up to this many bytes a game on average are staged: lichess's clocks
 // take about 200, TCEC's engine comments several thousand.
 constexpr size_t kStagedAnnotationBytesPerGame = 1024;
 
-// A private in-memory database with the staged tables. auto_vacuum gives back the pages
-// of the rows deleted for the next part, so that an image holds only the part's own.
+// A private in-memory database with the staged tables.
 std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& definitions) {
   auto stage = std::make_unique<store::Database>(":memory:", store::Database::Mode::Create);
-  stage->exec("PRAGMA auto_vacuum=FULL");
+  stage->exec(store::sql::kStagingSettings);
   for (const std::string& definition : definitions) stage->exec(definition);
   return stage;
 }
 
 // One part's rows in its stage, emptied first, returned as the stage's image.
-store::DatabaseImage build_part(store::Database& stage, std::span<const StagedGame> games, int64_t source_id,
+store::DatabaseImage build_part(store::Database& stage, std::span<const GameToWrite> games, int64_t source_id,
                                 bool with_annotations) {
-  static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert),
-                           kMaterialBatch = store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert);
+  static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kGameRowsPerStatement),
+                           kMaterialBatch = store::multi_row_insert(store::sql::kInsertMaterial, kGameRowsPerStatement);
   store::Transaction t(stage);
-  stage.exec("DELETE FROM games; DELETE FROM game_material; DELETE FROM game_annotations");
-  constexpr int kGameColumns = 28, kMaterialColumns = 2;
-  store::insert_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), kRowsPerInsert, kGameColumns,
-                     games.size(), [&](store::Statement& s, int first, size_t row) {
-                       const StagedGame& g = games[row];
-                       bind_game_row(s, first, *g.game, g.refs, source_id, g.id);
-                     });
-  store::insert_rows(stage.cached(store::sql::kInsertMaterial), stage.cached(kMaterialBatch), kRowsPerInsert,
-                     kMaterialColumns, games.size(), [&](store::Statement& s, int first, size_t row) {
-                       s.bind_int64(first, games[row].id);
-                       s.bind_blob_static(first + 1, bytes_of(games[row].game->material_blob));
-                     });
-  store::Statement& annotations = stage.cached(store::sql::kInsertAnnotations);
-  for (const StagedGame& g : games) {
-    if (!with_annotations || g.game->annotations_blob.empty()) continue;
-    annotations.bind_int64(1, g.id);
-    annotations.bind_blob_static(2, bytes_of(g.game->annotations_blob));
-    annotations.run();
-  }
+  stage.exec(store::sql::kEmptyStagedTables);
+  insert_games_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), games, source_id, true);
+  insert_material_rows(stage.cached(store::sql::kInsertMaterial), stage.cached(kMaterialBatch), games, true);
+  if (with_annotations) insert_annotation_rows(stage.cached(store::sql::kInsertAnnotations), games);
   t.commit();
   return stage.image();
 }
@@ -77,16 +60,16 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-void RowStaging::start(std::vector<StagedGame> games, int64_t source_id, unsigned threads) {
+void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads) {
   games_ = std::move(games);
   size_t annotation_bytes = 0;
-  for (const StagedGame& g : games_) annotation_bytes += g.game->annotations_blob.size();
+  for (const GameToWrite& g : games_) annotation_bytes += g.game->annotations_blob.size();
   with_annotations_ = annotation_bytes <= kStagedAnnotationBytesPerGame * games_.size();
   const size_t parts = std::clamp<size_t>(games_.size() / kFewestGamesPerPart, 1, std::max(1u, threads));
   slices_.clear();
   for (size_t p = 0, begin = 0; p < parts; ++p) {
     const size_t end = games_.size() * (p + 1) / parts;
-    slices_.push_back(std::span<const StagedGame>(games_).subspan(begin, end - begin));
+    slices_.push_back(std::span<const GameToWrite>(games_).subspan(begin, end - begin));
     begin = end;
   }
   images_.clear();
@@ -110,7 +93,7 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
     waited_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
   for (size_t p = 0; p < slices_.size(); ++p) {
-    const std::span<const StagedGame> slice = slices_[p];
+    const std::span<const GameToWrite> slice = slices_[p];
     if (!db.load_image(store::sql::kStagedRows, std::move(images_[p]))) {
       if (p == 0) return std::nullopt;
       throw store::StoreError(store::StoreErrorKind::Busy, 0,
@@ -122,7 +105,7 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
     if (!with_annotations_) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;
-    for (const StagedGame& g : slice)
+    for (const GameToWrite& g : slice)
       if (!g.game->annotations_blob.empty()) {
         ++annotated;
         last_annotated = g.id;

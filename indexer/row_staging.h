@@ -30,12 +30,6 @@
 
 namespace pgnbase::indexer {
 
-struct StagedGame {
-  const GameRecord* game;
-  int64_t id;
-  GameRowRefs refs;
-};
-
 class RowStaging {
  public:
   // A part costs emptying its database and copying its image besides its rows: parts are
@@ -50,7 +44,7 @@ class RowStaging {
   // Starts building the rows of games (ids ascending, above every stored one) on up to
   // `threads` threads, and returns: their records must live until finish or abandon, and
   // nothing may read db's games meanwhile. None may be in flight.
-  void start(std::vector<StagedGame> games, int64_t source_id, unsigned threads);
+  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads);
   bool in_flight() const { return threads_ != nullptr; }
   // Waits for the rows started, then moves them into db's tables, part after part; their
   // annotations rows too when those are short on average, and then answers true. nullopt:
@@ -59,7 +53,7 @@ class RowStaging {
   // built or a table does not get exactly the rows it was given.
   std::optional<bool> finish(store::Database& db);
   // The games of the last start, until the next start or abandon.
-  const std::vector<StagedGame>& games() const { return games_; }
+  const std::vector<GameToWrite>& games() const { return games_; }
   // Waits for the threads and drops what they built (a source abandoned). Never throws.
   void abandon() noexcept;
   // The wall seconds finish waited for the threads since the last call: the writer's
@@ -73,8 +67,8 @@ class RowStaging {
   std::vector<std::unique_ptr<store::Database>> stages_;
   double waited_seconds_ = 0;
   // What start began, for finish.
-  std::vector<StagedGame> games_;
-  std::vector<std::span<const StagedGame>> slices_;
+  std::vector<GameToWrite> games_;
+  std::vector<std::span<const GameToWrite>> slices_;
   std::vector<store::DatabaseImage> images_;
   bool with_annotations_ = false;
   std::unique_ptr<ThreadGroup> threads_;

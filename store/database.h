@@ -77,8 +77,6 @@ class DatabaseImage {
   DatabaseImage(const DatabaseImage&) = delete;
   DatabaseImage& operator=(const DatabaseImage&) = delete;
 
-  int64_t size() const { return size_; }
-
  private:
   friend class Database;
   unsigned char* bytes_ = nullptr;

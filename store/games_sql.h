@@ -36,6 +36,11 @@ inline constexpr std::string_view kMoveStagedMaterial =
     "INSERT INTO main.game_material SELECT * FROM staged_rows.game_material";
 inline constexpr std::string_view kMoveStagedAnnotations =
     "INSERT INTO main.game_annotations SELECT * FROM staged_rows.game_annotations";
+// A staging database: auto_vacuum gives back the pages of the rows deleted for the next
+// part, so that an image holds only the part's own.
+inline constexpr std::string_view kStagingSettings = "PRAGMA auto_vacuum=FULL";
+inline constexpr std::string_view kEmptyStagedTables =
+    "DELETE FROM games; DELETE FROM game_material; DELETE FROM game_annotations";
 // With the result: the scan also tells the truncated-copy finder which games are unfinished.
 inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id, result FROM games";
 // The truncated-copy check (indexer/truncated_copies.h): the headers it hashes, of every

@@ -84,6 +84,32 @@ std::vector<std::string> logical_content(const std::string& db_path) {
   return all;
 }
 
+// logical_content and every row of the tables of a row per game beside games.
+std::vector<std::string> content_with_game_rows(const std::string& db_path) {
+  std::vector<std::string> all = logical_content(db_path);
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  for (const char* sql : {"SELECT * FROM game_material ORDER BY id", "SELECT * FROM game_annotations ORDER BY id"}) {
+    std::vector<std::string> part = rows(db, sql);
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  return all;
+}
+
+// A writer whose first import stages the rows of every chunk of stage_from games or more
+// (row_staging.h), on `threads` threads; SIZE_MAX: never.
+WriterOptions staging_options(unsigned threads, size_t stage_from) {
+  WriterOptions options;
+  options.threads = threads;
+  options.stage_rows_from_games = stage_from;
+  options.stage_rows_always = stage_from != SIZE_MAX;
+  return options;
+}
+
+int64_t rows_of(const std::string& db_path, const std::string& table) {
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  return scalar(db, "SELECT count(*) FROM " + table);
+}
+
 TEST_F(ImportTest, CountsMatchTheManifest) {
   PGNBASE_REQUIRE_SHARED(kVariants);
   std::ostringstream rejects;
@@ -125,11 +151,7 @@ TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
 TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
   auto build = [&](const std::string& db, size_t stage_from, size_t chunk_bytes, unsigned threads,
                    unsigned staging_threads) {
-    WriterOptions writer_options;
-    writer_options.threads = staging_threads;
-    writer_options.stage_rows_from_games = stage_from;
-    writer_options.stage_rows_always = true;
-    DatabaseWriter writer(db, writer_options);
+    DatabaseWriter writer(db, staging_options(staging_threads, stage_from));
     ImportOptions options;
     options.threads = threads;
     options.chunk_bytes = chunk_bytes;
@@ -137,16 +159,6 @@ TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
     EXPECT_EQ(import_file((kTestData / "notation" / "fide-appendix-e-sample.pgn").string(), writer, options)
                   .summary.imported,
               1u);
-  };
-  auto content = [](const std::string& db_path) {
-    std::vector<std::string> all = logical_content(db_path);
-    store::Database db(db_path, store::Database::Mode::ReadOnly);
-    for (const char* sql : {"SELECT * FROM game_material ORDER BY id", "SELECT * FROM game_annotations ORDER BY id"}) {
-      std::vector<std::string> part = rows(db, sql);
-      EXPECT_GT(part.size(), 1000u) << sql;
-      all.insert(all.end(), part.begin(), part.end());
-    }
-    return all;
   };
   const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
   build(path("own.db"), SIZE_MAX, size_t{4} << 20, 2, 2);
@@ -158,9 +170,11 @@ TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
   // parts of at least kFewestGamesPerPart games for 4 staging threads.
   build(path("large.db"), 1, size_t{4} << 20, 1, 4);
   EXPECT_GE(thread_cpu_totals().threads[size_t(ThreadRole::Rows)] - parts_before - small_parts, 6u);
-  const std::vector<std::string> own = content(path("own.db"));
+  EXPECT_GT(rows_of(path("own.db"), "game_material"), 1000);
+  EXPECT_GT(rows_of(path("own.db"), "game_annotations"), 1000);
+  const std::vector<std::string> own = content_with_game_rows(path("own.db"));
   for (const char* staged : {"small.db", "large.db"}) {
-    const std::vector<std::string> other = content(path(staged));
+    const std::vector<std::string> other = content_with_game_rows(path(staged));
     ASSERT_EQ(own.size(), other.size()) << staged;
     for (size_t i = 0; i < own.size(); ++i) ASSERT_EQ(own[i], other[i]) << staged << ", row " << i;
   }
@@ -186,22 +200,13 @@ TEST_F(ImportTest, LongAnnotationsOfAStagedChunkAreTheWritersAndTheSame) {
   }
   test::write_file(path("commented.pgn"), pgn);
   auto build = [&](const std::string& db, bool staged) {
-    WriterOptions writer_options;
-    writer_options.threads = 2;
-    writer_options.stage_rows_always = staged;
-    if (!staged) writer_options.stage_rows_from_games = SIZE_MAX;
-    DatabaseWriter writer(db, writer_options);
+    DatabaseWriter writer(db, staging_options(2, staged ? WriterOptions{}.stage_rows_from_games : SIZE_MAX));
     ImportOptions options;
     options.threads = 2;
     EXPECT_EQ(import_file(path("commented.pgn"), writer, options).summary.imported, 300u);
-    store::Database read(db, store::Database::Mode::ReadOnly);
-    std::vector<std::string> all = logical_content(db);
-    for (const char* sql : {"SELECT * FROM game_material ORDER BY id", "SELECT * FROM game_annotations ORDER BY id"}) {
-      std::vector<std::string> part = rows(read, sql);
-      EXPECT_EQ(part.size(), 300u) << sql;
-      all.insert(all.end(), part.begin(), part.end());
-    }
-    return all;
+    EXPECT_EQ(rows_of(db, "game_material"), 300);
+    EXPECT_EQ(rows_of(db, "game_annotations"), 300);
+    return content_with_game_rows(db);
   };
   const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
   const std::vector<std::string> staged = build(path("staged.db"), true);
@@ -217,11 +222,7 @@ TEST_F(ImportTest, LongAnnotationsOfAStagedChunkAreTheWritersAndTheSame) {
 // next file then imports as into a new database.
 TEST_F(ImportTest, AFileThatFailsAfterStagedRowsLeavesNoneOfThem) {
   test::write_file(path("sample.pgn"), test::sample_text());
-  WriterOptions writer_options;
-  writer_options.threads = 2;
-  writer_options.stage_rows_from_games = 1;
-  writer_options.stage_rows_always = true;
-  DatabaseWriter writer(path("fail.db"), writer_options);
+  DatabaseWriter writer(path("fail.db"), staging_options(2, 1));
   ImportOptions options;
   options.threads = 2;
   options.chunk_bytes = size_t{64} << 10;
@@ -231,16 +232,12 @@ TEST_F(ImportTest, AFileThatFailsAfterStagedRowsLeavesNoneOfThem) {
   };
   EXPECT_THROW(import_file(path("sample.pgn"), writer, options), std::runtime_error);
   EXPECT_GT(thread_cpu_totals().threads[size_t(ThreadRole::Rows)], parts_before + 10);
-  auto count = [&](const char* table) {
-    store::Database db(path("fail.db"), store::Database::Mode::ReadOnly);
-    return scalar(db, std::string("SELECT count(*) FROM ") + table);
-  };
   for (const char* table : {"games", "game_material", "game_annotations", "names", "sources"})
-    EXPECT_EQ(count(table), 0) << table;
+    EXPECT_EQ(rows_of(path("fail.db"), table), 0) << table;
   options.on_worker_chunk = nullptr;
   EXPECT_EQ(import_file(path("sample.pgn"), writer, options).summary.imported, 2000u);
-  EXPECT_EQ(count("games"), 2000);
-  EXPECT_EQ(count("game_material"), 2000);
+  EXPECT_EQ(rows_of(path("fail.db"), "games"), 2000);
+  EXPECT_EQ(rows_of(path("fail.db"), "game_material"), 2000);
   store::Database db(path("fail.db"), store::Database::Mode::ReadOnly);
   EXPECT_EQ(scalar(db, "SELECT min(id) FROM games"), 1);
 }
