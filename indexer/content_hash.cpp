@@ -54,9 +54,11 @@ std::string ContentHasher::finish() const {
   for (size_t i = 0; i < pending_size_; ++i) h = std::rotl(h ^ (pending_[i] * kPrime1), 11) * kPrime2;
   h ^= total_;
   h ^= h >> 33, h *= kPrime2, h ^= h >> 29, h *= kPrime1, h ^= h >> 32;
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "h64:%016llx:%llu", (unsigned long long)h, (unsigned long long)total_);
-  return buffer;
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "h64:%016llx", (unsigned long long)h);
+  return buffer + ending_for_size(total_);
 }
+
+std::string ContentHasher::ending_for_size(uint64_t bytes) { return ":" + std::to_string(bytes); }
 
 }  // namespace pgnbase::indexer

@@ -15,6 +15,9 @@ class ContentHasher {
   void update(std::string_view bytes);
   // "h64:<16 hex digits>:<byte count>"
   std::string finish() const;
+  // How the hash of `bytes` bytes ends (":<byte count>"): contents of other sizes never
+  // share a hash.
+  static std::string ending_for_size(uint64_t bytes);
 
  private:
   void consume_block(const unsigned char* block);

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/thread_cpu.h"
+#include "indexer/content_hash.h"
 #include "store/annotations.h"
 #include "store/blob_codec.h"
 #include "store/counters.h"
@@ -63,6 +64,14 @@ std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_ha
   if (s.step()) id = s.column_int64(0);
   s.reset();  // a cached statement left on a row would hold its read transaction open
   return id;
+}
+
+bool DatabaseWriter::has_source_of_size(uint64_t bytes) {
+  store::Statement& s = db_.cached(store::sql::kSourceWithHashEnding);
+  s.bind_text(1, ContentHasher::ending_for_size(bytes));
+  const bool found = s.step();
+  s.reset();
+  return found;
 }
 
 int64_t DatabaseWriter::data_version() {

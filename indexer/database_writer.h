@@ -109,6 +109,9 @@ class DatabaseWriter {
 
   // The id of an already imported source with this content hash.
   std::optional<int64_t> find_source(const std::string& content_hash);
+  // Whether an imported source has content of this many bytes (the only ones whose hash
+  // can be the same).
+  bool has_source_of_size(uint64_t bytes);
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
   // Gives the game (its blobs and header columns made by the worker: encode_game) its id

@@ -304,14 +304,15 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   auto open = [&] { return spooled ? InputSource::open(spooled->path()) : open_input(); };
   InputSource source = open();
 
-  // A mapped file can be recognised before any work; a stream only at its end, unless it
-  // is hashed first: for --replace, or when it is small.
+  // An input is recognised by its content hash: before any work when it is hashed first
+  // (a small stream, a mapped file of a size imported before, any input for --replace),
+  // else at its end, hashed as it is cut.
   std::optional<std::string> known_hash;
   if (!source.is_mapped() && (options.replace || source.stated_size().value_or(UINT64_MAX) <= kHashFirstBytes)) {
     InputSource again = open();
     known_hash = hash_input(again);
   }
-  if (source.is_mapped() && !known_hash) {
+  auto hash_mapped_text = [&source] {
     ContentHasher hasher;
     const std::string_view text = source.mapped_text();
     constexpr size_t kPiece = size_t{64} << 20;  // hashed, then dropped from the resident set
@@ -319,8 +320,16 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
       hasher.update(text.substr(at, kPiece));
       source.release_mapped(at, at + kPiece);
     }
-    known_hash = hasher.finish();
-  }
+    return hasher.finish();
+  };
+  // A mapped file is hashed before any work only when a source of its size was imported
+  // (or for --replace): another cannot hold its content. Otherwise the splitter hashes it
+  // as it cuts the chunks, and the import saves a pass over the file on its serial path.
+  auto must_hash_mapped_first = [&] {
+    return source.is_mapped() && !known_hash &&
+           (options.replace || writer.has_source_of_size(source.mapped_text().size()));
+  };
+  if (must_hash_mapped_first()) known_hash = hash_mapped_text();
 
   // Found, it is an answer whatever runs beside this import; not found, it is checked
   // again below with the write lock held, so that an import running beside this one
@@ -333,6 +342,8 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
     }
   }
   writer.begin_source(path, source.size_on_disk());
+  // One stored beside this import since the look above: the write lock is now held.
+  if (must_hash_mapped_first()) known_hash = hash_mapped_text();
   if (known_hash && !options.replace) {
     if (auto id = writer.find_source(*known_hash)) {
       writer.abandon_source();
@@ -345,7 +356,7 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   if (options.replace)
     outcome.replaced = writer.replace_sources(spooled ? std::nullopt : std::optional(path), known_hash.value_or(""));
   const size_t chunk_bytes = chunk_bytes_for(options);
-  Splitter splitter(source, chunk_bytes, options.max_game_bytes);
+  Splitter splitter(source, chunk_bytes, options.max_game_bytes, /*hash_mapped=*/!known_hash);
   ImportProgress report;
   report.input_size = source.size_on_disk();
   uint64_t game_number = 0, lines_before = 0, released = 0;

@@ -184,10 +184,11 @@ bool is_weak_game_boundary(std::string_view text, size_t position) {
   return !may_hold_tags(content) && !is_escape_line(content);
 }
 
-Splitter::Splitter(InputSource& source, size_t chunk_bytes, size_t max_game_bytes)
+Splitter::Splitter(InputSource& source, size_t chunk_bytes, size_t max_game_bytes, bool hash_mapped)
     : source_(source),
       chunk_bytes_(std::clamp<size_t>(chunk_bytes, 1, kMaxChunkBytes)),
-      max_game_bytes_(std::clamp<size_t>(max_game_bytes, chunk_bytes_, kMaxChunkBytes)) {}
+      max_game_bytes_(std::clamp<size_t>(max_game_bytes, chunk_bytes_, kMaxChunkBytes)),
+      hash_mapped_(hash_mapped) {}
 
 std::optional<Chunk> Splitter::next() { return source_.is_mapped() ? next_mapped() : next_streamed(); }
 
@@ -206,6 +207,7 @@ std::optional<Chunk> Splitter::next_mapped() {
     if (cut == kNotFound) cut = rest.size();
   }
   if (oversized) return oversized_mapped(rest);
+  if (hash_mapped_) hasher_.update(rest.substr(0, cut));
   Chunk chunk{next_index_++, offset_, rest.substr(0, cut), source_.mapping_owner()};
   chunk.size = cut;
   offset_ += cut;
@@ -286,6 +288,7 @@ std::optional<Chunk> Splitter::oversized_mapped(std::string_view rest) {
   chunk.oversized = true;
   auto scan = [&](size_t from, size_t to) {
     const std::string_view piece = rest.substr(from, to - from);
+    if (hash_mapped_) hasher_.update(piece);
     // A CRLF split between two pieces is one line break.
     chunk.lines += count_lines(piece) - (from > 0 && piece.starts_with('\n') && rest[from - 1] == '\r');
     source_.release_mapped(offset_ + std::max(from, kOversizedKeptBytes), offset_ + to);

@@ -91,8 +91,9 @@ class Splitter {
   // max_game_bytes (at least chunk_bytes) comes as an oversized chunk, so that a stream
   // without game boundaries (a 1 GiB comment, 512 MiB of newlines) is never held whole:
   // a stream's buffer stays under chunk_bytes + max_game_bytes.
+  // A mapped input is hashed as it is cut when hash_mapped is set (a stream always is).
   explicit Splitter(InputSource& source, size_t chunk_bytes = kDefaultChunkBytes,
-                    size_t max_game_bytes = kDefaultMaxGameBytes);
+                    size_t max_game_bytes = kDefaultMaxGameBytes, bool hash_mapped = false);
 
   // The next chunk in input order, or nullopt at end of input. Throws InputError
   // when the source fails (read error, corrupt zstd).
@@ -100,8 +101,8 @@ class Splitter {
 
   // Uncompressed bytes handed out in chunks so far.
   uint64_t bytes_split() const { return offset_; }
-  // The content hash (content_hash.h) of a streamed input's bytes so far, the dropped
-  // bytes of oversized chunks included; empty input's for a mapped one (hash its text).
+  // The content hash (content_hash.h) of the input's bytes split so far, the dropped
+  // bytes of oversized chunks included; empty input's for a mapped one not hashed.
   std::string content_hash() const { return hasher_.finish(); }
 
  private:
@@ -120,6 +121,7 @@ class Splitter {
   InputSource& source_;
   size_t chunk_bytes_;
   size_t max_game_bytes_;
+  bool hash_mapped_;
   ContentHasher hasher_;
   uint64_t next_index_ = 0;
   uint64_t offset_ = 0;

@@ -16,6 +16,10 @@ inline constexpr std::string_view kFinishSource =
     "UPDATE sources SET content_hash = ?2, games_found = ?3, imported = ?4, rejected = ?5, seconds = ?6, "
     "language_counts = ?7, duplicates = ?8 WHERE id = ?1";
 inline constexpr std::string_view kSourceByContentHash = "SELECT id FROM sources WHERE content_hash = ?1";
+// Whether a source's content hash ends with ?1, the byte count part of the hash
+// (indexer/content_hash.h): only such a source can hold the same content.
+inline constexpr std::string_view kSourceWithHashEnding =
+    "SELECT 1 FROM sources WHERE substr(content_hash, -length(?1)) = ?1 LIMIT 1";
 // --replace: the older sources of path ?1 or content ?2, but the one being imported (?3).
 inline constexpr std::string_view kSourcesToReplace =
     "SELECT id FROM sources WHERE (path = ?1 OR content_hash = ?2) AND id != ?3 ORDER BY id";

@@ -8,6 +8,7 @@
 
 #include "core/board.h"
 #include "core/thread_cpu.h"
+#include "indexer/content_hash.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
@@ -299,6 +300,35 @@ TEST_F(ImportTest, SameContentIsImportedOnce) {
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   EXPECT_EQ(scalar(db, "SELECT MIN(id) FROM games WHERE source_id = 2"), 910);
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM sources"), 2);
+}
+
+// A mapped file is hashed as it is imported unless a source of its size is stored: then
+// before any work, so that a copy costs no import and a file of that size with other
+// bytes is still imported.
+TEST_F(ImportTest, AFileOfAStoredSourcesSizeIsRecognisedByItsContent) {
+  const std::string text = test::sample_head(200'000);
+  std::string other = text;
+  const size_t event = other.find("[Event \"") + 8;
+  other[event] = other[event] == 'X' ? 'Y' : 'X';  // same size, other bytes
+  test::write_file(path("first.pgn"), text);
+  test::write_file(path("same-size.pgn"), other);
+  test::write_file(path("copy.pgn"), text);
+  const std::string db_path = path("s.db");
+  const ImportOutcome first = import(db_path, path("first.pgn"));
+  ASSERT_FALSE(first.already_imported);
+  const ImportOutcome same_size = import(db_path, path("same-size.pgn"));
+  EXPECT_FALSE(same_size.already_imported);
+  EXPECT_EQ(same_size.summary.imported, first.summary.imported);
+  const ImportOutcome copy = import(db_path, path("copy.pgn"));
+  EXPECT_TRUE(copy.already_imported);
+  EXPECT_EQ(copy.existing_source_id, first.summary.source_id);
+  // Hashed as it was cut or before the import, each file has the hash of its bytes.
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  ContentHasher first_hash, other_hash;
+  first_hash.update(text);
+  other_hash.update(other);
+  EXPECT_EQ(rows(db, "SELECT content_hash FROM sources ORDER BY id"),
+            (std::vector<std::string>{first_hash.finish() + "|", other_hash.finish() + "|"}));
 }
 
 TEST_F(ImportTest, DedupeSkipsGamesAlreadyStored) {

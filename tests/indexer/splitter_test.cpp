@@ -294,6 +294,27 @@ TEST_F(SplitterTest, StreamedZstdGivesTheSameChunksAsTheMappedFile) {
   }
 }
 
+TEST_F(SplitterTest, AMappedFileHashedAsItIsCutHasTheHashOfItsBytes) {
+  const std::string text = test::sample_head(300'000);
+  const fs::path path = dir_ / "sample.pgn";
+  write_file(path, text);
+  ContentHasher whole;
+  whole.update(text);
+  for (size_t chunk_bytes : {size_t{1}, size_t{4096}, size_t{65536}, Splitter::kDefaultChunkBytes}) {
+    InputSource source = InputSource::open(path.string());
+    ASSERT_TRUE(source.is_mapped());
+    Splitter splitter(source, chunk_bytes, Splitter::kDefaultMaxGameBytes, /*hash_mapped=*/true);
+    while (splitter.next()) {
+    }
+    EXPECT_EQ(splitter.content_hash(), whole.finish()) << chunk_bytes;
+  }
+  InputSource source = InputSource::open(path.string());
+  Splitter not_hashing(source, 4096);
+  while (not_hashing.next()) {
+  }
+  EXPECT_EQ(not_hashing.content_hash(), ContentHasher().finish());
+}
+
 TEST_F(SplitterTest, StreamedChunksOutliveSplitterAndSource) {
   PGNBASE_REQUIRE_SHARED(kVariantsZst);
   std::vector<Chunk> chunks;
