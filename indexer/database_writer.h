@@ -197,8 +197,12 @@ class DatabaseWriter {
   // in id order, then the openings; the names' words wait for write_new_name_words.
   void write_new_names();
   // Writes the words of the source's new names, sorted (at the end of the source, or
-  // sooner when kMaxPendingNameWords are waiting).
-  void write_new_name_words();
+  // sooner when kMaxPendingNameWords are waiting); already_sorted when
+  // sort_new_name_words ran since the last words came.
+  void write_new_name_words(bool already_sorted = false);
+  // Sorts the pending words and drops repeats; safe on another thread while this one
+  // does anything but intern names.
+  void sort_new_name_words();
   static constexpr size_t kMaxPendingNameWords = size_t{1} << 20;
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a

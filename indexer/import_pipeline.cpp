@@ -148,14 +148,7 @@ class Slots {
     for (;;) {
       if (stop.load()) return false;
       if (!retired_.empty()) {
-        std::vector<ChunkResult> freed;
-        freed.swap(retired_);
-        lock.unlock();
-        const size_t count = freed.size();
-        freed.clear();
-        lock.lock();
-        if (retired_.empty()) retired_.swap(freed);  // keeps the capacity
-        free_ += unsigned(count);
+        free_retired(lock);
         continue;
       }
       if (free_ > 0) break;
@@ -163,6 +156,17 @@ class Slots {
     }
     --free_;
     return true;
+  }
+  // Frees the retired results until stop, and those retired by then: the reading
+  // thread's work once the input has ended, so that the writer does not free the last
+  // chunks' records either.
+  void free_retired_until(const std::atomic<bool>& stop) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (!retired_.empty()) free_retired(lock);
+      else if (stop.load()) return;
+      else changed_.wait(lock);
+    }
   }
   void release() {
     std::lock_guard lock(mutex_);
@@ -185,6 +189,17 @@ class Slots {
   std::condition_variable changed_;
   unsigned free_;
   std::vector<ChunkResult> retired_;
+
+  void free_retired(std::unique_lock<std::mutex>& lock) {
+    std::vector<ChunkResult> freed;
+    freed.swap(retired_);
+    lock.unlock();
+    const size_t count = freed.size();
+    freed.clear();
+    lock.lock();
+    if (retired_.empty()) retired_.swap(freed);  // keeps the capacity
+    free_ += unsigned(count);
+  }
 };
 
 // A parsed chunk holds about 4 times its text, and 2 * threads + 1 chunks are alive at
@@ -249,6 +264,7 @@ void import_chunks_in_threads(Splitter& splitter, const ImportOptions& options, 
             if (!chunks.push(std::move(*chunk))) break;
           }
           chunks.close();
+          slots.free_retired_until(stop);
         },
         "the input reading thread", ThreadRole::Reader);
     for (unsigned i = 0; i < threads; ++i)
