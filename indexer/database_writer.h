@@ -59,6 +59,10 @@ struct WriterOptions {
   // such chunk, whatever the threads and the workers.
   size_t stage_rows_from_games = 2 * RowStaging::kFewestGamesPerPart;
   bool stage_rows_always = false;
+  // A first import's name words, when there are this many, are built beside the writer
+  // while it builds the games indexes, and moved in whole (with staging, as above); fewer
+  // it inserts itself: building and moving an image costs more than a few rows.
+  size_t stage_name_words_from = 1024;
 };
 
 // The writing thread's CPU seconds in two steps of finish_source (pgn-index --stats):
@@ -203,6 +207,7 @@ class DatabaseWriter {
   // Sorts the pending words and drops repeats; safe on another thread while this one
   // does anything but intern names.
   void sort_new_name_words();
+  bool has_name_words();
   static constexpr size_t kMaxPendingNameWords = size_t{1} << 20;
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a

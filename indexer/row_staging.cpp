@@ -5,6 +5,7 @@
 
 #include "core/thread_group.h"
 #include "store/games_sql.h"
+#include "store/names_sql.h"
 #include "store/multi_row_insert.h"
 
 namespace pgnbase::indexer {
@@ -38,15 +39,16 @@ store::DatabaseImage build_part(store::Database& stage, std::span<const GameToWr
 }
 
 // Moves the loaded image's rows of one table, checking that exactly `rows` came, the last
-// with id last_id.
-void move_rows(store::Database& db, std::string_view sql, size_t rows, int64_t last_id, const char* table) {
+// with id last_id (a table with ids).
+void move_rows(store::Database& db, std::string_view sql, size_t rows, std::optional<int64_t> last_id,
+               const char* table) {
   if (rows == 0) return;
   db.cached(sql).run();
-  if (db.changes() != int64_t(rows) || db.last_insert_rowid() != last_id)
+  if (db.changes() != int64_t(rows) || (last_id && db.last_insert_rowid() != *last_id))
     throw store::StoreError(store::StoreErrorKind::Other, 0,
                             db.path() + ": " + std::to_string(db.changes()) + " staged rows of " + table +
                                 " moved, the last with id " + std::to_string(db.last_insert_rowid()) + ", instead of " +
-                                std::to_string(rows) + " up to id " + std::to_string(last_id) +
+                                std::to_string(rows) + " up to id " + std::to_string(last_id.value_or(0)) +
                                 " (a bug; nothing of this source was kept)");
 }
 
@@ -55,6 +57,8 @@ void move_rows(store::Database& db, std::string_view sql, size_t rows, int64_t l
 RowStaging::RowStaging(store::Database& db) {
   store::Statement s = db.prepare(store::sql::kStagedTableDefinitions);
   while (s.step()) definitions_.emplace_back(s.column_text(0));
+  store::Statement words = db.prepare(store::sql::kNameWordsDefinition);
+  if (words.step()) name_words_definition_ = words.column_text(0);
   db.attach_in_memory(store::sql::kStagedRows);
 }
 
@@ -113,6 +117,26 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
     move_rows(db, store::sql::kMoveStagedAnnotations, annotated, last_annotated, "game_annotations");
   }
   return with_annotations_;
+}
+
+store::DatabaseImage RowStaging::build_name_words(std::span<const std::pair<std::string, int64_t>> words) const {
+  static const std::string kWordsBatch = store::multi_row_insert(store::sql::kInsertNameWord, kGameRowsPerStatement);
+  store::Database stage(":memory:", store::Database::Mode::Create);
+  stage.exec(name_words_definition_);
+  store::Transaction t(stage);
+  store::insert_rows(stage.cached(store::sql::kInsertNameWord), stage.cached(kWordsBatch), kGameRowsPerStatement, 2,
+                     words.size(), [&](store::Statement& s, int first, size_t row) {
+                       s.bind_text_static(first, words[row].first);
+                       s.bind_int64(first + 1, words[row].second);
+                     });
+  t.commit();
+  return stage.image();
+}
+
+bool RowStaging::move_name_words(store::Database& db, store::DatabaseImage image, size_t rows) {
+  if (!db.load_image(store::sql::kStagedRows, std::move(image))) return false;
+  move_rows(db, store::sql::kMoveStagedNameWords, rows, std::nullopt, "name_words");
+  return true;
 }
 
 void RowStaging::abandon() noexcept {

@@ -10,6 +10,9 @@
 // (lichess's clocks); long ones (TCEC's engine comments) stay the writer's: such a blob is
 // one value to insert, but many pages to transfer.
 //
+// A first import's name words go the same way, once, at its end: sorted and built on a
+// thread while the writer builds the games indexes, then moved into the empty table.
+//
 // Only into tables without secondary indexes (a first import drops the games indexes
 // until its end): a table with an index the staged one lacks would take the rows one
 // by one, decoded and built again.
@@ -60,8 +63,16 @@ class RowStaging {
   // serial path includes them.
   double take_waited_seconds() { return std::exchange(waited_seconds_, 0.0); }
 
+  // The name words of a source, sorted and unique, as the image of a private database
+  // whose name_words table holds them: on any thread, while the writer goes on.
+  store::DatabaseImage build_name_words(std::span<const std::pair<std::string, int64_t>> words) const;
+  // Moves the image's rows into db's name_words, which must be empty, checking that
+  // exactly `rows` came; false when db's SQLite refuses the image (nothing moved).
+  bool move_name_words(store::Database& db, store::DatabaseImage image, size_t rows);
+
  private:
   std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them
+  std::string name_words_definition_;
   // One in-memory database per part of a chunk, made by the first part that needs it and
   // emptied for each next one; each is used by one thread at a time.
   std::vector<std::unique_ptr<store::Database>> stages_;

@@ -13,6 +13,14 @@ inline constexpr std::string_view kOpenings = "SELECT id, name FROM openings";
 inline constexpr std::string_view kInsertName = "INSERT INTO names(id, name) VALUES (?1, ?2)";
 // name_words is keyed (word, name_id), WITHOUT ROWID: sorted rows go in as appends.
 inline constexpr std::string_view kInsertNameWord = "INSERT OR IGNORE INTO name_words(word, name_id) VALUES (?1, ?2)";
+// A first import's name words, sorted, built beside the writer in a private database
+// with this table as main defines it, and moved into the empty main table whole (as the
+// games rows: store/games_sql.h, kStagedRows).
+inline constexpr std::string_view kNameWordsDefinition =
+    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = 'name_words'";
+inline constexpr std::string_view kAnyNameWord = "SELECT EXISTS (SELECT 1 FROM main.name_words)";
+inline constexpr std::string_view kMoveStagedNameWords =
+    "INSERT INTO main.name_words SELECT * FROM staged_rows.name_words";
 inline constexpr std::string_view kInsertOpening = "INSERT INTO openings(id, name) VALUES (?1, ?2)";
 
 // One name exactly, from the names_by_name index.

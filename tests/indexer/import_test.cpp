@@ -217,6 +217,32 @@ TEST_F(ImportTest, LongAnnotationsOfAStagedChunkAreTheWritersAndTheSame) {
   EXPECT_EQ(staged, build(path("own.db"), false));
 }
 
+// A first import's name words, built beside the writer and moved in whole, are the rows
+// its own inserts write; an append (name_words no longer empty) inserts its own.
+TEST_F(ImportTest, NameWordsBuiltBesideTheWriterAreTheWordsItWouldInsert) {
+  test::write_file(path("first.pgn"), test::games_text(0, 1500));
+  test::write_file(path("then.pgn"), test::games_text(1500, 2000));
+  auto build = [&](const std::string& db_path, bool staged) {
+    WriterOptions writer_options = staging_options(2, staged ? WriterOptions{}.stage_rows_from_games : SIZE_MAX);
+    writer_options.stage_name_words_from = 1;  // the sample's 1,500 games have few players
+    DatabaseWriter writer(db_path, writer_options);
+    ImportOptions options;
+    options.threads = 2;
+    std::vector<std::vector<std::string>> words;
+    for (const char* file : {"first.pgn", "then.pgn"}) {
+      EXPECT_GT(import_file(path(file), writer, options).summary.imported, 400u);
+      store::Database db(db_path, store::Database::Mode::ReadOnly);
+      words.push_back(rows(db, "SELECT word, name_id FROM name_words ORDER BY word, name_id"));
+      EXPECT_EQ(db.integrity_check(), "ok");
+    }
+    return words;
+  };
+  const std::vector<std::vector<std::string>> staged = build(path("staged.db"), true);
+  ASSERT_GT(staged[0].size(), 100u);
+  EXPECT_GT(staged[1].size(), staged[0].size());
+  EXPECT_EQ(staged, build(path("own.db"), false));
+}
+
 // A file that fails after some of its chunks' rows were staged and moved in (a worker
 // failing on the bundled sample's 40th chunk, in a new database: rows are staged only
 // into an empty games table) leaves none of them: its savepoint takes them back. The
