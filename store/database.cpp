@@ -303,6 +303,10 @@ namespace {
 // pgn-index's peak under 300 MB on the 1.6 GB TCEC x10 file (bench/README.md).
 constexpr std::string_view kBulkLoadCacheSize = "PRAGMA cache_size=-32768";
 constexpr int64_t kBulkLoadCacheBytes = int64_t{32768} << 10;
+// Dirty pages are written out mid-transaction only past this many KiB (SQLite's default,
+// 1 page, means past cache_size).
+constexpr std::string_view kBulkLoadSpillSize = "PRAGMA cache_spill=-32768";
+constexpr std::string_view kDefaultSpillSize = "PRAGMA cache_spill=1";
 }  // namespace
 
 void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
@@ -327,7 +331,7 @@ void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
   exec("PRAGMA threads=" + std::to_string(std::min(sort_threads, 8u)));
 }
 
-void Database::build_indexes(std::string_view sql, const std::function<void()>& after_each) {
+void Database::build_indexes(std::string_view sql, const std::function<void()>& after_each, int helper_run_kib) {
   // The sorter's run size is the page cache's size when the sort starts: 4 MiB runs for
   // the helper threads. A database that fits the bulk-load cache keeps it: its sorts are
   // under 4 MiB anyway, and its tables are then read from the cache, not from the file
@@ -335,10 +339,20 @@ void Database::build_indexes(std::string_view sql, const std::function<void()>& 
   Statement pages = prepare("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
   const bool fits_cache = pages.step() && pages.column_int64(0) <= kBulkLoadCacheBytes;
   pages.reset();
-  if (!fits_cache) exec("PRAGMA cache_size=-4096");
+  if (!fits_cache) {
+    exec("PRAGMA cache_size=-4096");
+  } else if (helper_run_kib > 0) {
+    // The sorter's runs follow cache_size; cache_spill keeps the pages it no longer
+    // counts in memory up to the bulk-load cache's size, as before.
+    exec(kBulkLoadSpillSize);
+    exec("PRAGMA cache_size=-" + std::to_string(helper_run_kib));
+  }
   struct RestoreCache {
     sqlite3* db;
-    ~RestoreCache() { sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr); }
+    ~RestoreCache() {
+      sqlite3_exec(db, kBulkLoadCacheSize.data(), nullptr, nullptr, nullptr);
+      sqlite3_exec(db, kDefaultSpillSize.data(), nullptr, nullptr, nullptr);
+    }
   } restore{db_};
   if (!after_each) return exec(sql);
   const std::string terminated(sql);
