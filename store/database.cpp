@@ -305,7 +305,7 @@ constexpr std::string_view kBulkLoadCacheSize = "PRAGMA cache_size=-32768";
 constexpr int64_t kBulkLoadCacheBytes = int64_t{32768} << 10;
 // Dirty pages are written out mid-transaction only past this many KiB (SQLite's default,
 // 1 page, means past cache_size).
-constexpr std::string_view kBulkLoadSpillSize = "PRAGMA cache_spill=-32768";
+constexpr std::string_view kBulkLoadSpillSize = "PRAGMA cache_spill=-32768";  // as kBulkLoadCacheSize
 constexpr std::string_view kDefaultSpillSize = "PRAGMA cache_spill=1";
 }  // namespace
 

@@ -229,9 +229,9 @@ class Database {
   // inserts the position blocks that are ready meanwhile). helper_run_kib > 0 (when the
   // helper threads have cores of their own): a database that fits the cache is sorted in
   // runs of that many KiB too, which the helpers sort, and its pages stay in the cache
-  // (the spill threshold stays at the cache's size); kHelperRunKib took 17% off the
-  // writing thread's CPU for the master-style bench file's indexes, for 3 times that on
-  // the helpers.
+  // (the spill threshold stays at the cache's size); kHelperRunKib took a quarter off
+  // the writing thread's instructions for the master-style bench file's indexes, for
+  // about twice that on the helpers (bench/README.md).
   void build_indexes(std::string_view sql, const std::function<void()>& after_each = {}, int helper_run_kib = 0);
   static constexpr int kHelperRunKib = 256;
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
