@@ -250,7 +250,7 @@ TEST_F(ImportTest, GamesIndexesSortedOnTheHelpersAreTheSame) {
   auto build = [&](const std::string& db_path, bool helpers) {
     WriterOptions writer_options;
     writer_options.threads = 2;
-    // Runs of SQLite's smallest size (40 KiB): the sample's sorts take two or more.
+    // Runs of SQLite's smallest size (40 KiB): the larger sorts of the sample take two.
     writer_options.index_sort_run_kib = helpers ? 1 : 0;
     DatabaseWriter writer(db_path, writer_options);
     ImportOptions options;
