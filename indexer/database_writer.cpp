@@ -4,7 +4,6 @@
 #include <chrono>
 #include <ctime>
 #include <future>
-#include <thread>
 
 #include "core/thread_cpu.h"
 #include "indexer/content_hash.h"
@@ -463,15 +462,13 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     });
     const double started = this_thread_cpu_seconds();
     const Clock::time_point wall_started = Clock::now();
-    // SQLite's sort helpers take part of the sorts when they have cores of their own (on 2
-    // cores at -j 2 the import took 2-3% longer).
-    const bool spare_cores = options_.threads >= kFewestStagingThreads &&
-                             options_.threads <= std::max(1u, std::thread::hardware_concurrency());
     auto insert_ready_blocks = [this] {
       if (!segment_writer_) positions_->insert_ready_blocks(db_, source_id_);
     };
+    // SQLite's sort helpers take part of the sorts when they have cores of their own (on 2
+    // cores at -j 2 the import took 2-3% longer).
     const int run_kib = options_.index_sort_run_kib > 0 ? options_.index_sort_run_kib
-                        : spare_cores                  ? store::Database::kHelperRunKib
+                        : helpers_have_cores()         ? store::Database::kHelperRunKib
                                                        : 0;
     db_.build_indexes(store::kSchemaSql, insert_ready_blocks, run_kib);
     summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;

@@ -4,6 +4,7 @@
 // thousands of one-game members pays one commit per second, not one per member.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "indexer/game_record.h"
@@ -265,14 +267,21 @@ class DatabaseWriter {
   void finish_staged_rows();
   // Whether the queued games' rows are built beside this thread (row_staging.h), and
   // add_game waits for the whole chunk before writing them.
-  // Four threads at least: the writer waits while the parts are built, and with fewer
-  // the wait costs it about what staging saves it (2 cores at -j 2: 0.09-0.13 s waited
-  // for 0.05 s saved on the master-style file).
   bool stages_rows() const {
     return indexes_dropped_ && staging_ &&
-           (options_.stage_rows_always || (stage_rows_wanted_ && options_.threads >= kFewestStagingThreads));
+           (options_.stage_rows_always || (stage_rows_wanted_ && helpers_have_cores()));
   }
-  static constexpr unsigned kFewestStagingThreads = 4;
+  // Whether work moved beside this thread (staged rows, the index sorts on SQLite's
+  // helpers) runs on cores of its own: it costs more CPU in all, so on busy cores it only
+  // slows the import. Four threads at least: the writer waits while staged parts are
+  // built, and with fewer the wait costs it about what staging saves it (2 cores at -j 2:
+  // 0.09-0.13 s waited for 0.05 s saved on the master-style file); no more threads than
+  // cores (2 cores at -j 4: 5-12% more wall time with rows staged).
+  bool helpers_have_cores() const {
+    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return options_.threads >= kFewestHelpedThreads && options_.threads <= cores;
+  }
+  static constexpr unsigned kFewestHelpedThreads = 4;
   // Games wait until this many of them go in as one statement a table; names and their
   // words go in this many to a statement too (store::insert_rows).
   static constexpr int kRowsPerInsert = kGameRowsPerStatement;

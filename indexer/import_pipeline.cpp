@@ -207,7 +207,6 @@ class Slots {
 // pipeline's memory stays near kPipelineBytes whatever -j is (4 MiB chunks at -j 1, 2.4
 // MiB at -j 2, 0.7 MiB at -j 8, the floor of 512 KiB from -j 12 on).
 constexpr size_t kPipelineBytes = size_t{48} << 20;
-const unsigned kCores = std::max(1u, std::thread::hardware_concurrency());
 constexpr size_t kSmallestChunkBytes = size_t{512} << 10;
 
 size_t chunk_bytes_for(const ImportOptions& options) {
@@ -387,9 +386,9 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
   auto write_chunk = [&](ChunkResult& result) {
     chunk_ids.clear();
     // Rows built beside the writer cost more CPU in all, and save the writer's: worth it
-    // only when the workers wait for the writer, and not when more threads than cores
-    // run (their cores are not idle then; 2 cores at -j 4: 5-12% more wall time).
-    writer.stage_rows(result.waited_for_writer && options.threads <= kCores);
+    // only when the workers wait for the writer (and the threads have cores of their own,
+    // which the writer checks).
+    writer.stage_rows(result.waited_for_writer);
     for (ChunkItem& item : result.items) {
       GamePlace& place =
           std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);
