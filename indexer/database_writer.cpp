@@ -19,7 +19,7 @@
 #include "store/tag_codec.h"
 #include "store/games_sql.h"
 #include "store/names_sql.h"
-#include "store/site_url.h"
+#include "indexer/game_encoder.h"
 #include "store/sources_sql.h"
 #include "store/database_sql.h"
 
@@ -163,17 +163,18 @@ PositionIndexOptions DatabaseWriter::position_options() const {
       .threads = std::max(1u, options_.threads)};
 }
 
-int64_t DatabaseWriter::intern(std::string_view name) {
+int64_t DatabaseWriter::intern(HashedName name) {
   if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
-  name_ids_.emplace(std::string(name), next_name_id_);
-  new_names_.emplace_back(next_name_id_, std::string(name));
+  name_ids_.emplace(std::string(name.text), next_name_id_);
+  new_names_.emplace_back(next_name_id_, std::string(name.text));
   return next_name_id_++;
 }
 
-int64_t DatabaseWriter::intern_opening(const std::string& name) {
-  auto [it, added] = opening_ids_.try_emplace(name, next_opening_id_);
-  if (added) new_openings_.emplace_back(next_opening_id_++, name);
-  return it->second;
+int64_t DatabaseWriter::intern_opening(HashedName name) {
+  if (auto it = opening_ids_.find(name); it != opening_ids_.end()) return it->second;
+  opening_ids_.emplace(std::string(name.text), next_opening_id_);
+  new_openings_.emplace_back(next_opening_id_, std::string(name.text));
+  return next_opening_id_++;
 }
 
 void DatabaseWriter::write_new_names() {
@@ -223,19 +224,21 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
 
 GameRowRefs DatabaseWriter::refs_of(const GameRecord& game) {
   const store::HeaderColumns& h = game.header;
+  const NameKeys keys = game.name_keys ? *game.name_keys : name_keys_of(game);
   GameRowRefs refs;
-  if (h.event) refs.event = intern(*h.event);
+  if (h.event) refs.event = intern({*h.event, keys.event});
   if (h.site) {
-    if (const std::optional<store::SiteParts> parts = store::split_site(*h.site)) {
-      refs.site = intern(parts->prefix);
-      refs.site_suffix = parts->suffix;
+    const std::string_view site = *h.site;
+    if (keys.site_prefix_length > 0) {
+      refs.site = intern({site.substr(0, keys.site_prefix_length), keys.site});
+      refs.site_suffix = site.substr(keys.site_prefix_length);
     } else {
-      refs.site = intern(*h.site);
+      refs.site = intern({site, keys.site});
     }
   }
-  if (h.white) refs.white = intern(*h.white);
-  if (h.black) refs.black = intern(*h.black);
-  if (!game.opening.empty()) refs.opening = intern_opening(game.opening);
+  if (h.white) refs.white = intern({*h.white, keys.white});
+  if (h.black) refs.black = intern({*h.black, keys.black});
+  if (!game.opening.empty()) refs.opening = intern_opening({game.opening, keys.opening});
   return refs;
 }
 

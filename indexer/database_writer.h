@@ -200,9 +200,9 @@ class DatabaseWriter {
  private:
   // The name's id; a new name gets the next id at once, and its row when its chunk's
   // games are written (write_new_names).
-  int64_t intern(std::string_view name);
+  int64_t intern(HashedName name);
   // The id of a computed opening name, the same way (openings table).
-  int64_t intern_opening(const std::string& name);
+  int64_t intern_opening(HashedName name);
   // Writes the names and openings interned since the last call (once per chunk): names
   // in id order, then the openings; the names' words wait for write_new_name_words.
   void write_new_names();
@@ -230,17 +230,25 @@ class DatabaseWriter {
   bool in_source_ = false;  // between begin_source and finish_source or abandon_source
   std::unique_ptr<PositionIndexBuilder> positions_;
   SegmentWriter segment_writer_;  // set by write_positions_with, for the current source only
-  // Looked up by string_view (a split site's prefix is a view into its value).
-  struct TextHash {
+  // Looked up by HashedName, whose hash the worker made (GameRecord::name_keys).
+  struct NameHash {
     using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    size_t operator()(std::string_view text) const { return name_hash(text); }
+    size_t operator()(const HashedName& name) const { return name.hash; }
   };
-  std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> name_ids_;
+  struct NameEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+    bool operator()(const HashedName& a, std::string_view b) const { return a.text == b; }
+    bool operator()(std::string_view a, const HashedName& b) const { return a == b.text; }
+  };
+  using NameIds = std::unordered_map<std::string, int64_t, NameHash, NameEqual>;
+  NameIds name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
   std::vector<std::pair<std::string, int64_t>> new_words_;  // (word, name id) of names written in this source
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).
-  std::unordered_map<std::string, int64_t> opening_ids_;
+  NameIds opening_ids_;
   std::vector<std::pair<int64_t, std::string>> new_openings_;
   int64_t next_opening_id_ = 1;
   GameIdTable dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call

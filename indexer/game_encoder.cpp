@@ -4,6 +4,7 @@
 #include "store/blob_codec.h"
 #include "store/material_runs.h"
 #include "store/moves_codec.h"
+#include "store/site_url.h"
 #include "indexer/truncated_copies.h"
 
 namespace pgnbase::indexer {
@@ -22,6 +23,25 @@ void encode_game(GameRecord& game, int zstd_level) {
   if (game.taken.size() == game.codes.size()) store::encode_material_runs(start, game.codes, game.taken, game.material_blob);
   else store::encode_material_runs(start, game.codes, game.material_blob);
   game.copy_header_hash = truncated_copy_header_hash(game);
+  game.name_keys = name_keys_of(game);
+}
+
+NameKeys name_keys_of(const GameRecord& game) {
+  const store::HeaderColumns& h = game.header;
+  NameKeys keys;
+  if (h.event) keys.event = name_hash(*h.event);
+  if (h.site) {
+    std::string_view site = *h.site;
+    if (const std::optional<store::SiteParts> parts = store::split_site(site)) {
+      site = parts->prefix;
+      keys.site_prefix_length = uint32_t(site.size());
+    }
+    keys.site = name_hash(site);
+  }
+  if (h.white) keys.white = name_hash(*h.white);
+  if (h.black) keys.black = name_hash(*h.black);
+  if (!game.opening.empty()) keys.opening = name_hash(game.opening);
+  return keys;
 }
 
 }  // namespace pgnbase::indexer

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/move_code.h"
@@ -19,6 +22,22 @@ struct GamePlace {
   uint64_t offset = 0;  // byte offset in the uncompressed input (absolute)
   uint64_t line = 0;    // 1-based line of the game's first byte
   uint64_t number = 0;  // 1-based game number in its input
+};
+
+// A name with its hash (name_hash), worked out by whoever has the time: the writer's
+// name table is probed with it and does not hash the text again.
+struct HashedName {
+  std::string_view text;
+  size_t hash = 0;
+};
+inline size_t name_hash(std::string_view text) { return std::hash<std::string_view>{}(text); }
+
+// The hashes of the names a games row refers to, and where its Site splits
+// (store/site_url.h): made by the worker (name_keys_of, in encode_game) so that the
+// single writer's interning is one table probe per name.
+struct NameKeys {
+  size_t event = 0, site = 0, white = 0, black = 0, opening = 0;  // site: of its prefix when split
+  uint32_t site_prefix_length = 0;  // 0: the Site is stored whole
 };
 
 struct GameRecord {
@@ -41,6 +60,9 @@ struct GameRecord {
   store::HeaderColumns header;
   std::string tags_blob;
   std::string material_blob;  // game_material.runs (material_runs.h)
+  // nullopt for a record not encoded by a worker (read back from a database): the writer
+  // works them out itself.
+  std::optional<NameKeys> name_keys;
   // Hash of the headers that truncated copies share (truncated_copies.h).
   uint64_t copy_header_hash = 0;
   // Hash of what makes two games the same for --dedupe: start position, moves, White,

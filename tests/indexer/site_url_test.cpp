@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "indexer/game_encoder.h"
+
 #include <string>
 
 namespace pgnbase::store {
@@ -53,6 +55,20 @@ TEST(SiteUrl, PrefixesAreWhatSplitsGive) {
   EXPECT_FALSE(is_site_prefix("https://"));
   EXPECT_FALSE(is_site_prefix("https:///"));
   EXPECT_FALSE(is_site_prefix("London/"));
+}
+
+// The worker splits the Site for the writer (indexer::name_keys_of) where split_site does,
+// and hashes the part that is interned.
+TEST(SiteUrl, TheWorkersNameKeysSplitWhereSplitSiteDoes) {
+  for (std::string_view site : {"https://lichess.org/AbCd1234", "https://www.chess.com/game/live/123456", "London",
+                                "https://lichess.org/", "?"}) {
+    indexer::GameRecord game;
+    game.header.site = std::string(site);
+    const indexer::NameKeys keys = indexer::name_keys_of(game);
+    const std::optional<SiteParts> parts = split_site(site);
+    EXPECT_EQ(keys.site_prefix_length, parts ? parts->prefix.size() : 0) << site;
+    EXPECT_EQ(keys.site, indexer::name_hash(parts ? parts->prefix : site)) << site;
+  }
 }
 
 }  // namespace
