@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <future>
+#include <iterator>
 
 #include "core/thread_cpu.h"
 #include "indexer/content_hash.h"
@@ -187,12 +188,13 @@ void DatabaseWriter::write_new_names() {
                        s.bind_text_static(first + 1, new_names_[row].second);
                      });
   if (!new_names_.empty()) check_ids_given(new_names_.back().first, "names");
-  for (const auto& [id, name] : new_names_)
-    for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
+  // Their words are folded with the rest of the source's (sort_new_name_words): in a first
+  // import, on another thread.
+  std::move(new_names_.begin(), new_names_.end(), std::back_inserter(unfolded_names_));
   new_names_.clear();
   // A source of millions of players would hold hundreds of megabytes of words: past about
   // a million (some 50 MB), they go in now, sorted, and the rest later.
-  if (new_words_.size() >= kMaxPendingNameWords) write_new_name_words();
+  if (unfolded_names_.size() * kWordsPerName + new_words_.size() >= kMaxPendingNameWords) write_new_name_words();
   store::Statement& insert_opening = db_.cached(store::sql::kInsertOpening);
   for (const auto& [id, name] : new_openings_) {
     insert_opening.bind_int64(1, id);
@@ -429,6 +431,9 @@ bool DatabaseWriter::has_name_words() {
 }
 
 void DatabaseWriter::sort_new_name_words() {
+  for (const auto& [id, name] : unfolded_names_)
+    for (std::string& word : store::fold_name_words(name)) new_words_.emplace_back(std::move(word), id);
+  unfolded_names_.clear();
   std::sort(new_words_.begin(), new_words_.end());
   new_words_.erase(std::unique(new_words_.begin(), new_words_.end()), new_words_.end());
 }
@@ -458,11 +463,13 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     // The name words are sorted on another thread meanwhile, and, when they go into an
     // empty table, their rows built there too, which this thread moves in whole
     // (row_staging.h): 6% of its CPU on the master-style bench file.
-    const bool stage_words = staging_ && new_words_.size() >= options_.stage_name_words_from && !has_name_words();
-    std::future<store::DatabaseImage> words_sorted = std::async(std::launch::async, [this, stage_words] {
-      sort_new_name_words();
-      return stage_words ? staging_->build_name_words(new_words_) : store::DatabaseImage();
-    });
+    const bool may_stage_words = staging_ && !has_name_words();
+    std::future<std::optional<store::DatabaseImage>> words_sorted =
+        std::async(std::launch::async, [this, may_stage_words]() -> std::optional<store::DatabaseImage> {
+          sort_new_name_words();
+          if (!may_stage_words || new_words_.size() < options_.stage_name_words_from) return std::nullopt;
+          return staging_->build_name_words(new_words_);
+        });
     const double started = this_thread_cpu_seconds();
     const Clock::time_point wall_started = Clock::now();
     auto insert_ready_blocks = [this] {
@@ -476,8 +483,8 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     db_.build_indexes(store::kSchemaSql, insert_ready_blocks, run_kib);
     summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;
     summary_.steps.games_indexes_wall = seconds_since(wall_started);
-    store::DatabaseImage words = words_sorted.get();
-    if (stage_words && staging_->move_name_words(db_, std::move(words), new_words_.size()))
+    std::optional<store::DatabaseImage> words = words_sorted.get();
+    if (words && staging_->move_name_words(db_, std::move(*words), new_words_.size()))
       new_words_.clear();
     else
       write_new_name_words(/*already_sorted=*/true);
@@ -554,6 +561,7 @@ void DatabaseWriter::abandon_source() {
   positions_.reset();
   segment_writer_ = nullptr;
   new_names_.clear();
+  unfolded_names_.clear();
   new_words_.clear();
   new_openings_.clear();
   bool whole_transaction = !in_source_ || !transaction_ || !db_.in_transaction();

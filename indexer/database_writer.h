@@ -210,11 +210,13 @@ class DatabaseWriter {
   // sooner when kMaxPendingNameWords are waiting); already_sorted when
   // sort_new_name_words ran since the last words came.
   void write_new_name_words(bool already_sorted = false);
-  // Sorts the pending words and drops repeats; safe on another thread while this one
-  // does anything but intern names.
+  // Folds the words of the names written since (unfolded_names_), sorts the pending words
+  // and drops repeats; safe on another thread while this one does anything but write
+  // names.
   void sort_new_name_words();
   bool has_name_words();
   static constexpr size_t kMaxPendingNameWords = size_t{1} << 20;
+  static constexpr size_t kWordsPerName = 2;  // about, for the cap above
   // Re-reads what this writer caches from the database (names, the next game id, the
   // dedupe keys) when another connection committed since it last did, or after a
   // rollback that undid some of it (abandon_source). Runs with the write lock held, so
@@ -245,7 +247,10 @@ class DatabaseWriter {
   using NameIds = std::unordered_map<std::string, int64_t, NameHash, NameEqual>;
   NameIds name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
-  std::vector<std::pair<std::string, int64_t>> new_words_;  // (word, name id) of names written in this source
+  // Names written in this source whose words are not folded yet, and (word, name id) of
+  // those folded.
+  std::vector<std::pair<int64_t, std::string>> unfolded_names_;
+  std::vector<std::pair<std::string, int64_t>> new_words_;
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).
   NameIds opening_ids_;
