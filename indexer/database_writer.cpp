@@ -133,7 +133,8 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   s.run();
   summary_.source_id = source_id_;
   // Into an empty table, building the secondary indexes once at the end is several times
-  // cheaper than updating eight B-trees per row; finish_source recreates them.
+  // cheaper than updating eight B-trees per row; finish_source recreates them. The partial
+  // ones stay while no game has their column (store/schema.h, kPartialGamesIndexes).
   bool empty;
   {
     store::Statement& any = db_.cached(store::sql::kAnyGame);
@@ -142,6 +143,7 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   }
   if (empty) db_.exec(store::kDropGameIndexesSql);
   indexes_dropped_ = empty;
+  kept_indexes_ = empty ? store::kAllPartialGamesIndexes : 0;
   positions_ = std::make_unique<PositionIndexBuilder>(position_options());
   segment_writer_ = nullptr;
   if (insert_game_) return;  // prepared by the first source, kept for the next
@@ -284,15 +286,46 @@ void DatabaseWriter::write_pending_games() {
   insert_annotation_rows(insert_annotations_, games);
 }
 
+namespace {
+
+// Whether the game's row has a value in the column (bind_game_row).
+bool has_value(const GameRecord& game, store::PartialIndexColumn column) {
+  switch (column) {
+    case store::PartialIndexColumn::Eco: return game.header.eco || !game.eco.empty();
+    case store::PartialIndexColumn::DateKey: return game.header.date_key.has_value();
+    case store::PartialIndexColumn::WhiteElo: return game.header.white_elo.has_value();
+    case store::PartialIndexColumn::BlackElo: return game.header.black_elo.has_value();
+  }
+  return true;
+}
+
+}  // namespace
+
+void DatabaseWriter::drop_kept_indexes_for(const GameRecord& game) {
+  for (size_t i = 0; i < std::size(store::kPartialGamesIndexes); ++i) {
+    const store::PartialIndexSet bit = 1u << i;
+    if ((kept_indexes_ & bit) && has_value(game, store::kPartialGamesIndexes[i].column)) {
+      db_.exec(store::kPartialGamesIndexes[i].drop_sql);
+      kept_indexes_ &= ~bit;
+    }
+  }
+}
+
 std::vector<GameToWrite> DatabaseWriter::take_pending_games() {
   std::vector<GameToWrite> games;
   games.reserve(pending_games_.size());
-  for (const auto& [game, id] : pending_games_) games.push_back({game, id, refs_of(*game)});
+  for (const auto& [game, id] : pending_games_) {
+    if (kept_indexes_) drop_kept_indexes_for(*game);
+    games.push_back({game, id, refs_of(*game)});
+  }
   pending_games_.clear();
   return games;
 }
 
-void DatabaseWriter::stage_pending_games() { staging_->start(take_pending_games(), source_id_, options_.threads); }
+void DatabaseWriter::stage_pending_games() {
+  std::vector<GameToWrite> games = take_pending_games();  // first: it drops the indexes the games fill
+  staging_->start(std::move(games), source_id_, options_.threads, kept_indexes_);
+}
 
 void DatabaseWriter::finish_staged_rows() {
   if (!staging_ || !staging_->in_flight()) return;
@@ -492,6 +525,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     write_new_name_words();
   }
   indexes_dropped_ = false;
+  kept_indexes_ = 0;
   const double segment_started = this_thread_cpu_seconds();
   const Clock::time_point segment_wall_started = Clock::now();
   summary_.steps.spills_held_up_wall = positions_->spill_held_up_seconds();
@@ -583,6 +617,7 @@ void DatabaseWriter::abandon_source() {
   }
   in_source_ = false;
   indexes_dropped_ = false;  // the rollback restored them
+  kept_indexes_ = 0;
   // Names and ids handed out during the abandoned source are gone from the database, and
   // sources it replaced are back. A source that did neither (names are interned only for
   // games added) leaves the caches true: a re-run of thousands of sources, each abandoned as

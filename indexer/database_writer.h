@@ -272,8 +272,10 @@ class DatabaseWriter {
   // table and while their records live (each chunk's add_positions, unless it stages).
   void write_pending_games();
   // The queued games with the ids their rows refer to (their names interned), the queue
-  // emptied.
+  // emptied; a kept index that one of them has a value for is dropped first.
   std::vector<GameToWrite> take_pending_games();
+  // Drops the kept indexes (kept_indexes_) on a column the game has a value in.
+  void drop_kept_indexes_for(const GameRecord& game);
   // Starts the queued games' rows on the staging threads (row_staging.h).
   void stage_pending_games();
   // Moves in the rows of the staged games in flight, if any.
@@ -323,6 +325,9 @@ class DatabaseWriter {
   void check_ids_given(int64_t wanted, const char* table) const;
   int64_t last_skipped_for_ = 0;
   bool indexes_dropped_ = false;     // by begin_source, into an empty games table
+  // The partial indexes that begin_source kept, empty, in that case, and no game written
+  // since has filled (store/schema.h, kPartialGamesIndexes).
+  store::PartialIndexSet kept_indexes_ = 0;
   bool replaced_in_source_ = false;  // replace_sources ran since begin_source
   std::optional<int64_t> cached_version_;  // PRAGMA data_version when the caches were read
   std::string source_path_;

@@ -6,6 +6,7 @@
 #include "core/thread_group.h"
 #include "store/games_sql.h"
 #include "store/names_sql.h"
+#include "store/schema.h"
 #include "store/multi_row_insert.h"
 
 namespace pgnbase::indexer {
@@ -57,6 +58,12 @@ void move_rows(store::Database& db, std::string_view sql, size_t rows, std::opti
 RowStaging::RowStaging(store::Database& db) {
   store::Statement s = db.prepare(store::sql::kStagedTableDefinitions);
   while (s.step()) definitions_.emplace_back(s.column_text(0));
+  store::Statement index = db.prepare(store::sql::kIndexDefinition);
+  for (const store::PartialGamesIndex& partial : store::kPartialGamesIndexes) {
+    index.reset();
+    index.bind_text(1, partial.name);
+    index_definitions_.emplace_back(index.step() ? index.column_text(0) : "");
+  }
   store::Statement words = db.prepare(store::sql::kNameWordsDefinition);
   if (words.step()) name_words_definition_ = words.column_text(0);
   db.attach_in_memory(store::sql::kStagedRows);
@@ -64,7 +71,8 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads) {
+void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads,
+                       store::PartialIndexSet indexes) {
   games_ = std::move(games);
   size_t annotation_bytes = 0;
   for (const GameToWrite& g : games_) annotation_bytes += g.game->annotations_blob.size();
@@ -82,11 +90,23 @@ void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsign
   threads_ = std::make_unique<ThreadGroup>();
   for (size_t p = 0; p < parts; ++p)
     threads_->start(
-        [this, p, source_id] {
-          if (!stages_[p]) stages_[p] = make_stage(definitions_);
-          images_[p] = build_part(*stages_[p], slices_[p], source_id, with_annotations_);
+        [this, p, source_id, indexes] {
+          Stage& stage = stages_[p];
+          if (!stage.db) stage.db = make_stage(definitions_);
+          match_indexes(stage, indexes);
+          images_[p] = build_part(*stage.db, slices_[p], source_id, with_annotations_);
         },
         "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+}
+
+void RowStaging::match_indexes(Stage& stage, store::PartialIndexSet indexes) const {
+  for (size_t i = 0; i < index_definitions_.size(); ++i) {
+    const store::PartialIndexSet bit = 1u << i;
+    if ((stage.indexes & bit) && !(indexes & bit)) stage.db->exec(store::kPartialGamesIndexes[i].drop_sql);
+    if (!(stage.indexes & bit) && (indexes & bit) && !index_definitions_[i].empty())
+      stage.db->exec(index_definitions_[i]);  // on an empty table, or one part's rows of an earlier import
+  }
+  stage.indexes = indexes;
 }
 
 std::optional<bool> RowStaging::finish(store::Database& db) {

@@ -14,8 +14,9 @@
 // thread while the writer builds the games indexes, then moved into the empty table.
 //
 // Only into tables without secondary indexes (a first import drops the games indexes
-// until its end): a table with an index the staged one lacks would take the rows one
-// by one, decoded and built again.
+// until its end) but the partial ones it keeps while they are empty, which the staged
+// table has too (store/schema.h, kPartialGamesIndexes): a table with an index the staged
+// one lacks would take the rows one by one, decoded and built again.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,7 @@
 #include "core/thread_group.h"
 #include "indexer/game_row.h"
 #include "store/database.h"
+#include "store/schema.h"
 
 namespace pgnbase::indexer {
 
@@ -46,8 +48,9 @@ class RowStaging {
 
   // Starts building the rows of games (ids ascending, above every stored one) on up to
   // `threads` threads, and returns: their records must live until finish or abandon, and
-  // nothing may read db's games meanwhile. None may be in flight.
-  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads);
+  // nothing may read db's games meanwhile. None may be in flight. The staged games table
+  // has the partial indexes of `indexes`, the ones db's games table has.
+  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads, store::PartialIndexSet indexes);
   bool in_flight() const { return threads_ != nullptr; }
   // Waits for the rows started, then moves them into db's tables, part after part; their
   // annotations rows too when those are short on average, and then answers true. nullopt:
@@ -73,9 +76,17 @@ class RowStaging {
  private:
   std::vector<std::string> definitions_;  // CREATE TABLE statements, as db holds them
   std::string name_words_definition_;
+  // The definitions of kPartialGamesIndexes, as db holds them (empty: db has none).
+  std::vector<std::string> index_definitions_;
   // One in-memory database per part of a chunk, made by the first part that needs it and
   // emptied for each next one; each is used by one thread at a time.
-  std::vector<std::unique_ptr<store::Database>> stages_;
+  struct Stage {
+    std::unique_ptr<store::Database> db;
+    store::PartialIndexSet indexes = 0;  // that its games table has
+  };
+  std::vector<Stage> stages_;
+  // Drops and creates the stage's partial indexes until it has those of `indexes`.
+  void match_indexes(Stage& stage, store::PartialIndexSet indexes) const;
   double waited_seconds_ = 0;
   // What start began, for finish.
   std::vector<GameToWrite> games_;

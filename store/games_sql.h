@@ -31,6 +31,11 @@ inline constexpr std::string_view kStagedRows = "staged_rows";
 inline constexpr std::string_view kStagedTableDefinitions =
     "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_material', "
     "'game_annotations') ORDER BY name";
+// The definition of an index (?1: its name), for a staged table to have the indexes
+// that the target keeps (store/schema.h, kPartialGamesIndexes): the transfer needs each of
+// the target's indexes in the source.
+inline constexpr std::string_view kIndexDefinition =
+    "SELECT sql FROM main.sqlite_master WHERE type = 'index' AND name = ?1";
 inline constexpr std::string_view kMoveStagedGames = "INSERT INTO main.games SELECT * FROM staged_rows.games";
 inline constexpr std::string_view kMoveStagedMaterial =
     "INSERT INTO main.game_material SELECT * FROM staged_rows.game_material";

@@ -271,6 +271,64 @@ TEST_F(ImportTest, GamesIndexesSortedOnTheHelpersAreTheSame) {
   EXPECT_EQ(build(path("helpers.db"), true), build(path("alone.db"), false));
 }
 
+// The partial indexes of a first import stay in place while no game written has their
+// column (store/schema.h, kPartialGamesIndexes), and one is dropped at the first game
+// that has it: the index then holds every game with a value, in its order, as one built
+// at the end would, staged or not. Hand-edited real games: the bundled sample's first 600
+// without their ratings, then 1,400 with them; and a file of the 600 alone, whose ratings
+// indexes are the ones the new database was made with (the same root page: never rebuilt).
+TEST_F(ImportTest, PartialIndexesKeptWhileEmptyHoldEveryGameOfTheirColumn) {
+  std::string unrated;
+  for (size_t i = 0; i < 600; ++i) {
+    std::istringstream lines(test::sample_games()[i]);
+    for (std::string line; std::getline(lines, line);)
+      if (!line.starts_with("[WhiteElo ") && !line.starts_with("[BlackElo ")) unrated += line + "\n";
+  }
+  test::write_file(path("unrated.pgn"), unrated);
+  test::write_file(path("mixed.pgn"), unrated + test::games_text(600, 2000));
+  const char* const kOrders[][2] = {
+      {"games_eco", "eco"}, {"games_date", "date_key"}, {"games_white_elo", "white_elo"}, {"games_black_elo", "black_elo"}};
+  auto root_pages = [](store::Database& db) {
+    return rows(db, "SELECT name, rootpage FROM sqlite_master WHERE name IN ('games_white_elo', 'games_black_elo') "
+                    "ORDER BY name");
+  };
+  std::vector<std::string> new_database_roots;
+  {
+    DatabaseWriter made(path("new.db"), WriterOptions{});
+    new_database_roots = root_pages(made.database());
+  }
+  auto build = [&](const std::string& file, const std::string& db_path, bool staged, uint64_t games) {
+    DatabaseWriter writer(db_path, staging_options(2, staged ? 1 : SIZE_MAX));
+    ImportOptions options;
+    options.threads = 2;
+    options.chunk_bytes = size_t{64} << 10;  // the first rated game comes many chunks in
+    EXPECT_EQ(import_file(path(file), writer, options).summary.imported, games);
+    store::Database db(db_path, store::Database::Mode::ReadOnly);
+    EXPECT_EQ(db.integrity_check(), "ok");
+    std::vector<std::string> all = content_with_game_rows(db_path);
+    for (auto [index, column] : kOrders) {
+      const std::string where = std::string(" WHERE ") + column + " IS NOT NULL ORDER BY " + column + ", id";
+      const std::vector<std::string> by_index = rows(db, std::string("SELECT id FROM games INDEXED BY ") + index + where);
+      EXPECT_EQ(by_index, rows(db, "SELECT id FROM games NOT INDEXED" + where)) << index;
+      all.insert(all.end(), by_index.begin(), by_index.end());
+    }
+    all.push_back(std::to_string(scalar(db, "SELECT count(white_elo) FROM games")));
+    return std::pair(all, root_pages(db));
+  };
+  for (bool staged : {false, true}) {
+    const std::string tag = staged ? "staged" : "own";
+    const auto [mixed, mixed_roots] = build("mixed.pgn", path(tag + "-mixed.db"), staged, 2000);
+    EXPECT_EQ(mixed.back(), "1400") << tag;  // every rated game in the table, and above in the index
+    EXPECT_NE(mixed_roots, new_database_roots) << tag;  // dropped at the first rated game, built at the end
+    const auto [alone, alone_roots] = build("unrated.pgn", path(tag + "-unrated.db"), staged, 600);
+    EXPECT_EQ(alone.back(), "0") << tag;
+    EXPECT_EQ(alone_roots, new_database_roots) << tag;  // kept from the start
+    if (staged) {
+      EXPECT_EQ(mixed, build("mixed.pgn", path("own-mixed-again.db"), false, 2000).first);
+    }
+  }
+}
+
 // A file that fails after some of its chunks' rows were staged and moved in (a worker
 // failing on the bundled sample's 40th chunk, in a new database: rows are staged only
 // into an empty games table) leaves none of them: its savepoint takes them back. The
