@@ -65,9 +65,10 @@ struct WriterOptions {
   // while it builds the games indexes, and moved in whole (with staging, as above); fewer
   // it inserts itself: building and moving an image costs more than a few rows.
   size_t stage_name_words_from = 1024;
-  // The games indexes of a first import are sorted in runs of Database::kHelperRunKib
-  // on SQLite's helper threads (Database::build_indexes) with 4 threads or more, no more
-  // than the cores; > 0: in runs of this many KiB whatever the threads (tests).
+  // SQLite's helper threads sort (Database::build_indexes) with 4 threads or more, no
+  // more than the cores, the games indexes of a first import that fits the page cache in
+  // runs of Database::kHelperRunKib; > 0: on the helpers, in runs of this many KiB,
+  // whatever the threads (tests).
   int index_sort_run_kib = 0;
 };
 
