@@ -151,6 +151,52 @@ void expect_round_trips(const Board& b) {
   }
 }
 
+// English tokens of plain SAN's shape take a shorter way (read_plain_english in san.cpp):
+// each reads as the general reader reads it, the same move or the same error. Tokens
+// built from every piece letter (and a few that are none), from-square hints, capture
+// marks, targets and promotions, in the tricky perft positions (promotions, en passant,
+// pins, castling) and along random games.
+TEST(SanRead, PlainEnglishReadsAsTheGeneralReader) {
+  const PieceLetters general = english();  // the same letters at another address: the general way
+  std::vector<Board> boards;
+  for (const auto& c : test_support::read_perft_file(test_support::test_data_path("perft/python-chess-tricky.perft")))
+    if (const Parsed<Board> b = parse_fen(c.fen)) boards.push_back(*b);
+  std::mt19937 rng(20261129);
+  int ply = 0;
+  for (int game = 0; game < 2; ++game)
+    test_support::play_random_game(Board(), rng, 100, [&](const Board& b, Move) {
+      if (ply++ % 12 == 0 || b.en_passant() != SQ_NONE) boards.push_back(b);
+    });
+  ASSERT_GT(boards.size(), 20u);
+  const char* const pieces[] = {"", "N", "B", "R", "Q", "K", "P"};
+  const char* const hints[] = {"", "a", "e", "2", "7", "e2", "x", "-"};
+  const char* const captures[] = {"", "x"};
+  const char* const promotions[] = {"", "=Q", "N", "=K", "=", "=P"};
+  uint64_t read = 0, moves = 0;
+  for (const Board& b : boards)
+    for (const char* piece : pieces)
+      for (const char* hint : hints)
+        for (const char* capture : captures)
+          for (int to = 0; to < 64; ++to)
+            for (const char* promotion : promotions) {
+              std::string token = std::string(piece) + hint + capture;
+              token += char('a' + to % 8);
+              token += char('1' + to / 8);
+              token += promotion;
+              Move fast, slow;
+              const SanError fast_error = parse_move(b, token, english(), fast);
+              const SanError slow_error = parse_move(b, token, general, slow);
+              ASSERT_EQ(fast_error, slow_error) << token << " in " << write_fen(b);
+              if (fast_error == SanError::None) {
+                ASSERT_EQ(fast, slow) << token << " in " << write_fen(b);
+                ++moves;
+              }
+              ++read;
+            }
+  EXPECT_GT(moves, 10000u);  // the tokens name real moves, not only errors
+  EXPECT_GT(read, moves);
+}
+
 TEST(SanRoundTrip, PerftPositions) {
   for (const char* file : {"perft/python-chess-tricky.perft", "perft/python-chess-chess960.perft"}) {
     auto cases = test_support::read_perft_file(test_support::test_data_path(file));
