@@ -145,7 +145,7 @@ bool interpret(Symbols& s, Color us, MoveRequest& r) {
 // Plain English SAN, the form of nearly every game: a piece letter (NBRQK) or none, the
 // file and rank it comes from when given, an 'x', the target square and, for a pawn, a
 // promotion piece ("=Q" or "Q"). Fills r as to_symbols and interpret would, without their
-// general tokenising (a quarter of the import's SAN reading); false, r untouched, for
+// general tokenising (a fifth of the import's SAN reading); false, r untouched, for
 // any other form, which goes the general way.
 bool read_plain_english(std::string_view t, MoveRequest& r) {
   auto piece = [](char c) {
