@@ -46,10 +46,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
     : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
   // A second import into the same database queues behind the first.
   db_.wait_for_locks(options_.on_lock_wait);
-  // SQLite's sort helpers cost more CPU than they save wall time on busy cores (on 2
-  // cores at -j 2, 1.48M games: 2.4 s of their CPU, the import 3% longer).
-  const bool sort_helpers = helpers_have_cores() || options_.index_sort_run_kib > 0;
-  db_.configure_for_bulk_load(sort_helpers ? options_.threads : 0, options_.journal);
+  db_.configure_for_bulk_load(sorts_on_helpers() ? options_.threads : 0, options_.journal);
   {
     store::Transaction t(db_);
     db_.exec(store::kSchemaSql);
@@ -511,11 +508,9 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
     auto insert_ready_blocks = [this] {
       if (!segment_writer_) positions_->insert_ready_blocks(db_, source_id_);
     };
-    // SQLite's sort helpers take part of the sorts when they have cores of their own (on 2
-    // cores at -j 2 the import took 2-3% longer).
-    const int run_kib = options_.index_sort_run_kib > 0 ? options_.index_sort_run_kib
-                        : helpers_have_cores()         ? store::Database::kHelperRunKib
-                                                       : 0;
+    const int run_kib = !sorts_on_helpers()               ? 0
+                        : options_.index_sort_run_kib > 0 ? options_.index_sort_run_kib
+                                                          : store::Database::kHelperRunKib;
     db_.build_indexes(store::kSchemaSql, insert_ready_blocks, run_kib);
     summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;
     summary_.steps.games_indexes_wall = seconds_since(wall_started);

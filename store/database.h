@@ -217,8 +217,8 @@ class Database {
   void configure_for_bulk_load(unsigned sort_threads = 0, Journal journal = Journal::Shared);
   // Runs CREATE INDEX statements with SQLite's sorter cutting its input into sorted runs
   // of 4 MiB in temporary files (unlinked at once; SQLITE_TMPDIR, else TMPDIR, else
-  // /var/tmp or /tmp), which the helper threads of configure_for_bulk_load sort and merge
-  // beside the writing thread. A database that fits the 32 MiB bulk-load cache keeps that
+  // /var/tmp or /tmp), which the helper threads of configure_for_bulk_load, if it gave
+  // any, sort and merge beside the writing thread. A database that fits the 32 MiB bulk-load cache keeps that
   // cache: its sorts are under 4 MiB anyway, and its tables are read once, not once per
   // index (0.95 of the import's wall time on the bench files). A sort held in memory
   // (temp_store=MEMORY, or runs as large as the page cache) stays on the writing thread
