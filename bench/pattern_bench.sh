@@ -36,7 +36,7 @@ seconds() {  # wall seconds of a command, output to $work/last.out
 }
 
 echo "## Import cost of the material runs: $(basename "$master") ($(grep -c '^\[Event ' "$master") games), -j 2"
-echo "| pgn-index | import s | DB bytes | game_material bytes | bytes per game |"
+echo "| pgn-index | import s | DB bytes | material_blocks bytes | bytes per game |"
 echo "|---|---|---|---|---|"
 for which in new old; do
   bin=$index
@@ -48,8 +48,8 @@ for which in new old; do
   s=$(seconds "$bin" -q -j 2 -o "$work/master-$which.db" "$master")
   size=$(stat -c %s "$work/master-$which.db")
   if [ "$which" = new ]; then
-    runs_bytes=$(sqlite3 "$work/master-new.db" "SELECT sum(pgsize) FROM dbstat WHERE name = 'game_material'")
-    per_game=$(sqlite3 "$work/master-new.db" "SELECT printf('%.1f', avg(length(runs))) FROM game_material")
+    runs_bytes=$(sqlite3 "$work/master-new.db" "SELECT sum(pgsize) FROM dbstat WHERE name = 'material_blocks'")
+    per_game=$(sqlite3 "$work/master-new.db" "SELECT printf('%.1f', sum(length(runs)) * 1.0 / sum(games)) FROM material_blocks")
   else
     runs_bytes=-
     per_game=-

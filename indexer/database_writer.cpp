@@ -150,8 +150,6 @@ void DatabaseWriter::begin_source(const std::string& path, std::optional<uint64_
   insert_game_ = db_.prepare(store::sql::kInsertGame);
   insert_games_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertGame, kRowsPerInsert));
   insert_annotations_ = db_.prepare(store::sql::kInsertAnnotations);
-  insert_material_ = db_.prepare(store::sql::kInsertMaterial);
-  insert_material_batch_ = db_.prepare(store::multi_row_insert(store::sql::kInsertMaterial, kRowsPerInsert));
   insert_reject_ = db_.prepare(store::sql::kInsertReject);
   insert_copy_ = db_.prepare(store::sql::kInsertCopy);
 }
@@ -257,7 +255,7 @@ void DatabaseWriter::check_whether_ids_follow() {
   const int64_t next_game = pending_games_.empty() ? next_game_id_ : pending_games_.front().second;
   const int64_t next_name = new_names_.empty() ? next_name_id_ : new_names_.front().first;
   const int64_t largest_game = largest(store::sql::kMaxGameId);
-  game_ids_follow_ = largest_game == next_game - 1 && largest(store::sql::kMaxMaterialId) == largest_game;
+  game_ids_follow_ = largest_game == next_game - 1;
   name_ids_follow_ = largest(store::sql::kMaxNameId) == next_name - 1;
   ids_checked_ = true;
 }
@@ -281,8 +279,6 @@ void DatabaseWriter::write_pending_games() {
   const std::vector<GameToWrite> games = take_pending_games();
   insert_games_rows(insert_game_, insert_games_batch_, games, source_id_, !game_ids_follow_);
   check_ids_given(games.back().id, "games");
-  insert_material_rows(insert_material_, insert_material_batch_, games, !game_ids_follow_);
-  check_ids_given(games.back().id, "game_material");
   insert_annotation_rows(insert_annotations_, games);
 }
 
@@ -316,6 +312,7 @@ std::vector<GameToWrite> DatabaseWriter::take_pending_games() {
   games.reserve(pending_games_.size());
   for (const auto& [game, id] : pending_games_) {
     if (kept_indexes_) drop_kept_indexes_for(*game);
+    material_.add(id, game->material_blob);
     games.push_back({game, id, refs_of(*game)});
   }
   pending_games_.clear();
@@ -334,7 +331,6 @@ void DatabaseWriter::finish_staged_rows() {
   if (!annotations_moved) {
     // This SQLite cannot load images inside a transaction: the rows go in from here.
     insert_games_rows(insert_game_, insert_games_batch_, games, source_id_, true);
-    insert_material_rows(insert_material_, insert_material_batch_, games, true);
   }
   // Long annotations are not staged (row_staging.h): the writer's CPU on the TCEC bench
   // file was 6% more with them staged.
@@ -431,6 +427,7 @@ std::vector<RemovedSource> DatabaseWriter::replace_sources(const std::optional<s
     while (s.step()) ids.push_back(s.column_int64(0));
   }
   std::vector<RemovedSource> removed;
+  material_.flush();  // a removal may take games out of the block being filled
   for (int64_t id : ids) removed.push_back(remove_source(db_, id));
   replaced_in_source_ = true;
   ids_checked_ = false;  // the largest ids may be gone
@@ -489,6 +486,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
   // and builds the games indexes.
   if (!segment_writer_) positions_->start_merge();
   write_pending_games();
+  material_.flush();
   write_new_names();
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -590,6 +588,7 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 void DatabaseWriter::abandon_source() {
   if (staging_) staging_->abandon();  // before the records its threads read are gone
   pending_games_.clear();  // their records may be gone; the rollback takes their rows
+  material_.clear();
   positions_.reset();
   segment_writer_ = nullptr;
   new_names_.clear();

@@ -24,6 +24,7 @@
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
 #include "store/game_facets.h"
+#include "store/material_blocks.h"
 #include "store/position_segments.h"
 #include "store/schema_version.h"
 
@@ -273,7 +274,8 @@ class DatabaseWriter {
   // table and while their records live (each chunk's add_positions, unless it stages).
   void write_pending_games();
   // The queued games with the ids their rows refer to (their names interned), the queue
-  // emptied; a kept index that one of them has a value for is dropped first.
+  // emptied, their material runs given to material_; a kept index that one of them has a
+  // value for is dropped first.
   std::vector<GameToWrite> take_pending_games();
   // Drops the kept indexes (kept_indexes_) on a column the game has a value in.
   void drop_kept_indexes_for(const GameRecord& game);
@@ -313,13 +315,14 @@ class DatabaseWriter {
   // (store/game_facets.h); those of an abandoned source are dropped with it.
   store::NewGameFacets new_facets_;
   // Prepared by the first begin_source, used by every source after it.
-  store::Statement insert_game_, insert_games_batch_, insert_annotations_, insert_material_, insert_material_batch_,
-      insert_reject_, insert_copy_;
+  store::Statement insert_game_, insert_games_batch_, insert_annotations_, insert_reject_, insert_copy_;
+  // The material runs of the games written, a row for 64 games (take_pending_games).
+  store::MaterialBlockWriter material_{db_};
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources
   int64_t next_game_id_ = 1;
   // Whether the ids of the rows to write follow the largest stored ones (the next games
-  // row's id is one above the largest of games and of game_material, the next names row's
+  // row's id is one above the largest of games, the next names row's
   // one above the largest of names), as after any import, but not after a removal of the
   // last games: rows then go in without their id, which SQLite gives as the largest plus
   // one, and each insert skips a search of the table's B-tree for the id (10% of the

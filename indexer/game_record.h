@@ -59,7 +59,7 @@ struct GameRecord {
   std::string moves_blob, annotations_blob;
   store::HeaderColumns header;
   std::string tags_blob;
-  std::string material_blob;  // game_material.runs (material_runs.h)
+  std::string material_blob;  // its entry in material_blocks (material_runs.h, material_blocks.h)
   // nullopt for a record not encoded by a worker (read back from a database): the writer
   // works them out itself.
   std::optional<NameKeys> name_keys;

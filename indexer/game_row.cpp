@@ -56,16 +56,6 @@ void insert_games_rows(store::Statement& one, store::Statement& batch, std::span
                      });
 }
 
-void insert_material_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
-                          bool bind_ids) {
-  constexpr int kMaterialColumns = 2;
-  store::insert_rows(one, batch, kGameRowsPerStatement, kMaterialColumns, games.size(),
-                     [&](store::Statement& s, int first, size_t row) {
-                       if (bind_ids) s.bind_int64(first, games[row].id);
-                       s.bind_blob_static(first + 1, bytes_of(games[row].game->material_blob));
-                     });
-}
-
 void insert_annotation_rows(store::Statement& annotations, std::span<const GameToWrite> games) {
   for (const GameToWrite& g : games) {
     if (g.game->annotations_blob.empty()) continue;

@@ -1,4 +1,4 @@
-// A game's rows as the import inserts them (games, game_material, game_annotations), bound
+// A game's rows as the import inserts them (games, game_annotations), bound
 // to store::sql::kInsertGame and friends: by the writer itself, or beside it on the
 // threads of row_staging.h; either way every id the row refers to is given beforehand.
 #pragma once
@@ -46,9 +46,6 @@ inline constexpr int kGameRowsPerStatement = 16;
 // SQLite to give, when they follow the largest stored ones.
 void insert_games_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
                        int64_t source_id, bool bind_ids);
-// Their game_material rows (kInsertMaterial), the same way.
-void insert_material_rows(store::Statement& one, store::Statement& batch, std::span<const GameToWrite> games,
-                          bool bind_ids);
 // Their game_annotations rows (kInsertAnnotations), for the games that have any; after
 // their games rows, which they reference.
 void insert_annotation_rows(store::Statement& annotations, std::span<const GameToWrite> games);

@@ -28,12 +28,10 @@ std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& defi
 // One part's rows in its stage, emptied first, returned as the stage's image.
 store::DatabaseImage build_part(store::Database& stage, std::span<const GameToWrite> games, int64_t source_id,
                                 bool with_annotations) {
-  static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kGameRowsPerStatement),
-                           kMaterialBatch = store::multi_row_insert(store::sql::kInsertMaterial, kGameRowsPerStatement);
+  static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kGameRowsPerStatement);
   store::Transaction t(stage);
   stage.exec(store::sql::kEmptyStagedTables);
   insert_games_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), games, source_id, true);
-  insert_material_rows(stage.cached(store::sql::kInsertMaterial), stage.cached(kMaterialBatch), games, true);
   if (with_annotations) insert_annotation_rows(stage.cached(store::sql::kInsertAnnotations), games);
   t.commit();
   return stage.image();
@@ -125,7 +123,6 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
                                           "of this source was kept)");
     }
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
-    move_rows(db, store::sql::kMoveStagedMaterial, slice.size(), slice.back().id, "game_material");
     if (!with_annotations_) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;

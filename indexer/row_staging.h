@@ -3,7 +3,7 @@
 // that is already built, from a table whose columns agree with the target's, by copying
 // its stored record whole (INSERT INTO t SELECT * FROM other.t: the transfer
 // optimisation). So the writer gives each game its id and interns its names (in input
-// order, as before), threads build a chunk's games and game_material rows in private
+// order, as before), threads build a chunk's games rows in private
 // in-memory databases, part by part, while the writer goes on with the next chunk; then
 // the writer loads each part's image and moves its rows over, in id order: the same rows,
 // less work on the busiest serial thread, more in all (bench/README.md). The annotations rows are staged too when they are short

@@ -9,6 +9,7 @@
 #include "store/counters.h"
 #include "store/database_identity.h"
 #include "store/game_facets.h"
+#include "store/material_blocks.h"
 #include "store/moves_codec.h"
 #include "store/position_segments.h"
 #include "store/games_sql.h"
@@ -195,6 +196,7 @@ RemovedSource remove_source(store::Database& db, int64_t source_id) {
       s.run();
     }
   }
+  store::remove_material_runs(db, gone);
   store::clear_game_facets(db, gone);
   removed.games = gone.size();
 

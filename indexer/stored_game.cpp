@@ -5,6 +5,7 @@
 #include "indexer/truncated_copies.h"
 #include "store/game_annotations.h"
 #include "store/blob_codec.h"
+#include "store/material_blocks.h"
 #include "store/material_runs.h"
 #include "store/merge_sql.h"
 #include "store/moves_codec.h"
@@ -98,7 +99,10 @@ void read_stored_game(const store::Statement& row, const TextById& names, const 
   r.moves_blob = bytes_of(row.column_blob(MERGE_MOVES));
   r.tags_blob = bytes_of(row.column_blob(MERGE_TAGS));
   r.annotations_blob = bytes_of(row.column_blob(MERGE_ANNOTATIONS));
-  r.material_blob = bytes_of(row.column_blob(MERGE_MATERIAL));
+  // Its entry in the block; none (or a corrupt block) and check_stored_game makes it again.
+  const std::span<const std::byte> block = row.column_blob(MERGE_MATERIAL);
+  r.material_blob = store::material_runs_in_block(
+      row.column_int64(MERGE_ID), std::string_view(reinterpret_cast<const char*>(block.data()), block.size()));
 }
 
 bool check_stored_game(StoredGame& game, bool keep_annotations) {

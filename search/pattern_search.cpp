@@ -6,6 +6,7 @@
 
 #include "core/move_code.h"
 #include "core/thread_group.h"
+#include "store/material_blocks.h"
 #include "store/material_runs.h"
 #include "store/game_row.h"
 #include "store/game_query.h"
@@ -28,33 +29,57 @@ class RangeScan {
   RangeScan(store::Database& db, const Pattern& pattern, const std::vector<uint32_t>* only)
       : db_(db), pattern_(pattern), only_(only) {}
 
-  // A few chosen games are looked up by id; otherwise the range is scanned.
+  // The blocks of a few chosen games are looked up; otherwise the range's blocks are
+  // scanned (store/material_blocks.h).
   void run(uint32_t first_id, uint32_t last_id, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
     if (pattern_.needs_board()) moves_ = db_.prepare(store::sql::kGameMovesById);
+    first_id_ = first_id;
+    auto wanted = [&](int64_t id) {
+      return id >= first_id && id <= last_id &&
+             (!only_ || std::binary_search(only_->begin(), only_->end(), uint32_t(id)));
+    };
+    store::Statement s = db_.prepare(store::sql::kMaterialBlocksInRange);
     if (only_ && only_->size() * kScanPerLookup < size_t(last_id - first_id) + 1) {
-      store::Statement s = db_.prepare(store::sql::kMaterialRunsById);
+      int64_t last_block = -1;
       auto it = std::lower_bound(only_->begin(), only_->end(), first_id);
       for (; it != only_->end() && *it <= last_id; ++it) {
+        const int64_t block = store::material_block_of(*it);
+        if (block == last_block) continue;  // judged with the block's first chosen game
+        last_block = block;
         s.reset();
-        s.bind_int64(1, *it);
-        if (s.step()) judge(s, hits, stats);
+        s.bind_int64(1, block);
+        s.bind_int64(2, block);
+        if (s.step()) judge_block(s, wanted, hits, stats);
       }
       return;
     }
-    store::Statement s = db_.prepare(store::sql::kMaterialRunsInRange);
-    s.bind_int64(1, first_id);
-    s.bind_int64(2, last_id);
-    while (s.step())
-      if (!only_ || std::binary_search(only_->begin(), only_->end(), uint32_t(s.column_int64(0)))) judge(s, hits, stats);
+    s.bind_int64(1, store::material_block_of(first_id));
+    s.bind_int64(2, store::material_block_of(last_id));
+    while (s.step()) judge_block(s, wanted, hits, stats);
   }
 
  private:
-  // The current row (id, runs) of a game_material statement.
-  void judge(const store::Statement& s, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
-    const uint32_t id = uint32_t(s.column_int64(0));
+  // The wanted games of the current row (block, games, runs) of kMaterialBlocksInRange.
+  template <class Wanted>
+  void judge_block(const store::Statement& s, const Wanted& wanted, std::vector<PatternHit>& hits,
+                   PatternSearchStats& stats) {
+    const std::span<const std::byte> blob = s.column_blob(2);
+    const bool whole = store::decode_material_block(
+        s.column_int64(0), {reinterpret_cast<const char*>(blob.data()), blob.size()}, entries_);
+    for (const store::MaterialEntry& e : entries_)
+      if (wanted(e.game_id)) judge(uint32_t(e.game_id), e.runs, hits, stats);
+    // The games past the damage: as many as the row says it holds, at least one; counted by
+    // the range that holds the block's first id (a block may straddle two threads' ranges).
+    if (!whole && store::first_game_of_material_block(s.column_int64(0)) >= first_id_) {
+      const uint64_t lost = uint64_t(std::max<int64_t>(1, s.column_int64(1) - int64_t(entries_.size())));
+      stats.games += lost;
+      stats.corrupt += lost;
+    }
+  }
+
+  void judge(uint32_t id, std::string_view runs, std::vector<PatternHit>& hits, PatternSearchStats& stats) {
     ++stats.games;
-    const std::span<const std::byte> blob = s.column_blob(1);
-    if (!store::decode_material_runs({reinterpret_cast<const char*>(blob.data()), blob.size()}, runs_)) {
+    if (!store::decode_material_runs(runs, runs_)) {
       ++stats.corrupt;
       return;
     }
@@ -116,6 +141,8 @@ class RangeScan {
   const std::vector<uint32_t>* only_;
   store::Statement moves_;
   store::MaterialRuns runs_;
+  std::vector<store::MaterialEntry> entries_;
+  uint32_t first_id_ = 0;  // of the range run() scans
   std::vector<bool> allowed_;
   std::vector<MoveCode> codes_;
   Board board_;

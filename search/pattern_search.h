@@ -1,6 +1,6 @@
 // Finding the games that match a Pattern (pattern.h) and the ply where each first does.
 //
-// Every game's material runs (game_material, store/material_runs.h) are scanned
+// Every game's material runs (material_blocks, store/material_blocks.h) are scanned
 // on several threads. A pattern of material and imbalance only is answered from them
 // exactly, reading no moves. A pattern with squares (--pieces, --pawns) replays only the
 // games whose material allows it somewhere, only as far as the last ply where it does,

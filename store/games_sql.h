@@ -1,4 +1,4 @@
-// The fixed statements of tables games, game_annotations and game_material (the
+// The fixed statements of tables games, game_annotations and material_blocks (the
 // assembled games query is store/game_query.h; the schema, store/schema.h).
 // docs/schema.md describes the tables.
 #pragma once
@@ -20,7 +20,6 @@ inline constexpr std::string_view kInsertGame =
 #define PGNBASE_WHOLE_SITE "si.name || coalesce(g.site_suffix, '')"
 
 inline constexpr std::string_view kInsertAnnotations = "INSERT INTO game_annotations(id, annotations) VALUES (?1, ?2)";
-inline constexpr std::string_view kInsertMaterial = "INSERT INTO game_material(id, runs) VALUES (?1, ?2)";
 inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games)";
 // Rows built beside the writer (indexer/row_staging.h): the tables of a row per game, as
 // this database defines them, made again in a private database whose image the writer
@@ -29,23 +28,20 @@ inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games
 // optimisation: each record is copied as it is stored, none is decoded or built again.
 inline constexpr std::string_view kStagedRows = "staged_rows";
 inline constexpr std::string_view kStagedTableDefinitions =
-    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_material', "
-    "'game_annotations') ORDER BY name";
+    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_annotations') ORDER BY name";
 // The definition of an index (?1: its name), for a staged table to have the indexes
 // that the target keeps (store/schema.h, kPartialGamesIndexes): the transfer needs each of
 // the target's indexes in the source.
 inline constexpr std::string_view kIndexDefinition =
     "SELECT sql FROM main.sqlite_master WHERE type = 'index' AND name = ?1";
 inline constexpr std::string_view kMoveStagedGames = "INSERT INTO main.games SELECT * FROM staged_rows.games";
-inline constexpr std::string_view kMoveStagedMaterial =
-    "INSERT INTO main.game_material SELECT * FROM staged_rows.game_material";
 inline constexpr std::string_view kMoveStagedAnnotations =
     "INSERT INTO main.game_annotations SELECT * FROM staged_rows.game_annotations";
 // A staging database: auto_vacuum gives back the pages of the rows deleted for the next
 // part, so that an image holds only the part's own.
 inline constexpr std::string_view kStagingSettings = "PRAGMA auto_vacuum=FULL";
 inline constexpr std::string_view kEmptyStagedTables =
-    "DELETE FROM games; DELETE FROM game_material; DELETE FROM game_annotations";
+    "DELETE FROM games; DELETE FROM game_annotations";
 // With the result: the scan also tells the truncated-copy finder which games are unfinished.
 inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id, result FROM games";
 // The truncated-copy check (indexer/truncated_copies.h): the headers it hashes, of every
@@ -71,9 +67,8 @@ inline constexpr std::string_view kGamesOfSourceInRange =
     "SELECT id FROM games WHERE id BETWEEN ?2 AND ?3 AND source_id = ?1 ORDER BY id";
 inline constexpr std::string_view kGameForReindex = "SELECT variant, start_fen, moves, result FROM games WHERE id = ?1";
 inline constexpr std::string_view kMoveGameToSource = "UPDATE games SET source_id = ?2 WHERE id = ?1";
-// Every row of game ?1, in this order.
+// Every row of game ?1, in this order (its material runs: store::remove_material_runs).
 inline constexpr std::string_view kDeleteGameRows[] = {"DELETE FROM game_annotations WHERE id = ?1",
-                                                       "DELETE FROM game_material WHERE id = ?1",
                                                        "DELETE FROM game_copies WHERE game_id = ?1",
                                                        "DELETE FROM games WHERE id = ?1"};
 
@@ -84,12 +79,19 @@ inline constexpr std::string_view kFirstGameAbove = "SELECT min(id) FROM games W
 // small: annotations live in game_annotations).
 inline constexpr std::string_view kGameMovesById =
     "SELECT moves, variant, start_fen, time_control FROM games WHERE id = ?1";
-// Pattern search (query/pattern_search.h): the material runs of a range of games.
-inline constexpr std::string_view kMaterialRunsInRange =
-    "SELECT id, runs FROM game_material WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
-inline constexpr std::string_view kMaterialRunsById = "SELECT id, runs FROM game_material WHERE id = ?1";
+// The material blocks (store/material_blocks.h); a pattern search (search/pattern_search.h)
+// reads a range of them. The block of games row g (kMaterialBlockGames ids a block):
+#define PGNBASE_MATERIAL_BLOCK_OF_GAME "((g.id - 1) / 16)"
+inline constexpr std::string_view kInsertMaterialBlock =
+    "INSERT INTO material_blocks(block, games, runs) VALUES (?1, ?2, ?3)";
+inline constexpr std::string_view kReplaceMaterialBlock =
+    "INSERT OR REPLACE INTO material_blocks(block, games, runs) VALUES (?1, ?2, ?3)";
+inline constexpr std::string_view kMaterialBlock = "SELECT games, runs FROM material_blocks WHERE block = ?1";
+inline constexpr std::string_view kDeleteMaterialBlock = "DELETE FROM material_blocks WHERE block = ?1";
+inline constexpr std::string_view kMaterialBlocksInRange =
+    "SELECT block, games, runs FROM material_blocks WHERE block BETWEEN ?1 AND ?2 ORDER BY block";
+inline constexpr std::string_view kCountMaterialRuns = "SELECT coalesce(sum(games), 0) FROM material_blocks";
 inline constexpr std::string_view kMaxGameId = "SELECT coalesce(max(id), 0) FROM games";
-inline constexpr std::string_view kMaxMaterialId = "SELECT coalesce(max(id), 0) FROM game_material";
 inline constexpr std::string_view kGameResultById = "SELECT result FROM games WHERE id = ?1";
 // Every rating with its game id, read from the rating indexes alone (no table pages).
 inline constexpr std::string_view kWhiteElos = "SELECT id, white_elo FROM games WHERE white_elo IS NOT NULL";

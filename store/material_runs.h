@@ -1,5 +1,6 @@
 // The material of every position of a game, stored as the plies where it changes
-// (game_material.runs), so that material and imbalance searches read no moves.
+// (an entry of material_blocks: material_blocks.h), so that material and imbalance
+// searches read no moves.
 //
 // Material changes only at a capture or a promotion, and the side that moved is known
 // from the ply's parity, so each change is one byte: what was taken and what was
@@ -70,7 +71,7 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
 // The same, finding what each move takes by playing the codes on a board of 64 men.
 void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::string& out);
 
-// Decodes a game_material.runs blob; false when it is corrupt.
+// Decodes a game's runs; false when they are corrupt.
 bool decode_material_runs(std::string_view blob, MaterialRuns& out);
 
 }  // namespace pgnbase::store

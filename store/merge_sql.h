@@ -6,19 +6,22 @@
 
 #include <string_view>
 
+#include "store/games_sql.h"  // PGNBASE_MATERIAL_BLOCK_OF_GAME
+
 namespace pgnbase::store::sql {
 
 inline constexpr std::string_view kMergeSources =
     "SELECT id, path, size, content_hash, duplicates FROM sources ORDER BY id";
 // Which source holds each game: the merge reads a source's games as runs of ids.
 inline constexpr std::string_view kMergeGameSources = "SELECT id, source_id FROM games ORDER BY id";
-// The games of ids ?1 to ?2 with their annotations and material. A new column of games
+// The games of ids ?1 to ?2 with their annotations and their material block (whose entry
+// for the game read_stored_game finds: store/material_blocks.h). A new column of games
 // goes at the end of this list and is read in indexer/stored_game.cpp's read_stored_game.
 inline constexpr std::string_view kMergeGamesInRange =
     "SELECT g.id, g.source_id, g.game_number, g.byte_offset, g.line, g.event_id, g.site_id, g.date, g.date_key, "
     "g.round, g.white_id, g.black_id, g.result_tag, g.result, g.white_elo, g.black_elo, g.eco, g.eco_source, "
     "g.opening_id, g.time_control, g.plies, g.variant, g.start_fen, g.language, g.moves, g.tags, a.annotations, "
-    "m.runs, g.site_suffix FROM games g LEFT JOIN game_annotations a ON a.id = g.id LEFT JOIN game_material m ON m.id = g.id "
+    "m.runs, g.site_suffix FROM games g LEFT JOIN game_annotations a ON a.id = g.id LEFT JOIN material_blocks m ON m.block = " PGNBASE_MATERIAL_BLOCK_OF_GAME " "
     "WHERE g.id BETWEEN ?1 AND ?2 ORDER BY g.id";
 // Its columns, in order.
 enum MergeGameColumn : int {

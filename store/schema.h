@@ -9,10 +9,11 @@
 namespace pgnbase::store {
 
 // Bumped when a change would make an older pgnbase misread the file.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 // The oldest version this build reads; an older file must be rebuilt (pgn-index): it has
-// no games.site_suffix (store/site_url.h), which every reader of games selects.
-inline constexpr int kOldestReadableSchemaVersion = 7;
+// no material_blocks (store/material_blocks.h), which the import writes and a material
+// search reads (nor, before 7, games.site_suffix, which every reader of games selects).
+inline constexpr int kOldestReadableSchemaVersion = 8;
 
 // The one line for a database made by an older pgnbase: what to do about it.
 inline std::string older_schema_message(const std::string& path, const std::string& version) {
@@ -141,11 +142,13 @@ CREATE TABLE IF NOT EXISTS eco_positions (
   name TEXT NOT NULL
 );
 -- Material and pattern search: the material of every ply, as the
--- plies where it changes (store/material_runs.h), one small row per game, so a
--- material search scans this table and reads no moves.
-CREATE TABLE IF NOT EXISTS game_material (
-  id   INTEGER PRIMARY KEY REFERENCES games(id),
-  runs BLOB NOT NULL
+-- plies where it changes (store/material_runs.h), 64 games of consecutive ids a row
+-- (store/material_blocks.h), so a material search scans this table and reads no moves.
+-- New in schema 8 (schema 7 had a row a game, game_material).
+CREATE TABLE IF NOT EXISTS material_blocks (
+  block INTEGER PRIMARY KEY,
+  games INTEGER NOT NULL,
+  runs  BLOB NOT NULL
 );
 -- Every other source that held a stored game and was not stored for it (a duplicate or
 -- a truncated copy). Removing the game's source moves the game to one of them instead of

@@ -101,7 +101,7 @@ class MergeDatabase : public CliTest {
   // Every stored row an import writes, but for when and how fast each source was
   // imported: a merge must write these as the import of its PGN does.
   std::string tables(const std::string& db) {
-    return typed_rows(db, "games", "id") + typed_rows(db, "game_material", "id") +
+    return typed_rows(db, "games", "id") + typed_rows(db, "material_blocks", "block") +
            typed_rows(db, "game_annotations", "id") + typed_rows(db, "names", "id") +
            typed_rows(db, "name_words", "word, name_id") + typed_rows(db, "openings", "id") + typed_rows(db, "rejects", "id") +
            typed_rows(db, "game_copies", "game_id, source_id") + typed_rows(db, "sources", "id", {"imported_at", "seconds"}) +
@@ -477,7 +477,7 @@ TEST_F(MergeDatabase, AnnotatedChess960AndRejectedGamesMergeAsImported) {
 }
 
 // Rows whose values the import would store in another form (an empty start FEN, a date
-// stored as a blob, a material blob stored as text or missing, a Site stored whole that
+// stored as a blob, a material block stored as text or cut short, a Site stored whole that
 // the import splits) are not copied as they are: they are stored as add_game stores them,
 // so the merged rows are the import's.
 TEST_F(MergeDatabase, RowsNotInTheImportsFormAreStoredInIt) {
@@ -487,8 +487,8 @@ TEST_F(MergeDatabase, RowsNotInTheImportsFormAreStoredInIt) {
   exec("other.db",
        "UPDATE games SET start_fen = '' WHERE id = 3;"
        "UPDATE games SET date = CAST(date AS BLOB) WHERE id = 4;"
-       "DELETE FROM game_material WHERE id = 6;"
-       "UPDATE game_material SET runs = CAST(runs AS TEXT) WHERE id = 7;"
+       "UPDATE material_blocks SET runs = CAST(runs AS TEXT) WHERE block = 0;"
+       "UPDATE material_blocks SET runs = substr(runs, 1, 10) WHERE block = 1;"
        "INSERT INTO names(id, name) SELECT 100000, si.name || g.site_suffix FROM games g JOIN names si ON si.id = g.site_id "
        "WHERE g.id = 8;"
        "UPDATE games SET site_id = 100000, site_suffix = NULL WHERE id = 8");

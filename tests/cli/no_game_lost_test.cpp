@@ -147,11 +147,12 @@ TEST_F(NoGameLost, IdsAreNeverGivenTwiceAndTheExplorerAgreesWithSearch) {
   EXPECT_EQ(count("SELECT min(id) FROM games WHERE source_id = 3"), 2001);
   EXPECT_EQ(count("SELECT max(id) FROM sources"), 3);
   // The next import's ids follow the largest stored one (rows written without their id,
-  // DatabaseWriter::game_ids_follow_); each game keeps its material row.
+  // DatabaseWriter::game_ids_follow_); each game keeps its material runs.
   ASSERT_EQ(index({"-q", "-o", db(), file("d.pgn", test::games_text(1500, 1600))}).code, 0);
   EXPECT_EQ(count("SELECT min(id) FROM games WHERE source_id = 4"), 3001);
-  EXPECT_EQ(count("SELECT count(*) FROM games g JOIN game_material m ON m.id = g.id"), count("SELECT count(*) FROM games"));
-  EXPECT_EQ(count("SELECT count(*) FROM game_material"), count("SELECT count(*) FROM games"));
+  EXPECT_EQ(count("SELECT count(*) FROM games g JOIN material_blocks m ON m.block = (g.id - 1) / 16"),
+            count("SELECT count(*) FROM games"));
+  EXPECT_EQ(count("SELECT sum(games) FROM material_blocks"), count("SELECT count(*) FROM games"));
 }
 
 TEST_F(NoGameLost, ReplacingStandardInputReplacesOnlyTheSameContent) {

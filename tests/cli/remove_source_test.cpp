@@ -31,12 +31,13 @@ TEST_F(RemoveSource, RemoveByPathOrIdSaysWhatWent) {
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(r.out, "removed source 1 (" + path("a.pgn") + "): 1 game, 0 rejects, 8 positions removed\n") << r;
   EXPECT_EQ(count("SELECT count(*) FROM games"), 1);
-  EXPECT_EQ(count("SELECT count(*) FROM game_material"), 1);  // the pattern search's rows go with their games
+  // The pattern search's material runs go with their games.
+  EXPECT_EQ(count("SELECT sum(games) FROM material_blocks"), 1);
   r = index({"-o", path("g.db"), "--remove", "2"});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(count("SELECT count(*) FROM games"), 0);
   EXPECT_EQ(count("SELECT count(*) FROM position_segments"), 0);
-  EXPECT_EQ(count("SELECT count(*) FROM game_material"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM material_blocks"), 0);
 }
 
 // A source imported by a relative path is found by the absolute one, and the other way round.

@@ -35,10 +35,12 @@ TEST(MultiRowInsert, TheGamesStatementForSixteenRowsStoresWhatOneRowAtATimeDoes)
   test::TempDir dir;
   Database db((dir.path() / "m.db").string(), Database::Mode::Create);
   db.exec(kSchemaSql);
-  db.exec("CREATE TABLE one(id INTEGER PRIMARY KEY, runs BLOB); CREATE TABLE many(id INTEGER PRIMARY KEY, runs BLOB)");
-  const std::string one_row(sql::kInsertMaterial);
-  Statement one = db.prepare(std::string(one_row).replace(one_row.find("game_material"), 13, "one"));
-  Statement many = db.prepare(multi_row_insert(std::string(one_row).replace(one_row.find("game_material"), 13, "many"), 16));
+  db.exec("CREATE TABLE one(id INTEGER PRIMARY KEY, annotations BLOB);"
+          "CREATE TABLE many(id INTEGER PRIMARY KEY, annotations BLOB)");
+  const std::string one_row(sql::kInsertAnnotations);
+  const size_t table = one_row.find("game_annotations");
+  Statement one = db.prepare(std::string(one_row).replace(table, 16, "one"));
+  Statement many = db.prepare(multi_row_insert(std::string(one_row).replace(table, 16, "many"), 16));
   for (int id = 1; id <= 16; ++id) {
     const std::string blob(size_t(id), char('a' + id));
     one.bind_int64(1, id);
@@ -48,7 +50,7 @@ TEST(MultiRowInsert, TheGamesStatementForSixteenRowsStoresWhatOneRowAtATimeDoes)
     many.bind_blob((id - 1) * 2 + 2, std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
   }
   many.run();
-  Statement same = db.prepare("SELECT count(*) FROM one o JOIN many m ON m.id = o.id AND m.runs = o.runs");
+  Statement same = db.prepare("SELECT count(*) FROM one o JOIN many m ON m.id = o.id AND m.annotations = o.annotations");
   ASSERT_TRUE(same.step());
   EXPECT_EQ(same.column_int64(0), 16);
   Statement count = db.prepare("SELECT count(*) FROM many");

@@ -1,0 +1,158 @@
+#include "store/material_blocks.h"
+
+#include <algorithm>
+
+#include "store/annotations.h"
+#include "store/games_sql.h"
+
+namespace pgnbase::store {
+
+static_assert(kMaterialBlockGames == 16, "PGNBASE_MATERIAL_BLOCK_OF_GAME (store/games_sql.h) divides by 16");
+
+bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries) {
+  entries.clear();
+  const int64_t first = first_game_of_material_block(block);
+  int64_t previous = -1;
+  for (size_t pos = 0; pos < blob.size();) {
+    const int64_t offset = uint8_t(blob[pos++]);
+    std::string_view runs;
+    if (offset >= kMaterialBlockGames || offset <= previous || !read_length_prefixed(blob, pos, runs)) return false;
+    entries.push_back({first + offset, runs});
+    previous = offset;
+  }
+  return true;
+}
+
+std::string_view material_runs_in_block(int64_t game_id, std::string_view blob) {
+  const int64_t wanted = game_id - first_game_of_material_block(material_block_of(game_id));
+  int64_t previous = -1;
+  for (size_t pos = 0; pos < blob.size();) {
+    const int64_t offset = uint8_t(blob[pos++]);
+    std::string_view runs;
+    if (offset >= kMaterialBlockGames || offset <= previous || !read_length_prefixed(blob, pos, runs)) return {};
+    if (offset == wanted) return runs;
+    if (offset > wanted) return {};
+    previous = offset;
+  }
+  return {};
+}
+
+namespace {
+
+void append_entry(int64_t game_id, std::string_view runs, std::string& blob) {
+  blob += char(game_id - first_game_of_material_block(material_block_of(game_id)));
+  append_varint(runs.size(), blob);
+  blob += runs;
+}
+
+// replace: the block's row exists (read back, completed or cut); otherwise a row there
+// already is a bug, refused by the key rather than overwritten.
+void write_block(Database& db, int64_t block, int64_t games, const std::string& blob, bool replace) {
+  Statement& s = db.cached(replace ? sql::kReplaceMaterialBlock : sql::kInsertMaterialBlock);
+  s.reset();
+  s.bind_int64(1, block);
+  s.bind_int64(2, games);
+  s.bind_blob_static(3, std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
+  s.run();
+}
+
+}  // namespace
+
+void MaterialBlockWriter::add(int64_t game_id, std::string_view runs) {
+  if (game_id <= last_id_)
+    throw StoreError(StoreErrorKind::Other, 0,
+                     db_.path() + ": the material runs of game " + std::to_string(game_id) + " came after those of game " +
+                         std::to_string(last_id_) + " (a bug; nothing of this source was kept)");
+  const int64_t block = material_block_of(game_id);
+  if (block != block_) {
+    flush();
+    block_ = block;
+    if (game_id != first_game_of_material_block(block)) {  // earlier games may have begun it
+      Statement& s = db_.cached(sql::kMaterialBlock);
+      s.reset();
+      s.bind_int64(1, block);
+      if (s.step()) {
+        read_back_ = true;
+        std::vector<MaterialEntry> entries;
+        const std::span<const std::byte> stored = s.column_blob(1);
+        const std::string_view view(reinterpret_cast<const char*>(stored.data()), stored.size());
+        // A corrupt block keeps what it holds before the damage; its games' runs are made
+        // again by whoever reads them (a merge) or counted corrupt (a search).
+        decode_material_block(block, view, entries);
+        for (const MaterialEntry& e : entries) {
+          if (e.game_id >= game_id) {
+            s.reset();
+            throw StoreError(StoreErrorKind::Other, 0,
+                             db_.path() + ": game " + std::to_string(game_id) + " is new, but block " +
+                                 std::to_string(block) + " of material_blocks holds game " + std::to_string(e.game_id) +
+                                 " (a bug; nothing of this source was kept)");
+          }
+          append_entry(e.game_id, e.runs, blob_);
+          ++games_;
+        }
+      }
+      s.reset();
+    }
+  }
+  append_entry(game_id, runs, blob_);
+  ++games_;
+  last_id_ = game_id;
+}
+
+void MaterialBlockWriter::flush() {
+  if (block_ >= 0 && games_ > 0) write_block(db_, block_, games_, blob_, read_back_);
+  clear();
+}
+
+void MaterialBlockWriter::clear() {
+  block_ = -1;
+  games_ = 0;
+  last_id_ = 0;
+  read_back_ = false;
+  blob_.clear();
+}
+
+void remove_material_runs(Database& db, std::span<const int64_t> game_ids) {
+  std::vector<MaterialEntry> entries;
+  std::string blob;
+  for (size_t i = 0; i < game_ids.size();) {
+    const int64_t block = material_block_of(game_ids[i]);
+    size_t end = i;
+    while (end < game_ids.size() && material_block_of(game_ids[end]) == block) ++end;
+    const std::span<const int64_t> removed = game_ids.subspan(i, end - i);
+    i = end;
+    Statement& s = db.cached(sql::kMaterialBlock);
+    s.reset();
+    s.bind_int64(1, block);
+    if (!s.step()) {
+      s.reset();
+      continue;
+    }
+    // A corrupt block keeps what it holds before the damage.
+    const std::span<const std::byte> stored = s.column_blob(1);
+    decode_material_block(block, std::string_view(reinterpret_cast<const char*>(stored.data()), stored.size()), entries);
+    blob.clear();
+    int64_t games = 0;
+    for (const MaterialEntry& e : entries)
+      if (!std::binary_search(removed.begin(), removed.end(), e.game_id)) {
+        append_entry(e.game_id, e.runs, blob);
+        ++games;
+      }
+    s.reset();  // the kept entries are copied: the row may change now
+    if (games > 0) {
+      write_block(db, block, games, blob, true);
+      continue;
+    }
+    Statement& drop = db.cached(sql::kDeleteMaterialBlock);
+    drop.reset();
+    drop.bind_int64(1, block);
+    drop.run();
+  }
+}
+
+int64_t count_material_runs(Database& db) {
+  Statement s = db.prepare(sql::kCountMaterialRuns);
+  return s.step() ? s.column_int64(0) : 0;
+}
+
+}  // namespace pgnbase::store

@@ -1,0 +1,75 @@
+// The games' material runs (material_runs.h) as table material_blocks stores them: one row
+// for each block of kMaterialBlockGames consecutive game ids, block b holding the games of
+// ids b * kMaterialBlockGames + 1 to (b + 1) * kMaterialBlockGames that have runs. A row a
+// game cost the import's single writer as much as the game's 200-byte games row, for 41
+// bytes (SQLite's work is per row: two b-tree descents to move one in); a row of 16 games
+// costs about what one did, and a material search reads 16 games a row. Not more: rows of
+// about 650 bytes fill a 4 KiB page to within one row's size (64 games, 2.6 KB, would
+// leave a page a third empty).
+//
+// Blob layout, for each game of the block in id order:
+// | 1 byte | its id minus the block's first id (0 to kMaterialBlockGames - 1)  |
+// | varint | length of its runs                                               |
+// | bytes  | its runs (material_runs.h)                                       |
+// The row's `games` column says how many games the blob holds.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/database.h"
+
+namespace pgnbase::store {
+
+inline constexpr int64_t kMaterialBlockGames = 16;
+
+inline int64_t material_block_of(int64_t game_id) { return (game_id - 1) / kMaterialBlockGames; }
+inline int64_t first_game_of_material_block(int64_t block) { return block * kMaterialBlockGames + 1; }
+
+struct MaterialEntry {
+  int64_t game_id = 0;
+  std::string_view runs;
+};
+
+// Decodes block `block`'s blob into entries (views into blob), in id order; false when it
+// is corrupt (ids out of the block or not increasing, a length past the end).
+bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries);
+// The runs of game_id in its block's blob; empty when the game has none there (or the blob is corrupt).
+std::string_view material_runs_in_block(int64_t game_id, std::string_view blob);
+
+// Writes the runs of games given in increasing id order (the import's writer), a block's
+// row once the games pass it. A block that earlier games began (the last one of an earlier
+// source) is read back and completed; a block begun by its first id is new (a row there
+// already is refused). Until flush or clear, ids go up, by any step.
+// Not thread-safe: the writer's connection.
+class MaterialBlockWriter {
+ public:
+  explicit MaterialBlockWriter(Database& db) : db_(db) {}
+
+  void add(int64_t game_id, std::string_view runs);
+  // Writes the block being filled and forgets it: before the source ends, and before
+  // anything else changes the table (a removal); the next add reads it back.
+  void flush();
+  // Forgets the block being filled (its source was rolled back).
+  void clear();
+
+ private:
+  Database& db_;
+  int64_t block_ = -1;  // none
+  int64_t last_id_ = 0;  // given since the last flush
+  int64_t games_ = 0;
+  bool read_back_ = false;  // the block's row exists: flush replaces it
+  std::string blob_;
+};
+
+// Takes the runs of the games out of their blocks (removed games; ids in increasing
+// order), each block rewritten once; a block left empty goes.
+void remove_material_runs(Database& db, std::span<const int64_t> game_ids);
+
+// How many games the material blocks hold runs for (the sum of `games`).
+int64_t count_material_runs(Database& db);
+
+}  // namespace pgnbase::store
