@@ -43,8 +43,11 @@ SummaryBase summary_base(store::Database& db);
 // unchanged (games were only added), a position that had a valid row then gets that row
 // plus the answer from the new segments alone (counts add up; the top games are the best
 // of both lists), the same answer as counting it whole; other positions are counted whole.
+//
+// threads: the positions of a level of the walk are explored on up to that many read
+// connections of their own (a file whose changes are committed; else on db).
 SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames,
-                                           const SummaryBase* since = nullptr);
+                                           const SummaryBase* since = nullptr, unsigned threads = 1);
 
 // The stored unfiltered answer for position (moves, counts, ratings, top game ids in
 // top_games[i].id only), or nullopt when there is none or it is stale.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "store/eco_table.h"
+#include "store/multi_row_insert.h"
 
 namespace pgnbase::store {
 
@@ -35,6 +36,8 @@ constexpr std::string_view kInsert = "INSERT OR REPLACE INTO explorer_summaries(
 constexpr std::string_view kAnyEcoPosition = "SELECT EXISTS (SELECT 1 FROM eco_positions)";
 constexpr std::string_view kSelectEco = "SELECT eco, name FROM eco_positions WHERE key = ?1";
 constexpr std::string_view kInsertEco = "INSERT OR REPLACE INTO eco_positions(key, eco, name) VALUES (?1, ?2, ?3)";
+constexpr int kEcoRowsPerInsert = 16;
+constexpr std::string_view kEcoPositionsInKeyOrder = "SELECT key, eco, name FROM eco_positions ORDER BY key";
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -138,20 +141,32 @@ std::unordered_map<uint64_t, ExplorerSummary> read_explorer_summaries(Database& 
 }
 
 void write_eco_positions(Database& db) {
-  db.exec("DELETE FROM eco_positions");
   // In key order (as SQLite orders the rowid: signed), each row goes in as an append,
   // not a B-tree search and a split page: a quarter of the instructions.
   std::vector<std::pair<int64_t, const EcoEntry*>> rows;
   EcoTable::builtin().for_each_position([&](uint64_t key, const EcoEntry& e) { rows.emplace_back(int64_t(key), &e); });
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  Statement insert = db.prepare(kInsertEco);
-  for (const auto& [key, entry] : rows) {
-    insert.reset();
-    insert.bind_int64(1, key);
-    insert.bind_text_static(2, entry->eco);  // the builtin table lives as long as the process
-    insert.bind_text_static(3, entry->name);
-    insert.run();
+  // The table is this build's constant: a database that holds it already (an append)
+  // keeps it, read in a tenth of the time it takes to write.
+  {
+    Statement stored = db.prepare(kEcoPositionsInKeyOrder);
+    size_t same = 0;
+    bool held = true;
+    while (held && stored.step()) {
+      held = same < rows.size() && stored.column_int64(0) == rows[same].first &&
+             stored.column_text(1) == rows[same].second->eco && stored.column_text(2) == rows[same].second->name;
+      same += held;
+    }
+    if (held && same == rows.size()) return;
   }
+  db.exec("DELETE FROM eco_positions");
+  static const std::string kInsertEcoBatch = multi_row_insert(kInsertEco, kEcoRowsPerInsert);
+  insert_rows(db.cached(kInsertEco), db.cached(kInsertEcoBatch), kEcoRowsPerInsert, 3, rows.size(),
+              [&](Statement& s, int first, size_t row) {
+                s.bind_int64(first, rows[row].first);
+                s.bind_text_static(first + 1, rows[row].second->eco);  // the builtin table lives as long as the process
+                s.bind_text_static(first + 2, rows[row].second->name);
+              });
 }
 
 OpeningName name_opening(Database& db, std::span<const uint64_t> keys) {

@@ -85,12 +85,13 @@ bool flush_stdout() {
 // The explorer's stored answers for common positions follow the games just imported.
 // Returns the CPU seconds it took.
 // since: the summaries as they were before the imports (updated, not rebuilt, when only
-// games were added).
-double rebuild_explorer_summaries(store::Database& db, bool quiet, const search::SummaryBase* since = nullptr) {
+// games were added). threads: read connections exploring a level's positions together.
+double rebuild_explorer_summaries(store::Database& db, bool quiet, const search::SummaryBase* since = nullptr,
+                                  unsigned threads = 1) {
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = this_thread_cpu_seconds();
   store::Transaction transaction(db);
-  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, search::kSummaryMinGames, since);
+  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, search::kSummaryMinGames, since, threads);
   transaction.commit();
   if (!quiet && stats.positions > 0)  // small databases have none: their output stays as it was
     std::printf("explorer summaries: %llu positions (%.1f KB) in %.2f s\n", (unsigned long long)stats.positions,
@@ -346,7 +347,7 @@ int main(int argc, char** argv) {
       end_input();
     }
     if (totals.imported_files() > 0)
-      summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet, &summaries_before);
+      summaries_cpu = rebuild_explorer_summaries(writer->database(), quiet, &summaries_before, options.threads);
     if (fresh && totals.imported_files() > 0) publish();
     writer.reset();  // an unpublished build (nothing imported) goes when fresh does
   } catch (const std::exception& e) {

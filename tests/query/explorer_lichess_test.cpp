@@ -15,6 +15,7 @@
 #include "search/explorer_summary.h"
 #include "search/game_search.h"
 #include "store/position_index_reader.h"
+#include "store/position_segments.h"
 #include "search/time_control.h"
 #include "query_test_support.h"
 #include "sample_games.h"
@@ -383,12 +384,56 @@ std::map<int64_t, std::string> summary_rows(const std::string& path) {
   return rows;
 }
 
-search::SummaryBuildStats build_summaries(const std::string& path, const search::SummaryBase* since) {
+// threads > 1: each level's positions explored on read connections of their own.
+search::SummaryBuildStats build_summaries(const std::string& path, const search::SummaryBase* since,
+                                          unsigned threads = 1) {
   store::Database db(path, store::Database::Mode::ReadWrite);
   store::Transaction t(db);
-  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, 20, since);
+  const search::SummaryBuildStats stats = search::build_explorer_summaries(db, 20, since, threads);
   t.commit();
   return stats;
+}
+
+// The positions of a level explored on several read connections: the rows that one
+// connection writes, byte for byte. A position index the writer changed and did not
+// commit (here the second half's segment deleted) is not what a reader sees: then the
+// writer's own connection explores, and the summaries follow its changes.
+TEST_F(ExplorerLichess, SummariesExploredOnSeveralConnectionsAreTheSame) {
+  const std::vector<std::string>& games = test::sample_games();
+  std::string half_one, half_two;
+  for (size_t i = 0; i < games.size(); ++i) (i < games.size() / 2 ? half_one : half_two) += games[i];
+  const std::string one = dir_->file("one.db"), four = dir_->file("four.db");
+  const std::string first = dir_->file("one.pgn"), second = dir_->file("two.pgn");
+  test::write_file(first, half_one);
+  test::write_file(second, half_two);
+  query_test::import_files(one, {first}, false);
+  query_test::import_files(one, {second}, false);
+  std::filesystem::copy_file(one, four);
+  const search::SummaryBuildStats by_one = build_summaries(one, nullptr, 1);
+  EXPECT_GT(by_one.positions, 20u);
+  EXPECT_EQ(build_summaries(four, nullptr, 4).positions, by_one.positions);
+  EXPECT_EQ(summary_rows(four), summary_rows(one));
+
+  auto last_segment = [](store::Database& db) {
+    store::Statement s = db.prepare("SELECT max(segment_id) FROM position_segments");
+    return s.step() ? s.column_int64(0) : 0;
+  };
+  {
+    store::Database db(one, store::Database::Mode::ReadWrite);
+    store::Transaction t(db);
+    ASSERT_TRUE(store::delete_position_segment(db, last_segment(db)));
+    t.commit();
+  }
+  const search::SummaryBuildStats committed = build_summaries(one, nullptr, 1);
+  EXPECT_LT(committed.positions, by_one.positions);
+  {
+    store::Database db(four, store::Database::Mode::ReadWrite);
+    store::Transaction t(db);
+    ASSERT_TRUE(store::delete_position_segment(db, last_segment(db)));
+    EXPECT_EQ(search::build_explorer_summaries(db, 20, nullptr, 4).positions, committed.positions);
+    t.commit();
+  }
+  EXPECT_EQ(summary_rows(four), summary_rows(one));
 }
 
 // An import that only adds games updates the stored answers from the new games' postings;
@@ -410,7 +455,7 @@ TEST_F(ExplorerLichess, SummariesUpdatedAfterAnAppendAreThoseOfARebuild) {
   }
   query_test::import_files(updated, {second}, false);
   std::filesystem::copy_file(updated, rebuilt);
-  const search::SummaryBuildStats update = build_summaries(updated, &since);
+  const search::SummaryBuildStats update = build_summaries(updated, &since, 4);
   const search::SummaryBuildStats rebuild = build_summaries(rebuilt, nullptr);
   EXPECT_GT(update.updated, 20u);
   EXPECT_EQ(rebuild.updated, 0u);
