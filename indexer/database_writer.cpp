@@ -88,7 +88,10 @@ void DatabaseWriter::refresh_cached_state() {
   if (cached_version_ == version) return;
   name_ids_.clear();
   store::Statement names = db_.prepare(store::sql::kNames);
-  while (names.step()) name_ids_.emplace(std::string(names.column_text(1)), names.column_int64(0));
+  while (names.step()) {
+    const std::string_view name = names.column_text(1);
+    name_ids_.add(std::string(name), name_hash(name), names.column_int64(0));
+  }
   next_game_id_ = store::next_game_id(db_);  // never an id given before, even to a removed game
   store::Statement max_name_id = db_.prepare(store::sql::kMaxNameId);
   if (max_name_id.step()) next_name_id_ = max_name_id.column_int64(0) + 1;
@@ -96,7 +99,8 @@ void DatabaseWriter::refresh_cached_state() {
   store::Statement openings = db_.prepare(store::sql::kOpenings);
   next_opening_id_ = 1;
   while (openings.step()) {
-    opening_ids_.emplace(std::string(openings.column_text(1)), openings.column_int64(0));
+    const std::string_view name = openings.column_text(1);
+    opening_ids_.add(std::string(name), name_hash(name), openings.column_int64(0));
     next_opening_id_ = std::max(next_opening_id_, openings.column_int64(0) + 1);
   }
   dedupe_keys_.clear();
@@ -165,15 +169,15 @@ PositionIndexOptions DatabaseWriter::position_options() const {
 }
 
 int64_t DatabaseWriter::intern(HashedName name) {
-  if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
-  name_ids_.emplace(std::string(name.text), next_name_id_);
+  if (const int64_t id = name_ids_.find(name.text, name.hash)) return id;
+  name_ids_.add(std::string(name.text), name.hash, next_name_id_);
   new_names_.emplace_back(next_name_id_, std::string(name.text));
   return next_name_id_++;
 }
 
 int64_t DatabaseWriter::intern_opening(HashedName name) {
-  if (auto it = opening_ids_.find(name); it != opening_ids_.end()) return it->second;
-  opening_ids_.emplace(std::string(name.text), next_opening_id_);
+  if (const int64_t id = opening_ids_.find(name.text, name.hash)) return id;
+  opening_ids_.add(std::string(name.text), name.hash, next_opening_id_);
   new_openings_.emplace_back(next_opening_id_, std::string(name.text));
   return next_opening_id_++;
 }

@@ -14,13 +14,13 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 
 #include "indexer/game_record.h"
 #include "indexer/posting_sorter.h"
 #include "indexer/row_staging.h"
 #include "indexer/source_removal.h"
 #include "indexer/game_id_table.h"
+#include "indexer/name_table.h"
 #include "indexer/truncated_copies.h"
 #include "store/database.h"
 #include "store/game_facets.h"
@@ -235,19 +235,7 @@ class DatabaseWriter {
   std::unique_ptr<PositionIndexBuilder> positions_;
   SegmentWriter segment_writer_;  // set by write_positions_with, for the current source only
   // Looked up by HashedName, whose hash the worker made (GameRecord::name_keys).
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return name_hash(text); }
-    size_t operator()(const HashedName& name) const { return name.hash; }
-  };
-  struct NameEqual {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-    bool operator()(const HashedName& a, std::string_view b) const { return a.text == b; }
-    bool operator()(std::string_view a, const HashedName& b) const { return a == b.text; }
-  };
-  using NameIds = std::unordered_map<std::string, int64_t, NameHash, NameEqual>;
-  NameIds name_ids_;
+  NameTable name_ids_;
   std::vector<std::pair<int64_t, std::string>> new_names_;  // interned in this source, in id order
   // Names written in this source whose words are not folded yet, and (word, name id) of
   // those folded.
@@ -255,7 +243,7 @@ class DatabaseWriter {
   std::vector<std::pair<std::string, int64_t>> new_words_;
   int64_t next_name_id_ = 1;
   // The openings table, kept the same way (no words).
-  NameIds opening_ids_;
+  NameTable opening_ids_;
   std::vector<std::pair<int64_t, std::string>> new_openings_;
   int64_t next_opening_id_ = 1;
   GameIdTable dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
