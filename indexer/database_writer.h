@@ -304,7 +304,7 @@ class DatabaseWriter {
   store::NewGameFacets new_facets_;
   // Prepared by the first begin_source, used by every source after it.
   store::Statement insert_game_, insert_games_batch_, insert_annotations_, insert_reject_, insert_copy_;
-  // The material runs of the games written, a row for 64 games (take_pending_games).
+  // The material runs of the games written, a row for 16 games (take_pending_games).
   store::MaterialBlockWriter material_{db_};
   int64_t source_id_ = 0;
   int64_t first_game_id_ = 1;  // of the current source: smaller ids belong to other sources

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
-#include <exception>
 #include <unordered_set>
 
 #include "core/fen.h"

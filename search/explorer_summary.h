@@ -45,7 +45,7 @@ SummaryBase summary_base(store::Database& db);
 // of both lists), the same answer as counting it whole; other positions are counted whole.
 //
 // threads: the positions of a level of the walk are explored on up to that many read
-// connections of their own (a file whose changes are committed; else on db).
+// connections of their own (a file whose position index db sees committed; else on db).
 SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_games = kSummaryMinGames,
                                            const SummaryBase* since = nullptr, unsigned threads = 1);
 

@@ -147,7 +147,7 @@ void write_eco_positions(Database& db) {
   EcoTable::builtin().for_each_position([&](uint64_t key, const EcoEntry& e) { rows.emplace_back(int64_t(key), &e); });
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   // The table is this build's constant: a database that holds it already (an append)
-  // keeps it, read in a tenth of the time it takes to write.
+  // keeps it, instead of having its 3,807 rows deleted and written again.
   {
     Statement stored = db.prepare(kEcoPositionsInKeyOrder);
     size_t same = 0;

@@ -1,11 +1,11 @@
 // The games' material runs (material_runs.h) as table material_blocks stores them: one row
 // for each block of kMaterialBlockGames consecutive game ids, block b holding the games of
 // ids b * kMaterialBlockGames + 1 to (b + 1) * kMaterialBlockGames that have runs. A row a
-// game cost the import's single writer as much as the game's 200-byte games row, for 41
-// bytes (SQLite's work is per row: two b-tree descents to move one in); a row of 16 games
-// costs about what one did, and a material search reads 16 games a row. Not more: rows of
-// about 650 bytes fill a 4 KiB page to within one row's size (64 games, 2.6 KB, would
-// leave a page a third empty).
+// game cost the import's single writer about 2,400 instructions to move in (SQLite's work
+// is per row: two b-tree descents), nearly what the game's 200-byte games row cost, for 41
+// bytes; a row of 16 games costs it about 6,500 (bound, not moved), and a material search
+// reads 16 games a row. Not more: rows of about 650 bytes fill a 4 KiB page to within one
+// row's size (64 games, 2.6 KB, would leave a page a third empty).
 //
 // Blob layout, for each game of the block in id order:
 // | 1 byte | its id minus the block's first id (0 to kMaterialBlockGames - 1)  |

@@ -21,7 +21,8 @@ inline constexpr std::string_view kMergeGamesInRange =
     "SELECT g.id, g.source_id, g.game_number, g.byte_offset, g.line, g.event_id, g.site_id, g.date, g.date_key, "
     "g.round, g.white_id, g.black_id, g.result_tag, g.result, g.white_elo, g.black_elo, g.eco, g.eco_source, "
     "g.opening_id, g.time_control, g.plies, g.variant, g.start_fen, g.language, g.moves, g.tags, a.annotations, "
-    "m.runs, g.site_suffix FROM games g LEFT JOIN game_annotations a ON a.id = g.id LEFT JOIN material_blocks m ON m.block = " PGNBASE_MATERIAL_BLOCK_OF_GAME " "
+    "m.runs, g.site_suffix FROM games g LEFT JOIN game_annotations a ON a.id = g.id "
+    "LEFT JOIN material_blocks m ON m.block = " PGNBASE_MATERIAL_BLOCK_OF_GAME " "
     "WHERE g.id BETWEEN ?1 AND ?2 ORDER BY g.id";
 // Its columns, in order.
 enum MergeGameColumn : int {

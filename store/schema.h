@@ -142,7 +142,7 @@ CREATE TABLE IF NOT EXISTS eco_positions (
   name TEXT NOT NULL
 );
 -- Material and pattern search: the material of every ply, as the
--- plies where it changes (store/material_runs.h), 64 games of consecutive ids a row
+-- plies where it changes (store/material_runs.h), 16 games of consecutive ids a row
 -- (store/material_blocks.h), so a material search scans this table and reads no moves.
 -- New in schema 8 (schema 7 had a row a game, game_material).
 CREATE TABLE IF NOT EXISTS material_blocks (
