@@ -247,5 +247,46 @@ TEST(PatternSearchBruteForce, SharedFilesWithChess960SetUpsPromotionsAndEnPassan
   EXPECT_GT(check_all_patterns(db, 1), 500u);
 }
 
+// A damaged material block (hand-made damage to the bundled sample's database: two blobs
+// cut short, one of them the block that straddles the two threads' id ranges): its games
+// are counted corrupt, once each, and skipped; every other game is judged as before.
+TEST(PatternSearchCorruptBlocks, ADamagedBlockCountsItsGamesCorruptOnce) {
+  test::TempDir dir;
+  const std::string db_path = dir.file("sample.db");
+  query_test::import_files(db_path, {test::kSample.string()});
+  const search::Pattern pattern = pattern_of(imbalance("BvN"));
+  std::vector<search::PatternHit> before;
+  int64_t games = 0;
+  {
+    store::Database db(db_path, store::Database::Mode::ReadOnly);
+    before = search::find_pattern_games(db, pattern, nullptr, 2);
+    store::Statement count = db.prepare("SELECT count(*) FROM games");
+    ASSERT_TRUE(count.step());
+    games = count.column_int64(0);
+  }
+  // find_pattern_games splits ids 1..last into halves of last / 2 + 1: block 62 (ids 993
+  // to 1008) holds the first id of the second half when there are 2,000 games.
+  ASSERT_EQ(games, 2000);
+  {
+    store::Database db(db_path, store::Database::Mode::ReadWrite);
+    db.exec("UPDATE material_blocks SET runs = substr(runs, 1, 5) WHERE block IN (3, 62)");
+  }
+  store::Database db(db_path, store::Database::Mode::ReadOnly);
+  search::PatternSearchStats stats;
+  const std::vector<search::PatternHit> after = search::find_pattern_games(db, pattern, nullptr, 2, &stats);
+  EXPECT_EQ(stats.games, uint64_t(games));
+  EXPECT_EQ(stats.corrupt, 32u);
+  auto damaged = [](uint32_t id) { return (id >= 49 && id <= 64) || (id >= 993 && id <= 1008); };
+  std::vector<search::PatternHit> expected;
+  for (const search::PatternHit& h : before)
+    if (!damaged(h.game_id)) expected.push_back(h);
+  ASSERT_EQ(after.size(), expected.size());
+  for (size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].game_id, expected[i].game_id);
+    EXPECT_EQ(after[i].ply, expected[i].ply);
+  }
+  EXPECT_LT(after.size(), before.size());  // the damage hid some matches
+}
+
 }  // namespace
 }  // namespace pgnbase::query
