@@ -68,10 +68,12 @@ class RangeScan {
         s.column_int64(0), {reinterpret_cast<const char*>(blob.data()), blob.size()}, entries_);
     for (const store::MaterialEntry& e : entries_)
       if (wanted(e.game_id)) judge(uint32_t(e.game_id), e.runs, hits, stats);
-    // The games past the damage: as many as the row says it holds, at least one; counted by
-    // the range that holds the block's first id (a block may straddle two threads' ranges).
+    // The games past the damage: as many as the row says it holds (at least one, at most
+    // what a block has room for after the entries read); counted by the range that holds
+    // the block's first id (a block may straddle two threads' ranges).
     if (!whole && store::first_game_of_material_block(s.column_int64(0)) >= first_id_) {
-      const uint64_t lost = uint64_t(std::max<int64_t>(1, s.column_int64(1) - int64_t(entries_.size())));
+      const int64_t room = std::max<int64_t>(1, store::kMaterialBlockGames - int64_t(entries_.size()));
+      const uint64_t lost = uint64_t(std::clamp<int64_t>(s.column_int64(1) - int64_t(entries_.size()), 1, room));
       stats.games += lost;
       stats.corrupt += lost;
     }

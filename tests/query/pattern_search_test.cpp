@@ -248,8 +248,9 @@ TEST(PatternSearchBruteForce, SharedFilesWithChess960SetUpsPromotionsAndEnPassan
 }
 
 // A damaged material block (hand-made damage to the bundled sample's database: two blobs
-// cut short, one of them the block that straddles the two threads' id ranges): its games
-// are counted corrupt, once each, and skipped; every other game is judged as before.
+// cut short, one of them the block that straddles the two threads' id ranges, the other
+// with an absurd game count): its games are counted corrupt, once each, and skipped;
+// every other game is judged as before.
 TEST(PatternSearchCorruptBlocks, ADamagedBlockCountsItsGamesCorruptOnce) {
   test::TempDir dir;
   const std::string db_path = dir.file("sample.db");
@@ -269,7 +270,9 @@ TEST(PatternSearchCorruptBlocks, ADamagedBlockCountsItsGamesCorruptOnce) {
   ASSERT_EQ(games, 2000);
   {
     store::Database db(db_path, store::Database::Mode::ReadWrite);
-    db.exec("UPDATE material_blocks SET runs = substr(runs, 1, 5) WHERE block IN (3, 62)");
+    // Block 3 also claims a million games: no block has room for more than 16.
+    db.exec("UPDATE material_blocks SET runs = substr(runs, 1, 5), games = iif(block = 3, 1000000, games) "
+            "WHERE block IN (3, 62)");
   }
   store::Database db(db_path, store::Database::Mode::ReadOnly);
   search::PatternSearchStats stats;
