@@ -148,15 +148,10 @@ bool interpret(Symbols& s, Color us, MoveRequest& r) {
 // general tokenising (a fifth of the import's SAN reading); false, r untouched, for
 // any other form, which goes the general way.
 bool read_plain_english(std::string_view t, MoveRequest& r) {
+  // An upper-case piece letter but P (a lower-case b is a file).
   auto piece = [](char c) {
-    switch (c) {
-      case 'N': return KNIGHT;
-      case 'B': return BISHOP;
-      case 'R': return ROOK;
-      case 'Q': return QUEEN;
-      case 'K': return KING;
-      default: return NO_PIECE_TYPE;
-    }
+    const PieceType pt = c >= 'A' && c <= 'Z' ? piece_type_of_letter(c) : NO_PIECE_TYPE;
+    return pt == PAWN ? NO_PIECE_TYPE : pt;
   };
   auto is_file = [](char c) { return c >= 'a' && c <= 'h'; };
   auto is_rank = [](char c) { return c >= '1' && c <= '8'; };

@@ -81,6 +81,19 @@ class Move {
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 constexpr Piece make_piece(Color c, PieceType pt) { return Piece((c << 3) | pt); }
 constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
+// A piece letter, KQRBNP in either case, as its type; NO_PIECE_TYPE for any other
+// character (only P and p become 'p' when the lower-case bit is set, and so on).
+constexpr PieceType piece_type_of_letter(char c) {
+  switch (c | 0x20) {
+    case 'p': return PAWN;
+    case 'n': return KNIGHT;
+    case 'b': return BISHOP;
+    case 'r': return ROOK;
+    case 'q': return QUEEN;
+    case 'k': return KING;
+    default: return NO_PIECE_TYPE;
+  }
+}
 constexpr Color color_of(Piece p) { return Color(p >> 3); }
 constexpr File file_of(Square s) { return File(s & 7); }
 constexpr Rank rank_of(Square s) { return Rank(s >> 3); }

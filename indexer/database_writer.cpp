@@ -291,7 +291,7 @@ namespace {
 // Whether the game's row has a value in the column (bind_game_row).
 bool has_value(const GameRecord& game, store::PartialIndexColumn column) {
   switch (column) {
-    case store::PartialIndexColumn::Eco: return game.header.eco || !game.eco.empty();
+    case store::PartialIndexColumn::Eco: return eco_source_of(game) != store::EcoSource::None;
     case store::PartialIndexColumn::DateKey: return game.header.date_key.has_value();
     case store::PartialIndexColumn::WhiteElo: return game.header.white_elo.has_value();
     case store::PartialIndexColumn::BlackElo: return game.header.black_elo.has_value();

@@ -5,6 +5,11 @@
 
 namespace pgnbase::indexer {
 
+store::EcoSource eco_source_of(const GameRecord& game) {
+  if (game.header.eco) return store::EcoSource::Tag;
+  return game.eco.empty() ? store::EcoSource::None : store::EcoSource::Computed;
+}
+
 void bind_game_row(store::Statement& s, int first, const GameRecord& game, const GameRowRefs& refs,
                    int64_t source_id, std::optional<int64_t> id) {
   const store::HeaderColumns& h = game.header;
@@ -26,15 +31,9 @@ void bind_game_row(store::Statement& s, int first, const GameRecord& game, const
   s.bind_int64(at(14), int64_t(game.result));
   if (h.white_elo) s.bind_int64(at(15), *h.white_elo);
   if (h.black_elo) s.bind_int64(at(16), *h.black_elo);
-  if (h.eco) {
-    s.bind_text_static(at(17), *h.eco);
-    s.bind_int64(at(18), int64_t(store::EcoSource::Tag));
-  } else if (!game.eco.empty()) {
-    s.bind_text_static(at(17), game.eco);
-    s.bind_int64(at(18), int64_t(store::EcoSource::Computed));
-  } else {
-    s.bind_int64(at(18), int64_t(store::EcoSource::None));
-  }
+  const store::EcoSource eco = eco_source_of(game);
+  if (eco != store::EcoSource::None) s.bind_text_static(at(17), eco == store::EcoSource::Tag ? *h.eco : game.eco);
+  s.bind_int64(at(18), int64_t(eco));
   if (refs.opening) s.bind_int64(at(19), *refs.opening);
   if (h.time_control) s.bind_text_static(at(20), *h.time_control);
   s.bind_int64(at(21), int64_t(game.codes.size()));

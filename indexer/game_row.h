@@ -21,6 +21,10 @@ struct GameRowRefs {
   std::string_view site_suffix;
 };
 
+// Where the games row's eco column comes from: the header's ECO tag, else the computed
+// classification, else nowhere (NULL).
+store::EcoSource eco_source_of(const GameRecord& game);
+
 // Binds kInsertGame's parameters; parameter k is first + k - 1 (a row of a multi-row
 // statement). id nullopt leaves the id unbound, for SQLite to give. Texts and blobs are
 // bound static: the record must outlive the statement's run.

@@ -25,29 +25,32 @@ class NameTable {
     for (size_t i = hash & mask();; i = (i + 1) & mask()) {
       const Slot& s = slots_[i];
       if (s.entry == 0) return 0;
-      if (s.hash == hash && entries_[s.entry - 1].first == text) return entries_[s.entry - 1].second;
+      if (s.hash == hash && entries_[s.entry - 1].text == text) return entries_[s.entry - 1].id;
     }
   }
 
   // Adds text, which has no id yet, with id (not 0).
   void add(std::string text, uint64_t hash, int64_t id) {
     if ((entries_.size() + 1) * 2 > slots_.size()) grow();
-    entries_.emplace_back(std::move(text), id);
+    entries_.push_back({std::move(text), id, hash});
     place(hash, uint32_t(entries_.size()));
-    hashes_.push_back(hash);
   }
 
   size_t size() const { return entries_.size(); }
   void clear() {
     slots_ = {};
     entries_ = {};
-    hashes_ = {};
   }
 
  private:
   struct Slot {
     uint64_t hash = 0;
     uint32_t entry = 0;  // 1 + its index in entries_; 0: empty
+  };
+  struct Entry {
+    std::string text;
+    int64_t id;
+    uint64_t hash;  // for growing without hashing again
   };
   size_t mask() const { return slots_.size() - 1; }
   void place(uint64_t hash, uint32_t entry) {
@@ -57,12 +60,11 @@ class NameTable {
   }
   void grow() {
     slots_.assign(slots_.empty() ? 1024 : slots_.size() * 2, Slot{});
-    for (size_t e = 0; e < entries_.size(); ++e) place(hashes_[e], uint32_t(e + 1));
+    for (size_t e = 0; e < entries_.size(); ++e) place(entries_[e].hash, uint32_t(e + 1));
   }
 
   std::vector<Slot> slots_;
-  std::vector<std::pair<std::string, int64_t>> entries_;
-  std::vector<uint64_t> hashes_;  // entries_'s, for growing without hashing again
+  std::vector<Entry> entries_;
 };
 
 }  // namespace pgnbase::indexer

@@ -9,19 +9,6 @@ namespace {
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
-// KQRBNP (either case) as a type; NO_PIECE_TYPE otherwise.
-PieceType piece_type_of_letter(char c) {
-  switch (std::toupper(static_cast<unsigned char>(c))) {
-    case 'P': return PAWN;
-    case 'N': return KNIGHT;
-    case 'B': return BISHOP;
-    case 'R': return ROOK;
-    case 'Q': return QUEEN;
-    case 'K': return KING;
-    default: return NO_PIECE_TYPE;
-  }
-}
-
 bool parse_square(std::string_view text, Square& out) {
   if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8') return false;
   out = make_square(File(text[0] - 'a'), Rank(text[1] - '1'));

@@ -9,35 +9,27 @@ namespace pgnbase::store {
 
 static_assert(kMaterialBlockGames == 16, "PGNBASE_MATERIAL_BLOCK_OF_GAME (store/games_sql.h) divides by 16");
 
-bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries) {
-  entries.clear();
-  const int64_t first = first_game_of_material_block(block);
+namespace {
+
+// Calls f(offset in the block, runs) for each entry of a blob in order, until f returns
+// false; returns false when the blob is corrupt before that (an offset out of the block
+// or not increasing, a length past the end).
+template <class F>
+bool walk_block(std::string_view blob, F f) {
   int64_t previous = -1;
   for (size_t pos = 0; pos < blob.size();) {
     const int64_t offset = uint8_t(blob[pos++]);
     std::string_view runs;
     if (offset >= kMaterialBlockGames || offset <= previous || !read_length_prefixed(blob, pos, runs)) return false;
-    entries.push_back({first + offset, runs});
+    if (!f(offset, runs)) return true;
     previous = offset;
   }
   return true;
 }
 
-std::string_view material_runs_in_block(int64_t game_id, std::string_view blob) {
-  const int64_t wanted = game_id - first_game_of_material_block(material_block_of(game_id));
-  int64_t previous = -1;
-  for (size_t pos = 0; pos < blob.size();) {
-    const int64_t offset = uint8_t(blob[pos++]);
-    std::string_view runs;
-    if (offset >= kMaterialBlockGames || offset <= previous || !read_length_prefixed(blob, pos, runs)) return {};
-    if (offset == wanted) return runs;
-    if (offset > wanted) return {};
-    previous = offset;
-  }
-  return {};
+std::string_view view_of(std::span<const std::byte> blob) {
+  return {reinterpret_cast<const char*>(blob.data()), blob.size()};
 }
-
-namespace {
 
 void append_entry(int64_t game_id, std::string_view runs, std::string& blob) {
   blob += char(game_id - first_game_of_material_block(material_block_of(game_id)));
@@ -58,6 +50,25 @@ void write_block(Database& db, int64_t block, int64_t games, const std::string& 
 
 }  // namespace
 
+bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries) {
+  entries.clear();
+  const int64_t first = first_game_of_material_block(block);
+  return walk_block(blob, [&](int64_t offset, std::string_view runs) {
+    entries.push_back({first + offset, runs});
+    return true;
+  });
+}
+
+std::string_view material_runs_in_block(int64_t game_id, std::string_view blob) {
+  const int64_t wanted = game_id - first_game_of_material_block(material_block_of(game_id));
+  std::string_view found;
+  walk_block(blob, [&](int64_t offset, std::string_view runs) {
+    if (offset == wanted) found = runs;
+    return offset < wanted;
+  });
+  return found;
+}
+
 void MaterialBlockWriter::add(int64_t game_id, std::string_view runs) {
   if (game_id <= last_id_)
     throw StoreError(StoreErrorKind::Other, 0,
@@ -67,36 +78,35 @@ void MaterialBlockWriter::add(int64_t game_id, std::string_view runs) {
   if (block != block_) {
     flush();
     block_ = block;
-    if (game_id != first_game_of_material_block(block)) {  // earlier games may have begun it
-      Statement& s = db_.cached(sql::kMaterialBlock);
-      s.reset();
-      s.bind_int64(1, block);
-      if (s.step()) {
-        read_back_ = true;
-        std::vector<MaterialEntry> entries;
-        const std::span<const std::byte> stored = s.column_blob(1);
-        const std::string_view view(reinterpret_cast<const char*>(stored.data()), stored.size());
-        // A corrupt block keeps what it holds before the damage; its games' runs are made
-        // again by whoever reads them (a merge) or counted corrupt (a search).
-        decode_material_block(block, view, entries);
-        for (const MaterialEntry& e : entries) {
-          if (e.game_id >= game_id) {
-            s.reset();
-            throw StoreError(StoreErrorKind::Other, 0,
-                             db_.path() + ": game " + std::to_string(game_id) + " is new, but block " +
-                                 std::to_string(block) + " of material_blocks holds game " + std::to_string(e.game_id) +
-                                 " (a bug; nothing of this source was kept)");
-          }
-          append_entry(e.game_id, e.runs, blob_);
-          ++games_;
-        }
-      }
-      s.reset();
-    }
+    if (game_id != first_game_of_material_block(block)) read_back(game_id);  // earlier games may have begun it
   }
   append_entry(game_id, runs, blob_);
   ++games_;
   last_id_ = game_id;
+}
+
+void MaterialBlockWriter::read_back(int64_t game_id) {
+  Statement& s = db_.cached(sql::kMaterialBlock);
+  s.reset();
+  s.bind_int64(1, block_);
+  if (!s.step()) return s.reset();
+  read_back_ = true;
+  // A corrupt block keeps what it holds before the damage; its games' runs are made again
+  // by whoever reads them (a merge) or counted corrupt (a search).
+  std::vector<MaterialEntry> entries;
+  decode_material_block(block_, view_of(s.column_blob(1)), entries);
+  for (const MaterialEntry& e : entries) {
+    if (e.game_id >= game_id) {
+      s.reset();
+      throw StoreError(StoreErrorKind::Other, 0,
+                       db_.path() + ": game " + std::to_string(game_id) + " is new, but block " +
+                           std::to_string(block_) + " of material_blocks holds game " + std::to_string(e.game_id) +
+                           " (a bug; nothing of this source was kept)");
+    }
+    append_entry(e.game_id, e.runs, blob_);
+    ++games_;
+  }
+  s.reset();  // the entries are copied
 }
 
 void MaterialBlockWriter::flush() {
@@ -129,8 +139,7 @@ void remove_material_runs(Database& db, std::span<const int64_t> game_ids) {
       continue;
     }
     // A corrupt block keeps what it holds before the damage.
-    const std::span<const std::byte> stored = s.column_blob(1);
-    decode_material_block(block, std::string_view(reinterpret_cast<const char*>(stored.data()), stored.size()), entries);
+    decode_material_block(block, view_of(s.column_blob(1)), entries);
     blob.clear();
     int64_t games = 0;
     for (const MaterialEntry& e : entries)

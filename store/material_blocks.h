@@ -57,6 +57,10 @@ class MaterialBlockWriter {
   void clear();
 
  private:
+  // Starts the block being filled (block_) with the entries its row holds, if it has one:
+  // all below game_id, or this is a bug.
+  void read_back(int64_t game_id);
+
   Database& db_;
   int64_t block_ = -1;  // none
   int64_t last_id_ = 0;  // given since the last flush
