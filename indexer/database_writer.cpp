@@ -228,23 +228,41 @@ int64_t DatabaseWriter::add_game(const GameRecord& game) {
   return id;
 }
 
+void DatabaseWriter::begin_chunk(uint32_t distinct_names, uint32_t distinct_openings) {
+  // The slots number this chunk's names: no game of another may be left to take.
+  if (!pending_games_.empty()) write_pending_games();
+  chunk_name_ids_.assign(distinct_names, 0);
+  chunk_opening_ids_.assign(distinct_openings, 0);
+}
+
 GameRowRefs DatabaseWriter::refs_of(const GameRecord& game) {
   const store::HeaderColumns& h = game.header;
   const NameKeys keys = game.name_keys ? *game.name_keys : name_keys_of(game);
+  // A name the chunk named before has its id in the chunk's slot (begin_chunk).
+  auto id_of = [](std::vector<int64_t>& chunk_ids, uint32_t slot, auto intern_name) {
+    if (slot == 0 || slot > chunk_ids.size()) return intern_name();
+    int64_t& id = chunk_ids[slot - 1];
+    if (id == 0) id = intern_name();
+    return id;
+  };
+  auto name_id = [&](std::string_view text, size_t hash, uint32_t slot) {
+    return id_of(chunk_name_ids_, slot, [&] { return intern({text, hash}); });
+  };
   GameRowRefs refs;
-  if (h.event) refs.event = intern({*h.event, keys.event});
+  if (h.event) refs.event = name_id(*h.event, keys.event, keys.event_slot);
   if (h.site) {
     const std::string_view site = *h.site;
     if (keys.site_prefix_length > 0) {
-      refs.site = intern({site.substr(0, keys.site_prefix_length), keys.site});
+      refs.site = name_id(site.substr(0, keys.site_prefix_length), keys.site, keys.site_slot);
       refs.site_suffix = site.substr(keys.site_prefix_length);
     } else {
-      refs.site = intern({site, keys.site});
+      refs.site = name_id(site, keys.site, keys.site_slot);
     }
   }
-  if (h.white) refs.white = intern({*h.white, keys.white});
-  if (h.black) refs.black = intern({*h.black, keys.black});
-  if (!game.opening.empty()) refs.opening = intern_opening({game.opening, keys.opening});
+  if (h.white) refs.white = name_id(*h.white, keys.white, keys.white_slot);
+  if (h.black) refs.black = name_id(*h.black, keys.black, keys.black_slot);
+  if (!game.opening.empty())
+    refs.opening = id_of(chunk_opening_ids_, keys.opening_slot, [&] { return intern_opening({game.opening, keys.opening}); });
   return refs;
 }
 
@@ -592,6 +610,8 @@ void DatabaseWriter::abandon_source_keeping_finished() noexcept {
 void DatabaseWriter::abandon_source() {
   if (staging_) staging_->abandon();  // before the records its threads read are gone
   pending_games_.clear();  // their records may be gone; the rollback takes their rows
+  chunk_name_ids_.clear();  // ids the rollback may take back
+  chunk_opening_ids_.clear();
   material_.clear();
   positions_.reset();
   segment_writer_ = nullptr;

@@ -126,6 +126,9 @@ class DatabaseWriter {
   bool has_source_of_size(uint64_t bytes);
 
   void begin_source(const std::string& path, std::optional<uint64_t> size);
+  // Starts a chunk's games: their names' slots (NameKeys, ChunkNames) number this chunk's
+  // distinct names and openings, each interned once for the chunk.
+  void begin_chunk(uint32_t distinct_names, uint32_t distinct_openings);
   // Gives the game (its blobs and header columns made by the worker: encode_game) its id
   // and queues its rows, which go in by the chunk's add_positions at the latest: the
   // record must live until then. Its positions come with add_positions.
@@ -246,6 +249,9 @@ class DatabaseWriter {
   NameTable opening_ids_;
   std::vector<std::pair<int64_t, std::string>> new_openings_;
   int64_t next_opening_id_ = 1;
+  // By slot (begin_chunk): the id of each distinct name and opening of the chunk being
+  // written, 0 until a game of it is stored.
+  std::vector<int64_t> chunk_name_ids_, chunk_opening_ids_;
   GameIdTable dedupe_keys_;  // key -> the first stored game's id; loaded on the first skip_duplicate call
   bool dedupe_keys_loaded_ = false;
   // It reads stored rows with their names joined: names interned since the last chunk (a

@@ -23,6 +23,7 @@ void encode_game(GameRecord& game, int zstd_level) {
   if (game.taken.size() == game.codes.size()) store::encode_material_runs(start, game.codes, game.taken, game.material_blob);
   else store::encode_material_runs(start, game.codes, game.material_blob);
   game.copy_header_hash = truncated_copy_header_hash(game);
+  game.copy_moves_prefix = truncated_copy_moves_prefix(game.moves_blob);
   game.name_keys = name_keys_of(game);
 }
 
@@ -42,6 +43,19 @@ NameKeys name_keys_of(const GameRecord& game) {
   if (h.black) keys.black = name_hash(*h.black);
   if (!game.opening.empty()) keys.opening = name_hash(game.opening);
   return keys;
+}
+
+void ChunkNames::number(GameRecord& game) {
+  NameKeys& keys = *game.name_keys;
+  const store::HeaderColumns& h = game.header;
+  auto slot = [](std::unordered_map<std::string_view, uint32_t>& seen, std::string_view text) {
+    return seen.try_emplace(text, uint32_t(seen.size()) + 1).first->second;
+  };
+  if (h.event) keys.event_slot = slot(names_, *h.event);
+  if (h.site) keys.site_slot = slot(names_, std::string_view(*h.site).substr(0, keys.site_prefix_length ? keys.site_prefix_length : std::string_view::npos));
+  if (h.white) keys.white_slot = slot(names_, *h.white);
+  if (h.black) keys.black_slot = slot(names_, *h.black);
+  if (!game.opening.empty()) keys.opening_slot = slot(openings_, game.opening);
 }
 
 }  // namespace pgnbase::indexer

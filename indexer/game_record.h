@@ -38,6 +38,9 @@ inline size_t name_hash(std::string_view text) { return std::hash<std::string_vi
 struct NameKeys {
   size_t event = 0, site = 0, white = 0, black = 0, opening = 0;  // site: of its prefix when split
   uint32_t site_prefix_length = 0;  // 0: the Site is stored whole
+  // 1 + the name's place among its chunk's distinct names (openings apart), in the order
+  // the writer meets them; 0: not numbered (ChunkNames, game_encoder.h).
+  uint32_t event_slot = 0, site_slot = 0, white_slot = 0, black_slot = 0, opening_slot = 0;
 };
 
 struct GameRecord {
@@ -63,8 +66,10 @@ struct GameRecord {
   // nullopt for a record not encoded by a worker (read back from a database): the writer
   // works them out itself.
   std::optional<NameKeys> name_keys;
-  // Hash of the headers that truncated copies share (truncated_copies.h).
+  // Hash of the headers that truncated copies share, and the first bytes of the moves
+  // (truncated_copies.h); copy_moves_prefix 0: not made (worked out when needed).
   uint64_t copy_header_hash = 0;
+  uint64_t copy_moves_prefix = 0;
   // Hash of what makes two games the same for --dedupe: start position, moves, White,
   // Black, Date and result (see dedupe_key_of).
   int64_t dedupe_key = 0;

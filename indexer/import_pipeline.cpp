@@ -41,6 +41,8 @@ struct ChunkResult {
   // for it: the writer, not the workers, holds the import up, and the workers (their
   // cores) have time to spare.
   bool waited_for_writer = false;
+  // How many distinct names and openings the chunk's games name (ChunkNames).
+  uint32_t distinct_names = 0, distinct_openings = 0;
 };
 
 // The postings of a chunk's games, sorted on the worker so that the writer only merges,
@@ -95,6 +97,11 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
       reject = RejectRecord{};
     }
   }
+  ChunkNames names;  // once the records stay where they are
+  for (ChunkItem& item : result.items)
+    if (GameRecord* game = std::get_if<GameRecord>(&item)) names.number(*game);
+  result.distinct_names = names.names();
+  result.distinct_openings = names.openings();
   collect_postings(result.items, result.postings, sort_postings);
   result.postings_sorted = sort_postings;
   result.chunk = std::move(chunk);
@@ -389,6 +396,7 @@ ImportOutcome import_input(const std::string& path, const std::function<InputSou
     // only when the workers wait for the writer (and the threads have cores of their own,
     // which the writer checks).
     writer.stage_rows(result.waited_for_writer);
+    writer.begin_chunk(result.distinct_names, result.distinct_openings);
     for (ChunkItem& item : result.items) {
       GamePlace& place =
           std::visit([](auto& built_or_rejected) -> GamePlace& { return built_or_rejected.place; }, item);

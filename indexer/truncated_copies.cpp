@@ -46,6 +46,18 @@ struct MovesPrefix {
     length = uint32_t(std::min<size_t>(blob.size(), kPrefixBytes));
     for (uint32_t i = 0; i < length; ++i) bytes[i] = uint8_t(blob[i]);
   }
+  // The game's, from what the worker packed (GameRecord::copy_moves_prefix) when it did.
+  explicit MovesPrefix(const GameRecord& game) {
+    const uint64_t packed =
+        game.copy_moves_prefix != 0 ? game.copy_moves_prefix : truncated_copy_moves_prefix(game.moves_blob);
+    length = uint32_t(packed >> 32);
+    for (int i = 0; i < kPrefixBytes; ++i) bytes[i] = uint8_t(packed >> (8 * i));
+  }
+  uint64_t packed() const {
+    uint64_t p = uint64_t{length} << 32;
+    for (int i = 0; i < kPrefixBytes; ++i) p |= uint64_t{bytes[i]} << (8 * i);
+    return p;
+  }
   uint32_t first() const { return length ? bytes[0] : kNoMoves; }
   uint32_t mark(bool finished) const {
     uint32_t m = uint32_t{finished} | length << 1;
@@ -62,6 +74,15 @@ struct MovesPrefix {
 };
 
 bool is_finished(uint32_t mark) { return (mark & 1) != 0; }
+
+// Finished games waiting for their table (TruncatedCopyFinder::finished_waiting_) keep
+// their vector's memory up to this many between two unfinished games.
+constexpr size_t kLargestIdleWaiting = 1 << 16;
+// The waiting entries are read in a row at most this many times over before they are
+// filed in the table: a read is a compare, a filing a probe that misses the cache.
+constexpr size_t kReadsPerFiling = 8;
+// The bits of a table key that GameIdTable keeps the mark in (its lowest).
+constexpr uint32_t kMarkMask = (uint32_t{1} << kMarkBits) - 1;
 
 // The table key of a header hash and a first move byte (or kNoMoves).
 uint64_t table_key(uint64_t header_hash, uint32_t first) {
@@ -120,13 +141,51 @@ bool same_identity(const GameRecord& game, std::optional<std::string_view> store
 
 }  // namespace
 
+uint64_t truncated_copy_moves_prefix(std::string_view moves_blob) { return MovesPrefix(moves_blob, true).packed(); }
+
 uint64_t truncated_copy_header_hash(const GameRecord& game) {
   const store::HeaderColumns& h = game.header;
   return header_hash(view(h.white), view(h.black), view(h.event), view(h.date), view(h.round), game.start_fen);
 }
 
 TruncatedCopyFinder::TruncatedCopyFinder(store::Database& db, std::function<void()> before_reading)
-    : db_(db), before_reading_(std::move(before_reading)), ids_by_header_(kMarkBits) {}
+    : db_(db), before_reading_(std::move(before_reading)), unfinished_(kMarkBits), finished_(kMarkBits) {}
+
+void TruncatedCopyFinder::file(uint64_t header, uint32_t first, uint32_t id, uint32_t mark) {
+  const uint64_t key = table_key(header, first);
+  if (is_finished(mark)) {
+    finished_waiting_.push_back(Entry{key, id, mark});
+  } else {
+    unfinished_.add(key, id, mark);
+    unfinished_headers_.add(header, id);
+  }
+}
+
+void TruncatedCopyFinder::candidates(uint64_t key, bool with_finished, std::vector<std::pair<uint32_t, uint32_t>>& out) {
+  out.clear();
+  auto collect = [&out](uint32_t id, uint32_t mark) {
+    out.emplace_back(id, mark);
+    return false;
+  };
+  unfinished_.any_of(key, collect);
+  if (with_finished) {
+    // A few unfinished games among many finished ones (2 in the master-style bench file)
+    // read the waiting entries in a row, a fraction of what filing each costs; many
+    // file them, once the reading would cost more.
+    if (waiting_read_ + finished_waiting_.size() > kReadsPerFiling * finished_waiting_.size()) {
+      for (const Entry& e : finished_waiting_) finished_.add(e.key, e.id, e.mark);
+      finished_waiting_.clear();
+      if (finished_waiting_.capacity() > kLargestIdleWaiting) finished_waiting_.shrink_to_fit();
+      waiting_read_ = 0;
+    }
+    const uint64_t compared = key & ~uint64_t(kMarkMask);
+    for (const Entry& e : finished_waiting_)
+      if ((e.key & ~uint64_t(kMarkMask)) == compared) out.emplace_back(e.id, e.mark);
+    waiting_read_ += finished_waiting_.size();
+    finished_.any_of(key, collect);
+  }
+  std::sort(out.begin(), out.end());  // the order they were stored in
+}
 
 void TruncatedCopyFinder::load(Loaded what) {
   // The first fill reads the stored games (none of the import under way is stored yet:
@@ -151,7 +210,7 @@ void TruncatedCopyFinder::load(Loaded what) {
     const MovesPrefix prefix(as_text(s.column_blob(8)), false);
     const bool finished = store::GameResult(s.column_int64(7)) != store::GameResult::Unknown;
     const uint64_t header = header_hash(column(1), column(2), column(3), column(4), column(5), column(6).value_or(""));
-    ids_by_header_.add(table_key(header, prefix.first()), uint32_t(s.column_int64(0)), prefix.mark(finished));
+    file(header, prefix.first(), uint32_t(s.column_int64(0)), prefix.mark(finished));
   };
   if (by_id) {
     for (uint32_t id : *unfinished_ids_) {
@@ -173,11 +232,11 @@ void TruncatedCopyFinder::set_unfinished_ids(std::vector<uint32_t> ids) {
 std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   const bool finished = game.result != store::GameResult::Unknown;
   if (finished ? loaded_ == Loaded::Nothing : loaded_ != Loaded::All) load(finished ? Loaded::Unfinished : Loaded::All);
-  const MovesPrefix prefix(game.moves_blob, true);
+  if (finished && unfinished_headers_.find(game.copy_header_hash) == 0) return std::nullopt;
+  const MovesPrefix prefix(game);
   std::optional<TruncatedCopy> copy;
   store::Statement* row = nullptr;
   auto check = [&](uint32_t id, uint32_t stored_mark) {
-    if (finished && is_finished(stored_mark)) return false;  // neither can be an earlier state of the other
     if (!prefix.agrees_with(stored_mark)) return false;
     if (!row) {
       before_reading_();
@@ -205,14 +264,19 @@ std::optional<TruncatedCopy> TruncatedCopyFinder::find(const GameRecord& game) {
   };
   // The stored games that open with this game's first move byte, then those without
   // moves (a prefix of any game, so only worth asking when nothing was found); a game
-  // without moves is a prefix of every stored game.
+  // without moves is a prefix of every stored game. Two finished games are never copies:
+  // a finished one asks the unfinished stored games alone.
   const uint64_t header = game.copy_header_hash;
-  ids_by_header_.any_of(table_key(header, prefix.first()), check);
+  auto look_under = [&](uint32_t first) {
+    candidates(table_key(header, first), !finished, candidates_);
+    for (const auto& [id, mark] : candidates_)
+      if (check(id, mark)) return;
+  };
+  look_under(prefix.first());
   if (prefix.length > 0) {
-    if (!copy) ids_by_header_.any_of(table_key(header, kNoMoves), check);
+    if (!copy) look_under(kNoMoves);
   } else {
-    for (uint32_t first = 0; first < kNoMoves && !(copy && copy->new_is_shorter); ++first)
-      ids_by_header_.any_of(table_key(header, first), check);
+    for (uint32_t first = 0; first < kNoMoves && !(copy && copy->new_is_shorter); ++first) look_under(first);
   }
   if (row) row->reset();  // a cached statement left on a row would hold its read open
   return copy;
@@ -222,12 +286,15 @@ void TruncatedCopyFinder::add(const GameRecord& game, int64_t id) {
   const bool finished = game.result != store::GameResult::Unknown;
   // Nothing loaded: dedupe is off (every game the writer stores was asked about first).
   if (loaded_ == Loaded::Nothing) return;
-  const MovesPrefix prefix(game.moves_blob, true);
-  ids_by_header_.add(table_key(game.copy_header_hash, prefix.first()), uint32_t(id), prefix.mark(finished));
+  const MovesPrefix prefix(game);
+  file(game.copy_header_hash, prefix.first(), uint32_t(id), prefix.mark(finished));
 }
 
 void TruncatedCopyFinder::clear() {
-  ids_by_header_.clear();
+  unfinished_.clear();
+  unfinished_headers_.clear();
+  finished_.clear();
+  finished_waiting_ = {};
   unfinished_ids_.reset();
   loaded_ = Loaded::Nothing;
 }

@@ -16,12 +16,13 @@
 // and reads a stored game's row only when the headers agree, the first four bytes agree as
 // far as the shorter game has them, and one of the two games is unfinished (two finished
 // games are never copies), so the cost is one hash look-up per game (256 for a game
-// without moves) and one row read per plausible candidate. The table is filled from the
-// database when first needed, and only as far as needed: while every new game is
-// finished, with the stored games without a result alone (an archive appended to a large
-// database reads a few rows, not every stored game's headers); the first unfinished new
-// game adds the finished ones. The games stored since the first fill are in the table
-// through add(), never read back. A stored row is read with its names joined: the writer,
+// without moves), in the small table of unfinished games for a finished one, and one row
+// read per plausible candidate, candidates taken in the order they were stored. The
+// tables are filled from the database when first needed, and only as far as needed:
+// while every new game is finished, with the stored games without a result alone (an
+// archive appended to a large database reads a few rows, not every stored game's
+// headers); the first unfinished new game adds the finished ones. The games stored since
+// the first fill come by add(), never read back. A stored row is read with its names joined: the writer,
 // which writes new names once per chunk, writes them first (the constructor's hook).
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
@@ -32,6 +33,7 @@
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "indexer/game_id_table.h"
@@ -56,6 +58,11 @@ struct TruncatedCopy {
 // start position; absent ones as export writes them). The worker computes it for each
 // game (encode_game); find() and add() read game.copy_header_hash.
 uint64_t truncated_copy_header_hash(const GameRecord& game);
+// The first bytes of a game's moves (after the blob's format byte) and how many there
+// are, packed: the worker makes it (GameRecord::copy_moves_prefix), so that the writer
+// files and checks a game without reading its moves (a read that misses the cache on
+// the writer's thread). Never 0 for a game with moves.
+uint64_t truncated_copy_moves_prefix(std::string_view moves_blob);
 
 class TruncatedCopyFinder {
  public:
@@ -77,13 +84,36 @@ class TruncatedCopyFinder {
   void set_unfinished_ids(std::vector<uint32_t> ids);
 
  private:
-  // What the table holds of the stored games.
+  // What the tables hold of the stored games.
   enum class Loaded { Nothing, Unfinished, All };
   void load(Loaded what);
+  // Files a game under its headers' hash and first move byte (table_key), in
+  // unfinished_ or finished_ by its mark.
+  void file(uint64_t header, uint32_t first, uint32_t id, uint32_t mark);
+  // The stored games under key (unfinished ones; finished ones too when asked), by id.
+  void candidates(uint64_t key, bool with_finished, std::vector<std::pair<uint32_t, uint32_t>>& out);
+
+  struct Entry {
+    uint64_t key;
+    uint32_t id, mark;
+  };
 
   store::Database& db_;
   std::function<void()> before_reading_;
-  GameIdTable ids_by_header_;  // by headers and first move byte; the mark: finished, and the moves' next bytes
+  // By headers and first move byte; the mark: finished, and the moves' next bytes. A
+  // finished new game can only extend an unfinished stored one (two finished games are
+  // never copies), so finished games, most of any archive, probe the unfinished ones'
+  // small table alone. The finished ones wait in a list (finished_waiting_) that an
+  // unfinished new game reads through, and go into their table once read often enough:
+  // a file of finished games, or of a few unfinished ones, never builds it.
+  GameIdTable unfinished_, finished_;
+  // The unfinished ones by their headers alone: most finished games have no unfinished
+  // game of the same headers, and are answered without reading their moves (on the
+  // writer's thread, the first read of a record a worker wrote misses the cache).
+  GameIdTable unfinished_headers_;
+  std::vector<Entry> finished_waiting_;
+  size_t waiting_read_ = 0;  // entries of finished_waiting_ read since it was last filed
+  std::vector<std::pair<uint32_t, uint32_t>> candidates_;  // (id, mark): reused by find()
   Loaded loaded_ = Loaded::Nothing;
   // Set by set_unfinished_ids while nothing is loaded.
   std::optional<std::vector<uint32_t>> unfinished_ids_;

@@ -192,6 +192,35 @@ TEST_F(DuplicatesTest, CutCopiesAfterFinishedGamesFindStoredAndJustImportedGames
   expect_skipped_as_copies_of(second.summary, {1, 2, 3, 4, 5, 6, 7, 8});  // fischer's 1-5, then petrosian's 6-8
 }
 
+// Within one import: many cut copies after their finished games (the finder reads the
+// finished games it has not filed yet a few times over, then files them in its table),
+// and finished games after their cut copies (a finished game asks the unfinished ones
+// alone): each copy found, with the game it belongs to.
+TEST_F(DuplicatesTest, ManyCutCopiesBeforeAndAfterTheirGamesInOneImport) {
+  const std::string fischer = test::read_file(shared("nasty/pgn-extract-tests/fischer.pgn"));
+  // More unfinished games than the finder reads its list for; cut at 30 plies, where the
+  // first 30 games of the file all differ (games 11 and 12 share their first 24).
+  constexpr size_t kGames = 30;
+  const std::string after = dir_.file("after.pgn"), before = dir_.file("before.pgn");
+  test::write_file(after, first_games(fischer, kGames) + cut_games(fischer, kGames, 30));
+  const auto copies_after = import(dir_.file("after.db"), after);
+  EXPECT_EQ(copies_after.summary.imported, kGames);
+  std::vector<int64_t> ids;
+  for (size_t i = 1; i <= kGames; ++i) ids.push_back(int64_t(i));
+  expect_skipped_as_copies_of(copies_after.summary, ids);
+
+  test::write_file(before, cut_games(fischer, kGames, 30) + first_games(fischer, kGames));
+  const auto copies_before = import(dir_.file("before.db"), before);
+  EXPECT_EQ(copies_before.summary.imported, 2 * kGames);  // a longer game is kept, and so is its copy
+  ASSERT_EQ(copies_before.summary.truncated.size(), kGames);
+  for (size_t i = 0; i < kGames; ++i) {
+    const indexer::TruncatedCopy& c = copies_before.summary.truncated[i];
+    EXPECT_FALSE(c.new_is_shorter) << i;
+    EXPECT_EQ(c.stored_id, int64_t(i + 1)) << i;
+    EXPECT_EQ(c.game_number, kGames + i + 1) << i;
+  }
+}
+
 TEST_F(DuplicatesTest, RemoveDropsASourceFromGamesPositionsAndExplorer) {
   const std::string fischer = shared("nasty/pgn-extract-tests/fischer.pgn");
   const std::string petrosian = shared("nasty/pgn-extract-tests/petrosian.pgn");
