@@ -335,12 +335,12 @@ void DatabaseWriter::drop_kept_indexes_for(const GameRecord& game) {
   }
 }
 
-std::vector<GameToWrite> DatabaseWriter::take_pending_games() {
+std::vector<GameToWrite> DatabaseWriter::take_pending_games(store::WholeMaterialBlocks staged_material) {
   std::vector<GameToWrite> games;
   games.reserve(pending_games_.size());
   for (const auto& [game, id] : pending_games_) {
     if (kept_indexes_) drop_kept_indexes_for(*game);
-    material_.add(id, game->material_blob);
+    if (!staged_material.contains(id)) material_.add(id, game->material_blob);
     games.push_back({game, id, refs_of(*game)});
   }
   pending_games_.clear();
@@ -348,8 +348,16 @@ std::vector<GameToWrite> DatabaseWriter::take_pending_games() {
 }
 
 void DatabaseWriter::stage_pending_games() {
-  std::vector<GameToWrite> games = take_pending_games();  // first: it drops the indexes the games fill
-  staging_->start(std::move(games), source_id_, options_.threads, kept_indexes_);
+  // The whole material blocks of the games (ids consecutive: each stored game took the
+  // next) are built with their rows; the writer fills the blocks at the ends, which other
+  // chunks' games share.
+  store::WholeMaterialBlocks material;
+  if (!pending_games_.empty()) {
+    const int64_t first = pending_games_.front().second, last = pending_games_.back().second;
+    if (last - first + 1 == int64_t(pending_games_.size())) material = store::whole_material_blocks(first, last);
+  }
+  std::vector<GameToWrite> games = take_pending_games(material);  // first: it drops the indexes the games fill
+  staging_->start(std::move(games), source_id_, options_.threads, kept_indexes_, material);
 }
 
 void DatabaseWriter::finish_staged_rows() {
@@ -359,6 +367,7 @@ void DatabaseWriter::finish_staged_rows() {
   if (!annotations_moved) {
     // This SQLite cannot load images inside a transaction: the rows go in from here.
     insert_games_rows(insert_game_, insert_games_batch_, games, source_id_, true);
+    staging_->write_material_blocks(db_);
   }
   // Long annotations are not staged (row_staging.h): the writer's CPU on the TCEC bench
   // file was 6% more with them staged.

@@ -270,7 +270,8 @@ class DatabaseWriter {
   // The queued games with the ids their rows refer to (their names interned), the queue
   // emptied, their material runs given to material_; a kept index that one of them has a
   // value for is dropped first.
-  std::vector<GameToWrite> take_pending_games();
+  // staged_material: the ids whose runs go with staged rows (stage_pending_games).
+  std::vector<GameToWrite> take_pending_games(store::WholeMaterialBlocks staged_material = {});
   // Drops the kept indexes (kept_indexes_) on a column the game has a value in.
   void drop_kept_indexes_for(const GameRecord& game);
   // Starts the queued games' rows on the staging threads (row_staging.h).

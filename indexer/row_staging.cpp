@@ -5,6 +5,7 @@
 
 #include "core/thread_group.h"
 #include "store/games_sql.h"
+#include "store/material_blocks.h"
 #include "store/names_sql.h"
 #include "store/schema.h"
 #include "store/multi_row_insert.h"
@@ -25,14 +26,24 @@ std::unique_ptr<store::Database> make_stage(const std::vector<std::string>& defi
   return stage;
 }
 
-// One part's rows in its stage, emptied first, returned as the stage's image.
+// The runs of the staged games, by id: consecutive ids (RowStaging::start).
+std::string_view runs_of(std::span<const GameToWrite> all, int64_t id) {
+  return all[size_t(id - all.front().id)].game->material_blob;
+}
+
+// One part's rows in its stage, emptied first, returned as the stage's image: its games'
+// rows, their annotations', and the whole material blocks that begin in the part (whose
+// later games may be the next part's: all are the chunk's, read only).
 store::DatabaseImage build_part(store::Database& stage, std::span<const GameToWrite> games, int64_t source_id,
-                                bool with_annotations) {
+                                bool with_annotations, std::span<const GameToWrite> all,
+                                store::WholeMaterialBlocks material) {
   static const std::string kGamesBatch = store::multi_row_insert(store::sql::kInsertGame, kGameRowsPerStatement);
   store::Transaction t(stage);
   stage.exec(store::sql::kEmptyStagedTables);
   insert_games_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), games, source_id, true);
   if (with_annotations) insert_annotation_rows(stage.cached(store::sql::kInsertAnnotations), games);
+  store::write_whole_material_blocks(stage, material, games.front().id, games.back().id,
+                                     [all](int64_t id) { return runs_of(all, id); });
   t.commit();
   return stage.image();
 }
@@ -70,8 +81,9 @@ RowStaging::RowStaging(store::Database& db) {
 RowStaging::~RowStaging() = default;
 
 void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads,
-                       store::PartialIndexSet indexes) {
+                       store::PartialIndexSet indexes, store::WholeMaterialBlocks material) {
   games_ = std::move(games);
+  material_ = material;
   size_t annotation_bytes = 0;
   for (const GameToWrite& g : games_) annotation_bytes += g.game->annotations_blob.size();
   with_annotations_ = annotation_bytes <= kStagedAnnotationBytesPerGame * games_.size();
@@ -92,7 +104,7 @@ void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsign
           Stage& stage = stages_[p];
           if (!stage.db) stage.db = make_stage(definitions_);
           match_indexes(stage, indexes);
-          images_[p] = build_part(*stage.db, slices_[p], source_id, with_annotations_);
+          images_[p] = build_part(*stage.db, slices_[p], source_id, with_annotations_, games_, material_);
         },
         "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
 }
@@ -123,6 +135,11 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
                                           "of this source was kept)");
     }
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
+    if (const int64_t blocks = whole_blocks_beginning_in(slice); blocks > 0) {
+      const int64_t last_first = slice.back().id - (slice.back().id - 1) % store::kMaterialBlockGames;  // its block's first id
+      move_rows(db, store::sql::kMoveStagedMaterialBlocks, size_t(blocks),
+                store::material_block_of(std::min(last_first, material_.last)), "material_blocks");
+    }
     if (!with_annotations_) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;
@@ -161,6 +178,22 @@ void RowStaging::abandon() noexcept {
   images_.clear();
   slices_.clear();
   games_.clear();
+  material_ = {};
+}
+
+int64_t RowStaging::whole_blocks_beginning_in(std::span<const GameToWrite> slice) const {
+  int64_t blocks = 0;
+  for (int64_t block = store::material_block_of(slice.front().id); block <= store::material_block_of(slice.back().id); ++block) {
+    const int64_t first = store::first_game_of_material_block(block);
+    blocks += first >= slice.front().id && material_.contains(first);
+  }
+  return blocks;
+}
+
+int64_t RowStaging::write_material_blocks(store::Database& db) const {
+  if (games_.empty()) return 0;
+  return store::write_whole_material_blocks(db, material_, games_.front().id, games_.back().id,
+                                            [this](int64_t id) { return runs_of(games_, id); });
 }
 
 }  // namespace pgnbase::indexer

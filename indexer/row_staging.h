@@ -6,9 +6,10 @@
 // order, as before), threads build a chunk's games rows in private
 // in-memory databases, part by part, while the writer goes on with the next chunk; then
 // the writer loads each part's image and moves its rows over, in id order: the same rows,
-// less work on the busiest serial thread, more in all (bench/README.md). The annotations rows are staged too when they are short
-// (lichess's clocks); long ones (TCEC's engine comments) stay the writer's: such a blob is
-// one value to insert, but many pages to transfer.
+// less work on the busiest serial thread, more in all (bench/README.md). The material
+// blocks wholly inside the chunk go with them. The annotations rows are staged too when
+// they are short (lichess's clocks); long ones (TCEC's engine comments) stay the
+// writer's: such a blob is one value to insert, but many pages to transfer.
 //
 // A first import's name words go the same way, once, at its end: sorted and built on a
 // thread while the writer builds the games indexes, then moved into the empty table.
@@ -31,6 +32,7 @@
 #include "core/thread_group.h"
 #include "indexer/game_row.h"
 #include "store/database.h"
+#include "store/material_blocks.h"
 #include "store/schema.h"
 
 namespace pgnbase::indexer {
@@ -49,8 +51,11 @@ class RowStaging {
   // Starts building the rows of games (ids ascending, above every stored one) on up to
   // `threads` threads, and returns: their records must live until finish or abandon, and
   // nothing may read db's games meanwhile. None may be in flight. The staged games table
-  // has the partial indexes of `indexes`, the ones db's games table has.
-  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads, store::PartialIndexSet indexes);
+  // has the partial indexes of `indexes`, the ones db's games table has. material: whole
+  // material blocks of these games (ids then consecutive), whose rows are built too; the
+  // caller writes the runs of the others.
+  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads, store::PartialIndexSet indexes,
+             store::WholeMaterialBlocks material = {});
   bool in_flight() const { return threads_ != nullptr; }
   // Waits for the rows started, then moves them into db's tables, part after part; their
   // annotations rows too when those are short on average, and then answers true. nullopt:
@@ -60,6 +65,9 @@ class RowStaging {
   std::optional<bool> finish(store::Database& db);
   // The games of the last start, until the next start or abandon.
   const std::vector<GameToWrite>& games() const { return games_; }
+  // Inserts the material blocks of the last start into db itself: where finish answered
+  // nullopt. Returns how many.
+  int64_t write_material_blocks(store::Database& db) const;
   // Waits for the threads and drops what they built (a source abandoned). Never throws.
   void abandon() noexcept;
   // The wall seconds finish waited for the threads since the last call: the writer's
@@ -85,11 +93,14 @@ class RowStaging {
     store::PartialIndexSet indexes = 0;  // that its games table has
   };
   std::vector<Stage> stages_;
+  // How many of material_'s blocks begin in slice (a part builds those).
+  int64_t whole_blocks_beginning_in(std::span<const GameToWrite> slice) const;
   // Drops and creates the stage's partial indexes until it has those of `indexes`.
   void match_indexes(Stage& stage, store::PartialIndexSet indexes) const;
   double waited_seconds_ = 0;
   // What start began, for finish.
   std::vector<GameToWrite> games_;
+  store::WholeMaterialBlocks material_;
   std::vector<std::span<const GameToWrite>> slices_;
   std::vector<store::DatabaseImage> images_;
   bool with_annotations_ = false;

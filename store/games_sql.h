@@ -28,7 +28,8 @@ inline constexpr std::string_view kAnyGame = "SELECT EXISTS (SELECT 1 FROM games
 // optimisation: each record is copied as it is stored, none is decoded or built again.
 inline constexpr std::string_view kStagedRows = "staged_rows";
 inline constexpr std::string_view kStagedTableDefinitions =
-    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_annotations') ORDER BY name";
+    "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN ('games', 'game_annotations', "
+    "'material_blocks') ORDER BY name";
 // The definition of an index (?1: its name), for a staged table to have the indexes
 // that the target keeps (store/schema.h, kPartialGamesIndexes): the transfer needs each of
 // the target's indexes in the source.
@@ -37,11 +38,13 @@ inline constexpr std::string_view kIndexDefinition =
 inline constexpr std::string_view kMoveStagedGames = "INSERT INTO main.games SELECT * FROM staged_rows.games";
 inline constexpr std::string_view kMoveStagedAnnotations =
     "INSERT INTO main.game_annotations SELECT * FROM staged_rows.game_annotations";
+inline constexpr std::string_view kMoveStagedMaterialBlocks =
+    "INSERT INTO main.material_blocks SELECT * FROM staged_rows.material_blocks";
 // A staging database: auto_vacuum gives back the pages of the rows deleted for the next
 // part, so that an image holds only the part's own.
 inline constexpr std::string_view kStagingSettings = "PRAGMA auto_vacuum=FULL";
 inline constexpr std::string_view kEmptyStagedTables =
-    "DELETE FROM games; DELETE FROM game_annotations";
+    "DELETE FROM games; DELETE FROM game_annotations; DELETE FROM material_blocks";
 // With the result: the scan also tells the truncated-copy finder which games are unfinished.
 inline constexpr std::string_view kDedupeKeys = "SELECT dedupe_key, id, result FROM games";
 // The truncated-copy check (indexer/truncated_copies.h): the headers it hashes, of every

@@ -50,6 +50,29 @@ void write_block(Database& db, int64_t block, int64_t games, const std::string& 
 
 }  // namespace
 
+WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id) {
+  if (first_id < 1 || last_id < first_id) return {};
+  const int64_t first_block = (first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames;
+  const int64_t last_block = last_id / kMaterialBlockGames - 1;
+  if (last_block < first_block) return {};
+  return {first_game_of_material_block(first_block), first_game_of_material_block(last_block) + kMaterialBlockGames - 1};
+}
+
+int64_t write_whole_material_blocks(Database& db, WholeMaterialBlocks ids, int64_t first_id, int64_t last_id,
+                                    const std::function<std::string_view(int64_t)>& runs_of) {
+  std::string blob;
+  int64_t rows = 0;
+  for (int64_t block = material_block_of(std::max(first_id, ids.first)); block <= material_block_of(std::min(last_id, ids.last)); ++block) {
+    const int64_t first = first_game_of_material_block(block);
+    if (first < first_id || !ids.contains(first)) continue;
+    blob.clear();
+    for (int64_t id = first; id < first + kMaterialBlockGames; ++id) append_entry(id, runs_of(id), blob);
+    write_block(db, block, kMaterialBlockGames, blob, false);
+    ++rows;
+  }
+  return rows;
+}
+
 bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries) {
   entries.clear();
   const int64_t first = first_game_of_material_block(block);

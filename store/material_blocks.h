@@ -4,7 +4,8 @@
 // game cost the import's single writer about 2,400 instructions to move in (SQLite's work
 // is per row: two b-tree descents), nearly what the game's 200-byte games row cost, for 41
 // bytes; a row of 16 games costs it about 6,500 (bound, not moved), and a material search
-// reads 16 games a row. Not more: rows of about 650 bytes fill a 4 KiB page to within one
+// reads 16 games a row. Where a first import stages its rows (indexer/row_staging.h), the
+// blocks that lie wholly inside a chunk are built beside the writer and moved in. Not more: rows of about 650 bytes fill a 4 KiB page to within one
 // row's size (64 games, 2.6 KB, would leave a page a third empty).
 //
 // Blob layout, for each game of the block in id order:
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +41,21 @@ struct MaterialEntry {
 bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries);
 // The runs of game_id in its block's blob; empty when the game has none there (or the blob is corrupt).
 std::string_view material_runs_in_block(int64_t game_id, std::string_view blob);
+
+// The game ids of the whole blocks that games of consecutive ids first_id to last_id
+// fill (none: first > last). Their rows can be built apart from the writer's blocks
+// (indexer/row_staging.h): no other game has an entry in them.
+struct WholeMaterialBlocks {
+  int64_t first = 1, last = 0;
+  bool contains(int64_t game_id) const { return game_id >= first && game_id <= last; }
+  int64_t blocks() const { return last < first ? 0 : (last - first + 1) / kMaterialBlockGames; }
+};
+WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id);
+// Inserts the rows of the whole blocks of `ids` whose first game is first_id to last_id
+// (games of them may lie past last_id), each game's runs given by runs_of(id); a row
+// there already is refused. Returns how many rows it inserted.
+int64_t write_whole_material_blocks(Database& db, WholeMaterialBlocks ids, int64_t first_id, int64_t last_id,
+                                    const std::function<std::string_view(int64_t)>& runs_of);
 
 // Writes the runs of games given in increasing id order (the import's writer), a block's
 // row once the games pass it. A block that earlier games began (the last one of an earlier

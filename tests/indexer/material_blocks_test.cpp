@@ -89,6 +89,39 @@ TEST_F(MaterialBlocks, ABlockAnEarlierSourceBeganIsCompleted) {
   EXPECT_EQ(stored_runs(db_), written);
 }
 
+// A chunk's whole blocks built apart (a staged part, indexer/row_staging.h) and the
+// blocks at its ends filled by the writer's MaterialBlockWriter, skipping the whole
+// ones: every game's runs once, in the block of its id.
+TEST_F(MaterialBlocks, WholeBlocksBuiltApartAndTheEndsByTheWriterHoldEveryGame) {
+  EXPECT_EQ(whole_material_blocks(1, 15).blocks(), 0);
+  EXPECT_EQ(whole_material_blocks(1, 16).first, 1);
+  EXPECT_EQ(whole_material_blocks(1, 16).last, 16);
+  EXPECT_EQ(whole_material_blocks(2, 33).first, 17);  // block 0 lacks game 1, block 2 games 34 to 48
+  EXPECT_EQ(whole_material_blocks(2, 33).last, 32);
+  EXPECT_EQ(whole_material_blocks(17, 16 * 5).blocks(), 4);
+  EXPECT_EQ(whole_material_blocks(20, 40).blocks(), 0);
+
+  std::map<int64_t, std::string> written;
+  MaterialBlockWriter writer(db_);
+  for (int64_t id = 1; id <= 5; ++id) writer.add(id, written[id] = runs_of(id));  // an earlier chunk's
+  // A chunk of games 6 to 70: blocks 1 to 3 (games 17 to 64) are whole, built in two
+  // parts split inside block 2 (the first part's blocks read past its last game).
+  const WholeMaterialBlocks whole = whole_material_blocks(6, 70);
+  ASSERT_EQ(whole.first, 17);
+  ASSERT_EQ(whole.last, 64);
+  for (int64_t id = 6; id <= 70; ++id) written[id] = runs_of(id);
+  auto runs = [&](int64_t id) -> std::string_view { return written.at(id); };
+  EXPECT_EQ(write_whole_material_blocks(db_, whole, 6, 40, runs), 2);   // blocks 1 and 2
+  EXPECT_EQ(write_whole_material_blocks(db_, whole, 41, 70, runs), 1);  // block 3
+  for (int64_t id = 6; id <= 70; ++id)
+    if (!whole.contains(id)) writer.add(id, written[id]);
+  writer.flush();
+  EXPECT_EQ(stored_runs(db_), written);
+  EXPECT_EQ(count_material_runs(db_), 70);
+  // A whole block written twice is a bug, refused rather than replaced.
+  EXPECT_THROW(write_whole_material_blocks(db_, whole, 41, 70, runs), StoreError);
+}
+
 TEST_F(MaterialBlocks, ARemovalTakesExactlyTheRemovedGamesOut) {
   std::map<int64_t, std::string> written;
   MaterialBlockWriter writer(db_);
