@@ -52,7 +52,10 @@ void ChunkNames::number(GameRecord& game) {
     return seen.try_emplace(text, uint32_t(seen.size()) + 1).first->second;
   };
   if (h.event) keys.event_slot = slot(names_, *h.event);
-  if (h.site) keys.site_slot = slot(names_, std::string_view(*h.site).substr(0, keys.site_prefix_length ? keys.site_prefix_length : std::string_view::npos));
+  if (h.site) {
+    const std::string_view site = *h.site;  // interned whole, or its prefix when split
+    keys.site_slot = slot(names_, keys.site_prefix_length ? site.substr(0, keys.site_prefix_length) : site);
+  }
   if (h.white) keys.white_slot = slot(names_, *h.white);
   if (h.black) keys.black_slot = slot(names_, *h.black);
   if (!game.opening.empty()) keys.opening_slot = slot(openings_, game.opening);

@@ -42,7 +42,7 @@ store::DatabaseImage build_part(store::Database& stage, std::span<const GameToWr
   stage.exec(store::sql::kEmptyStagedTables);
   insert_games_rows(stage.cached(store::sql::kInsertGame), stage.cached(kGamesBatch), games, source_id, true);
   if (with_annotations) insert_annotation_rows(stage.cached(store::sql::kInsertAnnotations), games);
-  store::write_whole_material_blocks(stage, material, games.front().id, games.back().id,
+  store::write_whole_material_blocks(stage, material.beginning_in(games.front().id, games.back().id),
                                      [all](int64_t id) { return runs_of(all, id); });
   t.commit();
   return stage.image();
@@ -135,11 +135,10 @@ std::optional<bool> RowStaging::finish(store::Database& db) {
                                           "of this source was kept)");
     }
     move_rows(db, store::sql::kMoveStagedGames, slice.size(), slice.back().id, "games");
-    if (const int64_t blocks = whole_blocks_beginning_in(slice); blocks > 0) {
-      const int64_t last_first = slice.back().id - (slice.back().id - 1) % store::kMaterialBlockGames;  // its block's first id
-      move_rows(db, store::sql::kMoveStagedMaterialBlocks, size_t(blocks),
-                store::material_block_of(std::min(last_first, material_.last)), "material_blocks");
-    }
+    if (const store::WholeMaterialBlocks blocks = material_.beginning_in(slice.front().id, slice.back().id);
+        blocks.blocks() > 0)
+      move_rows(db, store::sql::kMoveStagedMaterialBlocks, size_t(blocks.blocks()), store::material_block_of(blocks.last),
+                "material_blocks");
     if (!with_annotations_) continue;
     size_t annotated = 0;
     int64_t last_annotated = 0;
@@ -181,19 +180,8 @@ void RowStaging::abandon() noexcept {
   material_ = {};
 }
 
-int64_t RowStaging::whole_blocks_beginning_in(std::span<const GameToWrite> slice) const {
-  int64_t blocks = 0;
-  for (int64_t block = store::material_block_of(slice.front().id); block <= store::material_block_of(slice.back().id); ++block) {
-    const int64_t first = store::first_game_of_material_block(block);
-    blocks += first >= slice.front().id && material_.contains(first);
-  }
-  return blocks;
-}
-
-int64_t RowStaging::write_material_blocks(store::Database& db) const {
-  if (games_.empty()) return 0;
-  return store::write_whole_material_blocks(db, material_, games_.front().id, games_.back().id,
-                                            [this](int64_t id) { return runs_of(games_, id); });
+void RowStaging::write_material_blocks(store::Database& db) const {
+  store::write_whole_material_blocks(db, material_, [this](int64_t id) { return runs_of(games_, id); });
 }
 
 }  // namespace pgnbase::indexer

@@ -66,8 +66,8 @@ class RowStaging {
   // The games of the last start, until the next start or abandon.
   const std::vector<GameToWrite>& games() const { return games_; }
   // Inserts the material blocks of the last start into db itself: where finish answered
-  // nullopt. Returns how many.
-  int64_t write_material_blocks(store::Database& db) const;
+  // nullopt.
+  void write_material_blocks(store::Database& db) const;
   // Waits for the threads and drops what they built (a source abandoned). Never throws.
   void abandon() noexcept;
   // The wall seconds finish waited for the threads since the last call: the writer's
@@ -93,8 +93,6 @@ class RowStaging {
     store::PartialIndexSet indexes = 0;  // that its games table has
   };
   std::vector<Stage> stages_;
-  // How many of material_'s blocks begin in slice (a part builds those).
-  int64_t whole_blocks_beginning_in(std::span<const GameToWrite> slice) const;
   // Drops and creates the stage's partial indexes until it has those of `indexes`.
   void match_indexes(Stage& stage, store::PartialIndexSet indexes) const;
   double waited_seconds_ = 0;

@@ -22,8 +22,9 @@
 // while every new game is finished, with the stored games without a result alone (an
 // archive appended to a large database reads a few rows, not every stored game's
 // headers); the first unfinished new game adds the finished ones. The games stored since
-// the first fill come by add(), never read back. A stored row is read with its names joined: the writer,
-// which writes new names once per chunk, writes them first (the constructor's hook).
+// the first fill come by add(), never read back. A stored row is read with its names
+// joined: the writer, which writes new names once per chunk, writes them first (the
+// constructor's hook).
 //
 // Not thread-safe: used by the single writer, on its connection (it sees the rows of the
 // import in progress).

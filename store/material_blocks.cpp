@@ -50,27 +50,38 @@ void write_block(Database& db, int64_t block, int64_t games, const std::string& 
 
 }  // namespace
 
-WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id) {
-  if (first_id < 1 || last_id < first_id) return {};
-  const int64_t first_block = (first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames;
-  const int64_t last_block = last_id / kMaterialBlockGames - 1;
+namespace {
+
+// Blocks first_block to last_block (none when last_block < first_block), as game ids.
+WholeMaterialBlocks blocks_between(int64_t first_block, int64_t last_block) {
   if (last_block < first_block) return {};
-  return {first_game_of_material_block(first_block), first_game_of_material_block(last_block) + kMaterialBlockGames - 1};
+  return {first_game_of_material_block(first_block), first_game_of_material_block(last_block + 1) - 1};
 }
 
-int64_t write_whole_material_blocks(Database& db, WholeMaterialBlocks ids, int64_t first_id, int64_t last_id,
-                                    const std::function<std::string_view(int64_t)>& runs_of) {
+}  // namespace
+
+WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id) {
+  if (first_id < 1 || last_id < first_id) return {};
+  // The first block that begins at first_id or after, the last that ends at last_id or before.
+  return blocks_between((first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames,
+                        last_id / kMaterialBlockGames - 1);
+}
+
+WholeMaterialBlocks WholeMaterialBlocks::beginning_in(int64_t first_id, int64_t last_id) const {
+  first_id = std::max(first_id, first);
+  last_id = std::min(last_id, last);
+  if (last_id < first_id) return {};
+  return blocks_between((first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames, material_block_of(last_id));
+}
+
+void write_whole_material_blocks(Database& db, WholeMaterialBlocks ids,
+                                 const std::function<std::string_view(int64_t)>& runs_of) {
   std::string blob;
-  int64_t rows = 0;
-  for (int64_t block = material_block_of(std::max(first_id, ids.first)); block <= material_block_of(std::min(last_id, ids.last)); ++block) {
-    const int64_t first = first_game_of_material_block(block);
-    if (first < first_id || !ids.contains(first)) continue;
+  for (int64_t first = ids.first; first <= ids.last; first += kMaterialBlockGames) {
     blob.clear();
     for (int64_t id = first; id < first + kMaterialBlockGames; ++id) append_entry(id, runs_of(id), blob);
-    write_block(db, block, kMaterialBlockGames, blob, false);
-    ++rows;
+    write_block(db, material_block_of(first), kMaterialBlockGames, blob, false);
   }
-  return rows;
 }
 
 bool decode_material_block(int64_t block, std::string_view blob, std::vector<MaterialEntry>& entries) {

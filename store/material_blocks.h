@@ -4,9 +4,10 @@
 // game cost the import's single writer about 2,400 instructions to move in (SQLite's work
 // is per row: two b-tree descents), nearly what the game's 200-byte games row cost, for 41
 // bytes; a row of 16 games costs it about 6,500 (bound, not moved), and a material search
-// reads 16 games a row. Where a first import stages its rows (indexer/row_staging.h), the
-// blocks that lie wholly inside a chunk are built beside the writer and moved in. Not more: rows of about 650 bytes fill a 4 KiB page to within one
-// row's size (64 games, 2.6 KB, would leave a page a third empty).
+// reads 16 games a row. Not more: rows of about 650 bytes fill a 4 KiB page to within one
+// row's size (64 games, 2.6 KB, would leave a page a third empty). Where a first import
+// stages its rows (indexer/row_staging.h), the blocks that lie wholly inside a chunk are
+// built beside the writer and moved in.
 //
 // Blob layout, for each game of the block in id order:
 // | 1 byte | its id minus the block's first id (0 to kMaterialBlockGames - 1)  |
@@ -49,13 +50,15 @@ struct WholeMaterialBlocks {
   int64_t first = 1, last = 0;
   bool contains(int64_t game_id) const { return game_id >= first && game_id <= last; }
   int64_t blocks() const { return last < first ? 0 : (last - first + 1) / kMaterialBlockGames; }
+  // Those of these blocks whose first game is first_id to last_id (a staged part's: the
+  // later games of its last block may be the next part's).
+  WholeMaterialBlocks beginning_in(int64_t first_id, int64_t last_id) const;
 };
 WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id);
-// Inserts the rows of the whole blocks of `ids` whose first game is first_id to last_id
-// (games of them may lie past last_id), each game's runs given by runs_of(id); a row
-// there already is refused. Returns how many rows it inserted.
-int64_t write_whole_material_blocks(Database& db, WholeMaterialBlocks ids, int64_t first_id, int64_t last_id,
-                                    const std::function<std::string_view(int64_t)>& runs_of);
+// Inserts the rows of the blocks `ids`, each game's runs given by runs_of(id); a row
+// there already is refused.
+void write_whole_material_blocks(Database& db, WholeMaterialBlocks ids,
+                                 const std::function<std::string_view(int64_t)>& runs_of);
 
 // Writes the runs of games given in increasing id order (the import's writer), a block's
 // row once the games pass it. A block that earlier games began (the last one of an earlier

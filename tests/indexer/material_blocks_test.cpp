@@ -111,15 +111,21 @@ TEST_F(MaterialBlocks, WholeBlocksBuiltApartAndTheEndsByTheWriterHoldEveryGame) 
   ASSERT_EQ(whole.last, 64);
   for (int64_t id = 6; id <= 70; ++id) written[id] = runs_of(id);
   auto runs = [&](int64_t id) -> std::string_view { return written.at(id); };
-  EXPECT_EQ(write_whole_material_blocks(db_, whole, 6, 40, runs), 2);   // blocks 1 and 2
-  EXPECT_EQ(write_whole_material_blocks(db_, whole, 41, 70, runs), 1);  // block 3
+  const WholeMaterialBlocks first_part = whole.beginning_in(6, 40), second_part = whole.beginning_in(41, 70);
+  EXPECT_EQ(first_part.blocks(), 2);  // blocks 1 and 2, games 17 to 48
+  EXPECT_EQ(first_part.last, 48);
+  EXPECT_EQ(second_part.blocks(), 1);  // block 3
+  EXPECT_EQ(second_part.first, 49);
+  EXPECT_EQ(whole.beginning_in(50, 64).blocks(), 0);  // inside block 3: it begins before
+  write_whole_material_blocks(db_, first_part, runs);
+  write_whole_material_blocks(db_, second_part, runs);
   for (int64_t id = 6; id <= 70; ++id)
     if (!whole.contains(id)) writer.add(id, written[id]);
   writer.flush();
   EXPECT_EQ(stored_runs(db_), written);
   EXPECT_EQ(count_material_runs(db_), 70);
   // A whole block written twice is a bug, refused rather than replaced.
-  EXPECT_THROW(write_whole_material_blocks(db_, whole, 41, 70, runs), StoreError);
+  EXPECT_THROW(write_whole_material_blocks(db_, second_part, runs), StoreError);
 }
 
 TEST_F(MaterialBlocks, ARemovalTakesExactlyTheRemovedGamesOut) {
