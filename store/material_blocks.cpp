@@ -58,20 +58,21 @@ WholeMaterialBlocks blocks_between(int64_t first_block, int64_t last_block) {
   return {first_game_of_material_block(first_block), first_game_of_material_block(last_block + 1) - 1};
 }
 
+// The first block that begins at game_id or after it.
+int64_t first_block_from(int64_t game_id) { return (game_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames; }
+
 }  // namespace
 
 WholeMaterialBlocks whole_material_blocks(int64_t first_id, int64_t last_id) {
   if (first_id < 1 || last_id < first_id) return {};
-  // The first block that begins at first_id or after, the last that ends at last_id or before.
-  return blocks_between((first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames,
-                        last_id / kMaterialBlockGames - 1);
+  return blocks_between(first_block_from(first_id), last_id / kMaterialBlockGames - 1);  // the last ending by last_id
 }
 
 WholeMaterialBlocks WholeMaterialBlocks::beginning_in(int64_t first_id, int64_t last_id) const {
   first_id = std::max(first_id, first);
   last_id = std::min(last_id, last);
   if (last_id < first_id) return {};
-  return blocks_between((first_id - 1 + kMaterialBlockGames - 1) / kMaterialBlockGames, material_block_of(last_id));
+  return blocks_between(first_block_from(first_id), material_block_of(last_id));
 }
 
 void write_whole_material_blocks(Database& db, WholeMaterialBlocks ids,
