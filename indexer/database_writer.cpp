@@ -240,35 +240,33 @@ GameRowRefs DatabaseWriter::refs_of(const GameRecord& game) {
   const NameKeys keys = game.name_keys ? *game.name_keys : name_keys_of(game);
   // A name the chunk named before has its id in the chunk's slot (begin_chunk), and its
   // text is not read: the header's memory, which a worker wrote, is read only to intern.
+  // Slot 0: not numbered (a record no worker numbered).
   auto id_of = [](std::vector<int64_t>& chunk_ids, uint32_t slot, auto intern_name) {
-    if (slot > chunk_ids.size()) return intern_name();
+    if (slot == 0 || slot > chunk_ids.size()) return intern_name();
     int64_t& id = chunk_ids[slot - 1];
     if (id == 0) id = intern_name();
     return id;
   };
-  // A numbered name is present; an unnumbered one (a record no worker numbered) may be.
+  // A numbered name is present; an unnumbered one may be.
   auto name_id = [&](const std::optional<std::string>& text, size_t hash, uint32_t slot) -> std::optional<int64_t> {
-    if (slot != 0) return id_of(chunk_name_ids_, slot, [&] { return intern({*text, hash}); });
-    if (!text) return std::nullopt;
-    return intern({*text, hash});
+    if (slot == 0 && !text) return std::nullopt;
+    return id_of(chunk_name_ids_, slot, [&] { return intern({*text, hash}); });
   };
   GameRowRefs refs;
   refs.event = name_id(h.event, keys.event, keys.event_slot);
   if (keys.site_prefix_length > 0) {
     const std::string_view site = *h.site;
-    refs.site = keys.site_slot != 0 ? id_of(chunk_name_ids_, keys.site_slot,
-                                            [&] { return intern({site.substr(0, keys.site_prefix_length), keys.site}); })
-                                    : intern({site.substr(0, keys.site_prefix_length), keys.site});
+    refs.site = id_of(chunk_name_ids_, keys.site_slot,
+                      [&] { return intern({site.substr(0, keys.site_prefix_length), keys.site}); });
     refs.site_suffix = site.substr(keys.site_prefix_length);
   } else {
     refs.site = name_id(h.site, keys.site, keys.site_slot);
   }
   refs.white = name_id(h.white, keys.white, keys.white_slot);
   refs.black = name_id(h.black, keys.black, keys.black_slot);
-  if (keys.opening_slot != 0)
-    refs.opening = id_of(chunk_opening_ids_, keys.opening_slot, [&] { return intern_opening({game.opening, keys.opening}); });
-  else if (!game.opening.empty())
-    refs.opening = intern_opening({game.opening, keys.opening});
+  if (keys.opening_slot != 0 || !game.opening.empty())
+    refs.opening =
+        id_of(chunk_opening_ids_, keys.opening_slot, [&] { return intern_opening({game.opening, keys.opening}); });
   return refs;
 }
 
