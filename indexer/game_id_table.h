@@ -56,6 +56,9 @@ class GameIdTable {
     }
   }
 
+  // Whether two keys are one to this table (their marks aside).
+  bool same_key(uint64_t a, uint64_t b) const { return ((a ^ b) & ~mark_mask_) == 0; }
+
   // An id added under key (the first one the probe meets), or 0.
   uint32_t find(uint64_t key) const {
     uint32_t found = 0;

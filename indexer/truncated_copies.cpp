@@ -81,8 +81,6 @@ constexpr size_t kLargestIdleWaiting = 1 << 16;
 // The waiting entries are read in a row at most this many times over before they are
 // filed in the table: a read is a compare, a filing a probe that misses the cache.
 constexpr size_t kReadsPerFiling = 8;
-// The bits of a table key that GameIdTable keeps the mark in (its lowest).
-constexpr uint32_t kMarkMask = (uint32_t{1} << kMarkBits) - 1;
 
 // The table key of a header hash and a first move byte (or kNoMoves).
 uint64_t table_key(uint64_t header_hash, uint32_t first) {
@@ -178,9 +176,8 @@ void TruncatedCopyFinder::candidates(uint64_t key, bool with_finished, std::vect
       if (finished_waiting_.capacity() > kLargestIdleWaiting) finished_waiting_.shrink_to_fit();
       waiting_read_ = 0;
     }
-    const uint64_t compared = key & ~uint64_t(kMarkMask);
     for (const Entry& e : finished_waiting_)
-      if ((e.key & ~uint64_t(kMarkMask)) == compared) out.emplace_back(e.id, e.mark);
+      if (finished_.same_key(e.key, key)) out.emplace_back(e.id, e.mark);
     waiting_read_ += finished_waiting_.size();
     finished_.any_of(key, collect);
   }

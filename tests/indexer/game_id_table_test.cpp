@@ -65,6 +65,9 @@ TEST(GameIdTable, AWiderMarkKeepsItsBitsAndLeavesThemOutOfTheKey) {
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (std::vector<std::pair<uint32_t, uint32_t>>{{3, mark}, {4, 1}}));
   EXPECT_EQ(table.find(0x55550000'10000000ull), 5u);
+  // same_key says the same as the probes (the truncated-copy finder's waiting list asks it).
+  EXPECT_TRUE(table.same_key(0x55550000'00000000ull, 0x55550000'00000000ull | 0x0FFFFFFF));
+  EXPECT_FALSE(table.same_key(0x55550000'00000000ull, 0x55550000'10000000ull));
 }
 
 TEST(GameIdTable, AddIfAbsentKeepsTheFirstIdOfAKey) {
