@@ -7,6 +7,11 @@
 namespace pgnbase {
 
 Board::Board() {
+  static const Board standard{SetUpStandard{}};
+  *this = standard;
+}
+
+Board::Board(SetUpStandard) {
   constexpr PieceType back_rank[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
   clear();
   for (int f = 0; f < 8; ++f) {

@@ -27,7 +27,8 @@ inline constexpr int64_t kMaxFullmoveNumber = 0x7FFFFFFF;
 
 class Board {
  public:
-  // The standard start position.
+  // The standard start position: a copy of one set up once (setting one up took 80 ns,
+  // and the import starts three boards a game).
   Board();
 
   // Builders used by the FEN parser; they do not validate (parse_fen does).
@@ -88,6 +89,8 @@ class Board {
   Bitboard castling_path(CastlingRight cr) const { return castling_path_[index_of(cr)]; }
 
  private:
+  struct SetUpStandard {};
+  explicit Board(SetUpStandard);
   static int index_of(CastlingRight cr) { return std::countr_zero(unsigned(cr)); }
   void remove_piece(Square s);
   void move_piece(Square from, Square to);

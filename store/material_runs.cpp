@@ -84,46 +84,48 @@ void encode_material_runs(const Board& start, std::span<const MoveCode> codes, s
   // present leaves at the first move that starts or ends on its square: pawns never go
   // back, so nothing but that pawn moves from there while it stands, and a move there
   // takes it (castling moves nothing on ranks 2 and 7; en passant takes a pawn that left).
+  // `home` holds the squares whose pawn has not left yet: one test a move while any does.
   uint32_t left[16];
   unsigned mask = 0;
+  Bitboard home = 0;
   for (unsigned h = 0; h < 16; ++h) {
     const Color c = Color(h / 8);
-    if (start.piece_on(Square(kHomeSquare[c] + h % 8)) != make_piece(c, PAWN)) {
+    const Square square = Square(kHomeSquare[c] + h % 8);
+    if (start.piece_on(square) != make_piece(c, PAWN)) {
       mask |= 1u << h;
       left[h] = 0;
+    } else {
+      home |= square_bb(square);
     }
   }
-  auto leave = [&](unsigned square, size_t ply) {
-    const unsigned rank = square / 8;
-    if (rank != 1 && rank != 6) return;
-    const unsigned h = (rank == 6 ? 8 : 0) + square % 8;
-    if (mask >> h & 1) return;
-    mask |= 1u << h;
-    left[h] = uint32_t(std::min<size_t>(ply, kLeftLate));
-  };
-  std::string changes;
+  for (size_t i = 0; i < codes.size() && home; ++i) {
+    if (codes[i] == kNullMoveCode) continue;
+    Bitboard touched = home & (square_bb(Square(codes[i] & 63)) | square_bb(Square((codes[i] >> 6) & 63)));
+    home &= ~touched;
+    while (touched) {
+      const Square square = pop_lsb(touched);
+      const unsigned h = (rank_of(square) == RANK_7 ? 8 : 0) + file_of(square);
+      mask |= 1u << h;
+      left[h] = uint32_t(std::min<size_t>(i + 1, kLeftLate));
+    }
+  }
+  out.push_back(char(mask & 0xFF));
+  out.push_back(char(mask >> 8));
+  for (unsigned h = 0; h < 16; ++h)
+    if (mask >> h & 1) out.push_back(char(left[h]));
   size_t previous = 0;
   for (size_t i = 0; i < codes.size(); ++i) {
     if (codes[i] == kNullMoveCode) continue;
-    if (mask != 0xFFFF) {
-      leave(codes[i] & 63, i + 1);
-      leave((codes[i] >> 6) & 63, i + 1);
-    }
     const unsigned promoted = (codes[i] >> 12) & 7;
     const unsigned took = i < taken.size() ? taken[i] : 0;
     if (!took && !promoted) continue;
     const size_t gap = i + 1 - previous - 1;
     previous = i + 1;
     const unsigned change = took * 5 + promoted;
-    changes.push_back(char(change | (std::min<size_t>(gap, kGapInline) << 5)));
+    out.push_back(char(change | (std::min<size_t>(gap, kGapInline) << 5)));
     if (gap >= kGapInline)
-      changes.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, gap - kGapInline) - buffer));
+      out.append(reinterpret_cast<const char*>(buffer), size_t(put_varint(buffer, gap - kGapInline) - buffer));
   }
-  out.push_back(char(mask & 0xFF));
-  out.push_back(char(mask >> 8));
-  for (unsigned h = 0; h < 16; ++h)
-    if (mask >> h & 1) out.push_back(char(left[h]));
-  out += changes;
 }
 
 void encode_material_runs(const Board& start, std::span<const MoveCode> codes, std::string& out) {
