@@ -160,8 +160,14 @@ bool is_legal(const Board& board, Move m) {
     if (more_than_one(checkers)) return false;
     if (!((between_bb(ksq, lsb(checkers)) | checkers) & square_bb(to))) return false;
   }
-  // A piece pinned to the king may only move along the pin line.
-  if (board.blockers_for_king(us) & square_bb(from)) return line_bb(ksq, from) & square_bb(to);
+  // A piece pinned to the king may only move along the pin line. Only one on a line from
+  // the king that holds an enemy slider moving along such lines can be pinned: most
+  // moves skip the search for pins (SAN reading asks this once a move).
+  const Bitboard line = line_bb(ksq, from);
+  if (!line) return true;
+  const PieceType slider = rank_of(ksq) == rank_of(from) || file_of(ksq) == file_of(from) ? ROOK : BISHOP;
+  if (!(line & (board.pieces(~us, slider) | board.pieces(~us, QUEEN)))) return true;
+  if (board.blockers_for_king(us) & square_bb(from)) return line & square_bb(to);
   return true;
 }
 

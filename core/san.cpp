@@ -31,6 +31,7 @@ std::string_view strip_marks(std::string_view t) {
   for (;;) {
     if (t.empty()) return t;
     char c = t.back();
+    if (c >= '1' && c <= '8') return t;  // a target's rank: no mark (most tokens)
     if (c == '!' || c == '?' || c == '+' || c == '#' || c == ':') {
       t.remove_suffix(1);
     } else if (t.ends_with(kDagger) || t.ends_with(kDoubleDagger)) {
