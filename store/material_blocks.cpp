@@ -48,10 +48,6 @@ void write_block(Database& db, int64_t block, int64_t games, const std::string& 
   s.run();
 }
 
-}  // namespace
-
-namespace {
-
 // Blocks first_block to last_block (none when last_block < first_block), as game ids.
 WholeMaterialBlocks blocks_between(int64_t first_block, int64_t last_block) {
   if (last_block < first_block) return {};
