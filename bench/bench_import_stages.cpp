@@ -347,6 +347,42 @@ void BM_PostingMerge(benchmark::State& state) {
 }
 BENCHMARK(BM_PostingMerge)->ArgName("file")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// An import larger than --memory: the chunks' sorted runs handed over with a budget of a
+// quarter of the file's postings, so that the first spill runs on this thread and the
+// later ones on spill threads beside it (half the budget each), then the final merge of
+// the run files and the runs left in memory, on one thread. args: file, spill threads
+// (PostingSorter's spill_threads: each spill's key partitions shared among them). The
+// process's CPU time against the wall's: what sharing the spills costs and gains.
+void BM_PostingSpill(benchmark::State& state) {
+  StageInputs* in = inputs(state);
+  if (!in) return;
+  const unsigned threads = unsigned(state.range(1));
+  const size_t budget = in->sorted_postings.size() / 4 * PostingSorter::kBytesPerBufferedPosting;
+  uint64_t merged = 0, spilled = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<std::vector<PostingSorter::Record>> runs;
+    for (size_t c = 0; c + 1 < in->first_record.size(); ++c) {
+      std::vector<PostingSorter::Record>& run = runs.emplace_back();
+      for (size_t i = in->first_record[c]; i < in->first_record[c + 1]; ++i)
+        append_postings(in->records[i], uint32_t(i + 1), run);
+      sort_posting_records(run.data(), run.size());
+    }
+    merged = 0;
+    state.ResumeTiming();
+    PostingSorter sorter(budget, fs::temp_directory_path(), threads);
+    for (size_t c = 0; c < runs.size(); ++c)
+      sorter.add_sorted_run(std::move(runs[c]), 0, uint32_t(in->first_record[c] + 1), uint32_t(in->first_record[c + 1]));
+    spilled = sorter.runs_spilled();
+    sorter.merge([&](std::span<const store::Posting> batch) { merged += batch.size(); });
+  }
+  if (merged != in->sorted_postings.size()) state.SkipWithError("merged a different number of postings");
+  set_rate(state, "postings/s", static_cast<double>(merged));
+  state.counters["runs"] = static_cast<double>(spilled);
+}
+BENCHMARK(BM_PostingSpill)->ArgNames({"file", "threads"})->ArgsProduct({{0, 1}, {1, 2}})
+    ->MeasureProcessCPUTime()->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // Cuts sorted postings into blocks by the segment writer's rule (indexer/position_index.cpp,
 // BlockCutter): no block spans two key partitions; a block closes before the group
 // (postings sharing a stored key) that would take it past kBlockPostings, and a group

@@ -13,8 +13,9 @@
 namespace pgnbase {
 
 // Spill: the position index's spills of postings to run files, one at a time per
-// segment (each on a thread of its own, added up as one serial thread). Rows: the games
-// rows of a first import built beside the writer (indexer/row_staging.h).
+// segment, each shared among threads (thread t of every spill added up as one serial
+// thread). Rows: the games rows of a first import built beside the writer
+// (indexer/row_staging.h).
 enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge, Spill, Rows };
 inline constexpr size_t kThreadRoles = 6;
 

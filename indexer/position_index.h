@@ -60,7 +60,7 @@ struct PositionIndexOptions {
   uint32_t block_postings = 16384;
   int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
   // Threads that merge and encode key partitions in write_segment (the caller's thread
-  // inserts the blocks).
+  // inserts the blocks), and that share each spill of postings to a run file.
   unsigned threads = 1;
 };
 

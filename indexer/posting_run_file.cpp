@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -52,24 +53,77 @@ std::FILE* create_unique_file(const std::filesystem::path& directory, std::files
 
 }  // namespace
 
+PostingRunFile::PostingRunFile(std::filesystem::path path, uint64_t postings, Partitions partitions)
+    : postings_(postings) {
+  files_.push_back({std::move(path), std::move(partitions)});
+}
+
+PostingRunFile PostingRunFile::join(std::vector<PostingRunFile> runs) {
+  PostingRunFile joined;
+  for (PostingRunFile& run : runs) {
+    if (!run.has_partitions()) throw std::logic_error("PostingRunFile::join: a run file without a partition table");
+    for (File& file : run.files_) {
+      if (file.partitions.firsts.back() == 0) {
+        std::error_code ignored;
+        std::filesystem::remove(file.path, ignored);
+      } else {
+        joined.files_.push_back(std::move(file));
+      }
+    }
+    joined.postings_ += run.postings_;
+    run.files_.clear();
+  }
+  return joined;
+}
+
 PostingRunFile::PostingRunFile(PostingRunFile&& other) noexcept
-    : path_(std::exchange(other.path_, {})), postings_(other.postings_), partitions_(std::move(other.partitions_)) {}
+    : files_(std::exchange(other.files_, {})), postings_(other.postings_) {}
 
 PostingRunFile& PostingRunFile::operator=(PostingRunFile&& other) noexcept {
   if (this != &other) {
     remove();
-    path_ = std::exchange(other.path_, {});
+    files_ = std::exchange(other.files_, {});
     postings_ = other.postings_;
-    partitions_ = std::move(other.partitions_);
   }
   return *this;
 }
 
+std::vector<std::filesystem::path> PostingRunFile::paths() const {
+  std::vector<std::filesystem::path> paths;
+  for (const File& file : files_) paths.push_back(file.path);
+  return paths;
+}
+
+bool PostingRunFile::has_partitions() const {
+  return std::all_of(files_.begin(), files_.end(),
+                     [](const File& f) { return f.partitions.offsets.size() == store::kKeyPartitions + 1; });
+}
+
+std::vector<PostingRunFile::Extent> PostingRunFile::extents(unsigned partition) const {
+  std::vector<Extent> extents;
+  if (!has_partitions()) {  // one file (join takes none such), no partition starts
+    if (!files_.empty()) extents.push_back({&files_.front().path, 0, postings_});
+    return extents;
+  }
+  const unsigned first = partition < store::kKeyPartitions ? partition : 0;
+  const unsigned last = partition < store::kKeyPartitions ? partition + 1 : store::kKeyPartitions;
+  for (unsigned p = first; p < last; ++p) {
+    Extent extent{nullptr, 0, 0};
+    for (const File& file : files_) {
+      const uint64_t postings = file.partitions.firsts[p + 1] - file.partitions.firsts[p];
+      if (postings > 0) extent = {&file.path, file.partitions.offsets[p], postings};
+    }
+    if (extent.postings > 0 || partition < store::kKeyPartitions) extents.push_back(extent);
+  }
+  return extents;
+}
+
 void PostingRunFile::remove() noexcept {
-  if (path_.empty()) return;
-  std::error_code ignored;
-  std::filesystem::remove(path_, ignored);
-  path_.clear();
+  for (const File& file : files_) {
+    std::error_code ignored;
+    std::filesystem::remove(file.path, ignored);
+  }
+  files_.clear();
 }
 
 PostingRunWriter::PostingRunWriter(const std::filesystem::path& directory, uint64_t expected_postings)
@@ -140,22 +194,16 @@ PostingRunFile write_posting_run(const std::filesystem::path& directory, std::sp
 }
 
 PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_bytes)
-    : path_(run.path()), remaining_(run.postings()), buffer_(std::max(buffer_bytes, 4 * kMaxRecordBytes)) {
-  file_ = std::fopen(path_.c_str(), "rb");
-  if (!file_) fail("cannot open");
-  restarts_ = run.partitions().firsts;
-}
+    : extents_(run.extents(store::kKeyPartitions)), buffer_(std::max(buffer_bytes, 4 * kMaxRecordBytes)) {}
 
 PostingRunReader::PostingRunReader(const PostingRunFile& run, size_t buffer_bytes, unsigned partition)
-    : PostingRunReader(run, buffer_bytes) {
-  const PostingRunFile::Partitions& parts = run.partitions();
-  if (partition >= store::kKeyPartitions || parts.offsets.size() != store::kKeyPartitions + 1) {
-    errno = 0;
-    fail("no partition table for");
+    : buffer_(std::max(buffer_bytes, 4 * kMaxRecordBytes)) {
+  if (partition >= store::kKeyPartitions || !run.has_partitions()) {
+    const std::vector<std::filesystem::path> paths = run.paths();
+    throw store::PositionIndexError("no partition table for position index run file '" +
+                                    (paths.empty() ? std::string() : paths.front().string()) + "'");
   }
-  remaining_ = parts.firsts[partition + 1] - parts.firsts[partition];
-  restarts_.clear();  // one partition: its deltas start at zero
-  if (std::fseek(file_, static_cast<long>(parts.offsets[partition]), SEEK_SET) != 0) fail("cannot seek in");
+  extents_ = run.extents(partition);
 }
 
 PostingRunReader::~PostingRunReader() {
@@ -164,21 +212,39 @@ PostingRunReader::~PostingRunReader() {
 
 PostingRunReader::PostingRunReader(PostingRunReader&& other) noexcept
     : file_(std::exchange(other.file_, nullptr)),
-      path_(std::move(other.path_)),
+      path_(other.path_),
+      extents_(std::move(other.extents_)),
+      next_extent_(other.next_extent_),
       remaining_(other.remaining_),
       buffer_(std::move(other.buffer_)),
       begin_(other.begin_),
       end_(other.end_),
+      buffer_end_offset_(other.buffer_end_offset_),
       at_eof_(other.at_eof_),
-      previous_(other.previous_),
-      read_(other.read_),
-      restarts_(std::move(other.restarts_)),
-      next_restart_(other.next_restart_) {}
+      previous_(other.previous_) {}
 
 void PostingRunReader::fail(const char* what) const {
   int error = errno;
-  throw store::PositionIndexError(std::string(what) + " position index run file '" + path_.string() + "': " +
-                           describe_errno(error));
+  const std::string path = path_ ? path_->string() : std::string("(removed)");
+  throw store::PositionIndexError(std::string(what) + " position index run file '" + path + "': " + describe_errno(error));
+}
+
+void PostingRunReader::start_extent(const PostingRunFile::Extent& extent) {
+  previous_ = store::Posting{};
+  remaining_ = extent.postings;
+  if (extent.postings == 0) return;
+  const uint64_t unread_offset = buffer_end_offset_ - (end_ - begin_);
+  if (file_ && path_ == extent.path && unread_offset == extent.offset) return;  // read on
+  if (path_ != extent.path) {
+    if (file_) std::fclose(file_);
+    path_ = extent.path;
+    file_ = std::fopen(path_->c_str(), "rb");
+    if (!file_) fail("cannot open");
+  }
+  if (std::fseek(file_, static_cast<long>(extent.offset), SEEK_SET) != 0) fail("cannot seek in");
+  begin_ = end_ = 0;
+  buffer_end_offset_ = extent.offset;
+  at_eof_ = false;
 }
 
 void PostingRunReader::refill() {
@@ -188,6 +254,7 @@ void PostingRunReader::refill() {
   while (!at_eof_ && end_ < buffer_.size()) {
     size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
     end_ += got;
+    buffer_end_offset_ += got;
     if (got == 0) {
       if (std::ferror(file_)) fail("cannot read");
       at_eof_ = true;
@@ -196,9 +263,9 @@ void PostingRunReader::refill() {
 }
 
 bool PostingRunReader::next(store::Posting& out) {
-  if (remaining_ == 0) return false;
-  while (next_restart_ < restarts_.size() && restarts_[next_restart_] <= read_) {
-    if (restarts_[next_restart_++] == read_) previous_ = store::Posting{};
+  while (remaining_ == 0) {
+    if (next_extent_ == extents_.size()) return false;
+    start_extent(extents_[next_extent_++]);
   }
   if (end_ - begin_ < kMaxRecordBytes && !at_eof_) refill();
   const uint8_t* p = buffer_.data() + begin_;
@@ -217,7 +284,6 @@ bool PostingRunReader::next(store::Posting& out) {
   out.result = static_cast<store::GameResult>(move_and_result & 3);
   previous_ = out;
   --remaining_;
-  ++read_;
   return true;
 }
 

@@ -8,7 +8,9 @@
 //   next_move << 2 | result
 // A record takes at most 21 bytes; typically 6 to 12. The postings of each key partition
 // (key_partition(), the key's top bits) start afresh at a byte offset the file object
-// remembers, so that the partitions of a run can be merged independently, in parallel.
+// remembers, so that the partitions of a run can be merged independently, in parallel,
+// and written so: the threads of one spill each write the partitions they merge to a
+// file of their own, and the run is those files (PostingRunFile::join).
 //
 // Errors (cannot create, short write, disk full, truncated file) throw
 // PositionIndexError naming the file. Not thread-safe; one thread per object.
@@ -24,33 +26,52 @@
 
 namespace pgnbase::indexer {
 
-// A run file on disk. Owns the file: removes it on destruction (or remove()).
-// Movable, not copyable.
+// A run on disk: one file, or several written at once by the threads of one spill, each
+// file holding whole key partitions and the others empty. Owns its files: removes them on
+// destruction (or remove()). Movable, not copyable.
 class PostingRunFile {
  public:
-  // Where each partition starts: partition p is bytes [offsets[p], offsets[p + 1]) and
-  // postings [firsts[p], firsts[p + 1]) of the file (kKeyPartitions + 1 entries each).
+  // Where each partition starts in one file: partition p is bytes [offsets[p],
+  // offsets[p + 1]) and postings [firsts[p], firsts[p + 1]) of it (kKeyPartitions + 1
+  // entries each; none for a file written without a partition table).
   struct Partitions {
     std::vector<uint64_t> offsets, firsts;
   };
-  PostingRunFile(std::filesystem::path path, uint64_t postings, Partitions partitions = {})
-      : path_(std::move(path)), postings_(postings), partitions_(std::move(partitions)) {}
+  // Where postings lie: which file, from which byte, how many.
+  struct Extent {
+    const std::filesystem::path* path;
+    uint64_t offset;
+    uint64_t postings;
+  };
+  PostingRunFile(std::filesystem::path path, uint64_t postings, Partitions partitions = {});
+  // One run of the files given, whose partitions do not overlap (each partition's postings
+  // in one file at most; files without postings are removed).
+  static PostingRunFile join(std::vector<PostingRunFile> files);
   ~PostingRunFile() { remove(); }
   PostingRunFile(PostingRunFile&& other) noexcept;
   PostingRunFile& operator=(PostingRunFile&& other) noexcept;
   PostingRunFile(const PostingRunFile&) = delete;
   PostingRunFile& operator=(const PostingRunFile&) = delete;
 
-  const std::filesystem::path& path() const { return path_; }
   uint64_t postings() const { return postings_; }
-  const Partitions& partitions() const { return partitions_; }
-  // Deletes the file now; errors are ignored (it is a temporary file).
+  // Its files (empty once removed or moved from).
+  std::vector<std::filesystem::path> paths() const;
+  // Whether each file has a partition table (a run written by PostingRunWriter).
+  bool has_partitions() const;
+  // The postings of partition p (postings 0 where it has none), or, for kKeyPartitions,
+  // of the whole run: every partition in order, each starting its deltas afresh.
+  std::vector<Extent> extents(unsigned partition) const;
+  // Deletes the files now; errors are ignored (they are temporary files).
   void remove() noexcept;
 
  private:
-  std::filesystem::path path_;  // empty once removed or moved from
-  uint64_t postings_;
-  Partitions partitions_;
+  PostingRunFile() = default;
+  struct File {
+    std::filesystem::path path;
+    Partitions partitions;
+  };
+  std::vector<File> files_;
+  uint64_t postings_ = 0;
 };
 
 // Writes postings, added in posting_less order, to a new, uniquely named file in a
@@ -95,7 +116,8 @@ class PostingRunWriter {
 // Writes postings already sorted by posting_less to a new run file.
 PostingRunFile write_posting_run(const std::filesystem::path& directory, std::span<const store::Posting> sorted);
 
-// Reads a run file from start to end. The run file must outlive the reader.
+// Reads a run from start to end, or one key partition of it. The run must outlive the
+// reader.
 class PostingRunReader {
  public:
   PostingRunReader(const PostingRunFile& run, size_t buffer_bytes);
@@ -111,21 +133,23 @@ class PostingRunReader {
   bool next(store::Posting& out);
 
  private:
+  // Moves on to the next extent: its deltas start at zero; the file is opened or sought
+  // only where the extent does not follow the bytes already read.
+  void start_extent(const PostingRunFile::Extent& extent);
   void refill();
   [[noreturn]] void fail(const char* what) const;
 
   std::FILE* file_ = nullptr;
-  std::filesystem::path path_;
-  uint64_t remaining_;
+  const std::filesystem::path* path_ = nullptr;  // of file_
+  std::vector<PostingRunFile::Extent> extents_;
+  size_t next_extent_ = 0;
+  uint64_t remaining_ = 0;  // of the current extent
   std::vector<uint8_t> buffer_;
   size_t begin_ = 0;  // unread bytes are buffer_[begin_, end_)
   size_t end_ = 0;
+  uint64_t buffer_end_offset_ = 0;  // the file offset of buffer_[end_]
   bool at_eof_ = false;
   store::Posting previous_{};
-  // Postings read so far, and the partition starts still ahead (deltas restart there).
-  uint64_t read_ = 0;
-  std::vector<uint64_t> restarts_;
-  size_t next_restart_ = 0;
 };
 
 }  // namespace pgnbase::indexer

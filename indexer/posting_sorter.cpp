@@ -22,6 +22,7 @@ namespace {
 constexpr size_t kBatchPostings = 4096;
 constexpr size_t kMinReaderBuffer = 4 << 10;
 constexpr size_t kMaxReaderBuffer = 1 << 20;
+constexpr uint64_t kMinPostingsPerSpillThread = 1024;
 
 using Record = PostingSorter::Record;
 
@@ -296,10 +297,12 @@ void PostingChunkSorter::finish() {
     stable_sort_in(out_ + starts_[b], spare.get(), starts_[b + 1] - starts_[b], shift_);
 }
 
-PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir)
+PostingSorter::PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir, unsigned spill_threads)
     : memory_budget_bytes_(memory_budget_bytes),
       temp_dir_(std::move(temp_dir)),
-      run_capacity_(std::max<size_t>(1, memory_budget_bytes / kBytesPerBufferedPosting)) {}
+      run_capacity_(std::max<size_t>(1, memory_budget_bytes / kBytesPerBufferedPosting)),
+      spill_threads_(std::clamp(spill_threads, 1u, store::kKeyPartitions)),
+      spill_cpu_by_thread_(spill_threads_) {}
 
 void PostingSorter::sort_buffer() { sort_posting_records(buffer_.data(), size_); }
 
@@ -328,9 +331,7 @@ void PostingSorter::spill() {
   finish_background_spill();  // its file is older: it goes first in runs_
   if (size_ == 0 && memory_runs_.empty()) return;
   sort_buffer();
-  PostingRunWriter writer(temp_dir_, size_ + held_);
-  merge_into(writer, memory_runs_, true);
-  runs_.push_back(writer.finish());
+  runs_.push_back(write_run({}, memory_runs_, true, /*on_spill_thread=*/false));
   ++runs_spilled_;
   size_ = 0;
   memory_runs_.clear();
@@ -347,13 +348,10 @@ void PostingSorter::spill_in_background() {
   auto job = [this] {
     name_this_thread("pgn-spill");
     try {
-      PostingRunWriter writer(temp_dir_, spilling_postings_);
-      merge_into(writer, spilling_, false);
-      spilled_ = writer.finish();
+      spilled_ = write_run({}, spilling_, false, /*on_spill_thread=*/true);
     } catch (...) {
       spill_error_ = std::current_exception();
     }
-    spill_cpu_seconds_ += this_thread_cpu_seconds();
   };
   try {
     spiller_ = std::thread(job);
@@ -366,20 +364,72 @@ void PostingSorter::spill_in_background() {
   }
 }
 
-void PostingSorter::merge_into(PostingRunWriter& writer, std::vector<MemoryRun>& runs, bool with_buffer) const {
-  auto add = [&writer](std::span<const store::Posting> batch) {
-    for (const store::Posting& posting : batch) writer.add(posting);
-  };
-  const bool in_partition_order =
-      std::any_of(runs.begin(), runs.end(), [](const MemoryRun& r) { return !r.sorted; });
-  if (in_partition_order && !(with_buffer && size_) && games_ascend(runs)) {
-    // The chunks' runs before the first spill: one sort of each partition of them all,
-    // as the final merge does, rather than sorting each run and then comparing them.
-    for (unsigned p = 0; p < store::kKeyPartitions; ++p) merge_partition(p, {}, 0, runs, false, add);
-    return;
+PostingRunFile PostingSorter::write_run(std::span<PostingRunFile> files, std::vector<MemoryRun>& runs, bool with_buffer,
+                                        bool on_spill_thread) {
+  // Chunks' runs in partition order (before the first spill), games ascending: one sort
+  // of each partition of them all, as the final merge does. Sorted runs: a tournament,
+  // which measured faster there than sorting (bench/README.md).
+  const bool in_partition_order = std::any_of(runs.begin(), runs.end(), [](const MemoryRun& r) { return !r.sorted; });
+  const bool sort_partitions = in_partition_order && files.empty() && !(with_buffer && size_) && games_ascend(runs);
+  if (!sort_partitions) sort_partition_ordered(runs);
+  uint64_t postings = with_buffer ? size_ : 0;
+  for (const MemoryRun& run : runs) postings += run.records.size();
+  for (const PostingRunFile& file : files) postings += file.postings();
+
+  // A tiny spill (tests' budgets) is not worth a thread.
+  const unsigned threads = unsigned(std::clamp<uint64_t>(postings / kMinPostingsPerSpillThread, 1, spill_threads_));
+  if (threads == 1 && !sort_partitions) {
+    // Every partition in one pass: each file is read through once, not sought 64 times.
+    PostingRunWriter writer(temp_dir_, postings);
+    merge_partition(store::kKeyPartitions, files, reader_buffer_bytes(files.size()), runs, with_buffer, false,
+                    [&writer](std::span<const store::Posting> batch) {
+                      for (const store::Posting& posting : batch) writer.add(posting);
+                    });
+    if (on_spill_thread) spill_cpu_by_thread_[0] += this_thread_cpu_seconds();
+    return writer.finish();
   }
-  sort_partition_ordered(runs);
-  merge_partition(store::kKeyPartitions, {}, 0, runs, with_buffer, add);
+  const size_t buffer_bytes = reader_buffer_bytes(files.size() * threads);
+  std::vector<std::optional<PostingRunFile>> written(threads);
+  std::atomic<unsigned> next_partition{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  // Each thread writes the partitions it takes, in ascending order, to a file of its own.
+  auto work = [&](unsigned thread) {
+    try {
+      std::optional<PostingRunWriter> writer;  // made at the first posting
+      auto add = [&](std::span<const store::Posting> batch) {
+        if (!writer) writer.emplace(temp_dir_, postings / threads + 1);
+        for (const store::Posting& posting : batch) writer->add(posting);
+      };
+      for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;)
+        merge_partition(p, files, buffer_bytes, runs, with_buffer, sort_partitions, add);
+      if (writer) written[thread] = writer->finish();
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    for (unsigned t = 1; t < threads; ++t)
+      helpers.emplace_back([&, t] {
+        name_this_thread("pgn-spill");
+        work(t);
+        spill_cpu_by_thread_[t] += this_thread_cpu_seconds();
+      });
+  } catch (const std::system_error&) {
+    // Fewer threads than asked (none could start): the others and this one do the work.
+  }
+  work(0);
+  for (std::thread& t : helpers) t.join();
+  if (on_spill_thread) spill_cpu_by_thread_[0] += this_thread_cpu_seconds();
+  if (error) std::rethrow_exception(error);
+  std::vector<PostingRunFile> parts;
+  for (std::optional<PostingRunFile>& file : written)
+    if (file) parts.push_back(std::move(*file));
+  return PostingRunFile::join(std::move(parts));
 }
 
 void PostingSorter::sort_partition_ordered(std::vector<MemoryRun>& runs) {
@@ -402,7 +452,8 @@ void PostingSorter::finish_background_spill() {
 
 std::vector<std::filesystem::path> PostingSorter::run_paths() const {
   std::vector<std::filesystem::path> paths;
-  for (const PostingRunFile& run : runs_) paths.push_back(run.path());
+  for (const PostingRunFile& run : runs_)
+    for (const std::filesystem::path& path : run.paths()) paths.push_back(path);
   return paths;
 }
 
@@ -417,19 +468,15 @@ void PostingSorter::cascade() {
     std::vector<PostingRunFile> group;
     for (size_t i = 0; i < kMaxMergeFanIn; ++i) group.push_back(std::move(runs_[i]));
     runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeFanIn);
-    PostingRunWriter writer(temp_dir_);
     // The group's files only: the memory runs join the final merge.
-    merge_partition(store::kKeyPartitions, group, reader_buffer_bytes(group.size()), {}, false,
-                    [&writer](std::span<const store::Posting> batch) {
-                      for (const store::Posting& posting : batch) writer.add(posting);
-                    });
-    runs_.push_back(writer.finish());
+    std::vector<MemoryRun> none;
+    runs_.push_back(write_run(group, none, false, /*on_spill_thread=*/false));
     ++runs_spilled_;
   }
 }
 
 void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t buffer_bytes,
-                                    std::span<const MemoryRun> memory_runs, bool with_buffer,
+                                    std::span<const MemoryRun> memory_runs, bool with_buffer, bool may_sort,
                                     const std::function<void(std::span<const store::Posting>)>& sink) const {
   // Sources in age order (file runs, then memory runs, then the buffer): ties keep the
   // older source first, so the output is deterministic.
@@ -453,10 +500,7 @@ void PostingSorter::merge_partition(unsigned partition, std::span<PostingRunFile
     emitter.flush();
     return;
   }
-  // A merge of every partition at once (a spill of sorted runs) keeps the tournament:
-  // sorting there measured slower, with a larger peak (bench/README.md); a spill of runs in
-  // partition order comes here one partition at a time (merge_into).
-  if (readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
+  if (may_sort && readers.empty() && ranges.size() == memory_runs.size() && partition < store::kKeyPartitions &&
       games_ascend(memory_runs)) {
     sort_ranges_by_key(ranges, emitter);
     emitter.flush();
@@ -531,9 +575,10 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     total_ = 0;
   }};
   finish_background_spill();
-  if (spill_cpu_seconds_ > 0) add_thread_cpu(ThreadRole::Spill, std::exchange(spill_cpu_seconds_, 0));
   sort_buffer();
   cascade();
+  for (double& seconds : spill_cpu_by_thread_)
+    if (seconds > 0) add_thread_cpu(ThreadRole::Spill, std::exchange(seconds, 0));
   // Runs in partition order are sorted by the merge's sort (runs in memory alone, games
   // ascending from run to run, no buffer: the import's case when nothing was spilled);
   // any other merge compares heads, so they are sorted first (after a spill the workers
@@ -548,7 +593,8 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
     try {
       for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;) {
         sink.begin(p);
-        merge_partition(p, runs_, buffer_bytes, memory_runs_, true, [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
+        merge_partition(p, runs_, buffer_bytes, memory_runs_, true, /*may_sort=*/true,
+                        [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
         sink.end(p);
       }
     } catch (...) {

@@ -12,13 +12,15 @@
 // https://en.wikipedia.org/wiki/American_flag_sort). Any add order gives the same result.
 //
 // Memory: a posting in memory costs 17 bytes; when the runs held exceed the budget
-// they are merged into one run file (indexer/posting_run_file.h). The first such spill
-// runs on the caller's thread; after it (the input is known to be larger than the budget)
-// the sorted runs are spilled on a thread of their own whenever they fill half the budget,
-// so that the thread handing runs over (the import's single writer) merges none of them.
+// they are merged into one run (indexer/posting_run_file.h). The first such spill runs
+// on the caller's thread (with helpers); after it (the input is known to be larger than
+// the budget) the sorted runs are spilled on threads of their own whenever they fill half
+// the budget, so that the thread handing runs over (the import's single writer) merges
+// none of them.
 // Whatever is held in memory or being spilled stays within the budget. The final merge
 // works one key partition at a time (position_posting.h: no key spans two partitions),
-// so merge_partitions() merges and consumes partitions on several threads at once; a
+// so merge_partitions() merges and consumes partitions on several threads at once, and so
+// does each spill (spill_threads, each writing its partitions to a file of its own); a
 // partition of memory runs whose games ascend from run to run (chunks in input order) is
 // merged by a stable sort by key instead of comparing the runs' heads.
 // Each file run is read through a buffer of budget / 8 / runs, between 4 KiB and 1 MiB.
@@ -63,8 +65,9 @@ class PostingSorter {
 
   // memory_budget_bytes bounds the run buffer; the merge adds read buffers of at most
   // budget / 8 in all. Tiny budgets are allowed (one posting per run, for tests).
-  // temp_dir must exist.
-  PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir);
+  // temp_dir must exist. spill_threads: the threads that share each spill's key
+  // partitions (and each merge of run files into a larger one), at most kKeyPartitions.
+  PostingSorter(size_t memory_budget_bytes, std::filesystem::path temp_dir, unsigned spill_threads = 1);
 
   void add(const store::Posting& posting) {
     if (size_ == run_capacity_ || (size_ + 1 + held_) * kBytesPerBufferedPosting > memory_budget_bytes_) spill();
@@ -134,17 +137,23 @@ class PostingSorter {
   };
   // Sorts the runs that came in key partition order only.
   static void sort_partition_ordered(std::vector<MemoryRun>& runs);
-  // Merges runs (and, with with_buffer, the buffer) into a run file being written.
-  void merge_into(PostingRunWriter& writer, std::vector<MemoryRun>& runs, bool with_buffer) const;
+  // Merges the file runs, the memory runs and, with with_buffer, the buffer into a new
+  // run, its key partitions shared among spill_threads_ threads (this one and more), each
+  // writing the partitions it merges to a file of its own. The CPU seconds of the others,
+  // and with on_spill_thread this one's, go to spill_cpu_by_thread_.
+  PostingRunFile write_run(std::span<PostingRunFile> files, std::vector<MemoryRun>& runs, bool with_buffer,
+                           bool on_spill_thread);
   void spill_in_background();
   // Waits for the background spill under way, if any: its file joins runs_, or its
   // error is thrown here.
   void finish_background_spill();
   void cascade();
   // Merges partition p (or every partition: kKeyPartitions) of the file runs, the
-  // memory runs given and, with with_buffer, the buffer.
+  // memory runs given and, with with_buffer, the buffer. may_sort: memory runs alone whose
+  // games ascend from run to run are merged by one stable sort by key (else by comparing
+  // heads, which needs sorted runs).
   void merge_partition(unsigned partition, std::span<PostingRunFile> runs, size_t reader_buffer_bytes,
-                       std::span<const MemoryRun> memory_runs, bool with_buffer,
+                       std::span<const MemoryRun> memory_runs, bool with_buffer, bool may_sort,
                        const std::function<void(std::span<const store::Posting>)>& sink) const;
   size_t reader_buffer_bytes(size_t runs) const;
 
@@ -158,15 +167,17 @@ class PostingSorter {
   std::vector<PostingRunFile> runs_;
   uint64_t total_ = 0;
   size_t runs_spilled_ = 0;
-  // The background spill: the runs it merges, their postings, its file or error (set by
-  // its thread, read after the join), and the CPU seconds of all such spills, added to
-  // the merge role once (core/thread_cpu.h) when the sorter is merged.
+  // The background spill: the runs it merges, their postings, its run or error (set by
+  // its thread, read after the join), and the CPU seconds of all spills by thread slot
+  // (slot t of one spill after slot t of the one before: each is a serial thread's share),
+  // added to the spill role (core/thread_cpu.h) when the sorter is merged.
+  unsigned spill_threads_;
   std::thread spiller_;
   std::vector<MemoryRun> spilling_;
   size_t spilling_postings_ = 0;
   std::optional<PostingRunFile> spilled_;
   std::exception_ptr spill_error_;
-  double spill_cpu_seconds_ = 0;
+  std::vector<double> spill_cpu_by_thread_;
   double held_up_seconds_ = 0;  // see held_up_seconds()
 };
 

@@ -160,8 +160,10 @@ void print_thread_cpu(const ThreadCpuReport& r) {
     claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
     if (role == ThreadRole::Spill)
-      std::printf("  %-8s %8.2f  postings spilled to run files, one spill at a time: serial, busiest %.2f\n",
-                  "spill", r.totals.seconds[i], r.totals.busiest[i]);
+      std::printf("  %-8s %8.2f  postings spilled to run files, one spill at a time, its partitions on %s:"
+                  " busiest %.2f\n",
+                  "spill", r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "thread").c_str(),
+                  r.totals.busiest[i]);
     else if (role == ThreadRole::Rows)
       std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s); it waited"
                   " %.2f s for them\n",
@@ -171,7 +173,8 @@ void print_thread_cpu(const ThreadCpuReport& r) {
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
     // Workers and merge threads divide their work among themselves; the reader is one,
-    // and a segment's spills follow each other.
+    // and a segment's spills follow each other (the busiest of a spill's threads, summed
+    // over the spills, is their serial part).
     if ((role == ThreadRole::Reader || role == ThreadRole::Spill) && r.totals.busiest[i] > busiest) {
       busiest = r.totals.busiest[i];
       busiest_role = role == ThreadRole::Reader ? "reader" : "spill thread";

@@ -278,37 +278,42 @@ TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
 }
 
 // The import hands the sorter sorted runs (a chunk's postings each): past the budget the
-// first spill runs on the caller's thread, the later ones on a thread of their own; the
-// segment is the same as sorting all in memory, and the files go away.
+// first spill runs on the caller's thread, the later ones on threads of their own (one, or
+// three sharing each spill's key partitions, each writing a file of its own); the segment
+// is the same as sorting all in memory, and the files go away.
 TEST_F(PositionIndexTest, SortedRunsSpilledInTheBackgroundGiveTheSameBlocks) {
   std::vector<store::Posting> postings = make_games(1, 2000, 15);
   store::Database in_memory = open_database("in-memory.db");
   write(in_memory, 1, postings, options());
 
-  store::Database spilled = open_database("spilled.db");
-  const size_t budget_postings = postings.size() / 12;
-  PositionIndexBuilder builder(options(budget_postings * PostingSorter::kBytesPerBufferedPosting));
-  size_t runs = 0;
-  for (size_t at = 0; at < postings.size(); ++runs) {
-    // Runs of a few games' postings, as the import's chunks are.
-    std::vector<PostingSorter::Record> run;
-    const uint32_t first_game = postings[at].game_id;
-    for (; at < postings.size() && postings[at].game_id < first_game + 7; ++at)
-      run.push_back(PostingSorter::to_record(postings[at]));
-    sort_posting_records(run.data(), run.size());
-    builder.add_sorted_run(std::move(run), 7);
+  for (unsigned threads : {1u, 3u}) {
+    store::Database spilled = open_database("spilled-" + std::to_string(threads) + ".db");
+    const size_t budget_postings = postings.size() / 12;
+    PositionIndexOptions spilling = options(budget_postings * PostingSorter::kBytesPerBufferedPosting);
+    spilling.threads = threads;
+    PositionIndexBuilder builder(spilling);
+    size_t runs = 0;
+    for (size_t at = 0; at < postings.size(); ++runs) {
+      // Runs of a few games' postings, as the import's chunks are.
+      std::vector<PostingSorter::Record> run;
+      const uint32_t first_game = postings[at].game_id;
+      for (; at < postings.size() && postings[at].game_id < first_game + 7; ++at)
+        run.push_back(PostingSorter::to_record(postings[at]));
+      sort_posting_records(run.data(), run.size());
+      builder.add_sorted_run(std::move(run), 7);
+    }
+    ASSERT_GT(runs, 100u);
+    // About 24 half-budget runs after the first: fewer when a spill outlasts the runs
+    // handed over meanwhile (the builder waits, then spills more at once).
+    EXPECT_GE(builder.runs_spilled(), 6u);
+    {
+      store::Transaction transaction(spilled);
+      builder.write_segment(spilled, 1);
+      transaction.commit();
+    }
+    EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled)) << threads << " threads";
+    EXPECT_EQ(files_in(dir_ / "runs"), 0u);
   }
-  ASSERT_GT(runs, 100u);
-  // About 24 half-budget runs after the first: fewer when a spill outlasts the runs
-  // handed over meanwhile (the builder waits, then spills more at once).
-  EXPECT_GE(builder.runs_spilled(), 6u);
-  {
-    store::Transaction transaction(spilled);
-    builder.write_segment(spilled, 1);
-    transaction.commit();
-  }
-  EXPECT_EQ(block_blobs(in_memory), block_blobs(spilled));
-  EXPECT_EQ(files_in(dir_ / "runs"), 0u);
 }
 
 // The import's writer starts the merge before it builds the games indexes, and inserts
@@ -385,12 +390,12 @@ TEST_F(PositionIndexTest, AMergeStartedBeforeTheWriteGivesTheSameBlocks) {
 // first): every posting comes out once, in (key, game, ply) order, and a posting that two
 // runs both hold (the same key, game and ply; hand-made, the import never makes one)
 // comes out of the older run first, whatever the number of runs (here not a power of two,
-// some spilled to files, some empty in a partition).
+// some spilled to files by one to three threads, some empty in a partition).
 TEST_F(PositionIndexTest, TheMergeOrdersPostingsAndTiesKeepTheOlderRun) {
   for (size_t runs : {size_t{1}, size_t{2}, size_t{3}, size_t{37}, size_t{130}}) {
     for (size_t budget_postings : {size_t{1} << 24, size_t{6000}}) {
       std::mt19937_64 random(runs * 7 + budget_postings);
-      PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_ / "runs");
+      PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_ / "runs", unsigned(runs % 3) + 1);
       std::vector<store::Posting> added;
       for (size_t run = 0; run < runs; ++run) {
         std::vector<store::Posting> postings;

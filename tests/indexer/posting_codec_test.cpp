@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <tuple>
@@ -414,7 +415,7 @@ TEST_F(RunFileTest, RoundTripsThroughSmallBuffersAndRemovesItself) {
   fs::path path;
   {
     PostingRunFile run = write_posting_run(dir_, postings);
-    path = run.path();
+    path = run.paths().at(0);
     EXPECT_TRUE(fs::exists(path));
     PostingRunReader reader(run, 100);
     store::Posting posting;
@@ -428,11 +429,43 @@ TEST_F(RunFileTest, RoundTripsThroughSmallBuffersAndRemovesItself) {
 TEST_F(RunFileTest, TruncatedRunThrows) {
   std::vector<store::Posting> postings = random_sorted_postings(1000, 6, 0);
   PostingRunFile run = write_posting_run(dir_, postings);
-  fs::resize_file(run.path(), fs::file_size(run.path()) / 2);
+  const fs::path path = run.paths().at(0);
+  fs::resize_file(path, fs::file_size(path) / 2);
   PostingRunReader reader(run, 4096);
   store::Posting posting;
   EXPECT_THROW(
       while (reader.next(posting)) {}, store::PositionIndexError);
+}
+
+// A spill's threads each write the key partitions they take to a file of their own; the
+// files joined read as one run, whole or a partition at a time, as one file of the same
+// postings does, and the joined run removes every file.
+TEST_F(RunFileTest, FilesOfDisjointPartitionsJoinedReadAsOneRun) {
+  std::vector<store::Posting> postings = random_sorted_postings(30000, 9, 0);
+  PostingRunFile whole = write_posting_run(dir_, postings);
+  auto read_all = [](PostingRunReader reader) {
+    std::vector<store::Posting> read;
+    for (store::Posting posting; reader.next(posting);) read.push_back(posting);
+    return read;
+  };
+  std::vector<fs::path> paths;
+  {
+    // Partitions dealt to three writers in turn, as threads taking the next one would;
+    // the fourth writer takes none (its file holds nothing and goes at the join).
+    std::vector<std::unique_ptr<PostingRunWriter>> writers;
+    for (int i = 0; i < 4; ++i) writers.push_back(std::make_unique<PostingRunWriter>(dir_));
+    for (const store::Posting& posting : postings) writers[store::key_partition(posting.key) % 3]->add(posting);
+    std::vector<PostingRunFile> files;
+    for (auto& writer : writers) files.push_back(writer->finish());
+    PostingRunFile joined = PostingRunFile::join(std::move(files));
+    paths = joined.paths();
+    EXPECT_EQ(paths.size(), 3u);
+    EXPECT_EQ(joined.postings(), postings.size());
+    EXPECT_EQ(read_all(PostingRunReader(joined, 100)), postings);
+    for (unsigned p = 0; p < store::kKeyPartitions; ++p)
+      EXPECT_EQ(read_all(PostingRunReader(joined, 100, p)), read_all(PostingRunReader(whole, 100, p))) << p;
+  }
+  for (const fs::path& path : paths) EXPECT_FALSE(fs::exists(path)) << path;
 }
 
 TEST_F(RunFileTest, UnwritableDirectoryThrowsWithThePath) {
@@ -448,7 +481,7 @@ TEST_F(RunFileTest, SorterOrdersAnyInputLikeStdSort) {
   for (size_t budget_postings : {size_t{1}, size_t{7}, size_t{1000}, size_t{1000000}}) {
     std::vector<store::Posting> postings = random_sorted_postings(3000, 8, 40);
     std::shuffle(postings.begin(), postings.end(), std::mt19937(1));
-    PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_);
+    PostingSorter sorter(budget_postings * PostingSorter::kBytesPerBufferedPosting, dir_, unsigned(budget_postings % 4) + 1);
     for (const store::Posting& posting : postings) sorter.add(posting);
     std::vector<store::Posting> merged;
     sorter.merge([&](std::span<const store::Posting> batch) { merged.insert(merged.end(), batch.begin(), batch.end()); });
@@ -557,7 +590,7 @@ TEST_F(RunFileTest, MergedRunsComeOutInPostingOrderWhateverTheOrderOfTheirGames)
     for (bool ascending : {true, false}) {
       for (int form : {0, 1, 2}) {
         for (unsigned threads : {1u, 3u}) {
-          PostingSorter sorter(budget, dir_);
+          PostingSorter sorter(budget, dir_, threads);
           for (size_t i = 0; i < chunks.size(); ++i) {
             const size_t c = ascending ? i : chunks.size() - 1 - i;
             const bool sorted = form == 0 || (form == 2 && i % 2 == 0);
