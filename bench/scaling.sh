@@ -5,7 +5,7 @@
 # writes every row in input order, and w_index_s of it building the games indexes at the
 # end; workers; merge threads; rows: the games rows built beside the writer (a first
 # import); spill: the spills of postings to run files, one at a time, each shared by
-# -j threads, and busiest_s, the busiest of them over all spills (the serial part);
+# half the -j threads, and busiest_s, the busiest of them over all spills (the serial part);
 # reader; other: SQLite's sort helpers), two wall times
 # (held_up_s: the writer waiting for spills of postings; end_s: after the last chunk, the
 # games indexes and the position segment), and the ceiling that the busiest serial thread

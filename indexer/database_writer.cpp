@@ -165,7 +165,11 @@ PositionIndexOptions DatabaseWriter::position_options() const {
       .key_bits = 0,
       .fingerprint_bits = options_.position_fingerprint_bits,
       .lean = true,
-      .threads = std::max(1u, options_.threads)};
+      .threads = std::max(1u, options_.threads),
+      // Half the workers: where the spills outlast the writer (16 workers on the device)
+      // two share them; at -j 2 on 2 busy cores a second one cost 5% more wall time
+      // (bench/README.md).
+      .spill_threads = std::max(1u, options_.threads / 2)};
 }
 
 int64_t DatabaseWriter::intern(HashedName name) {

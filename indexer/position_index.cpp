@@ -125,7 +125,7 @@ PositionIndexBuilder::PositionIndexBuilder(size_t memory_budget_bytes, std::file
                                                 .temp_dir = std::move(temp_dir)}) {}
 
 PositionIndexBuilder::PositionIndexBuilder(PositionIndexOptions options)
-    : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir, options_.threads) {
+    : options_(std::move(options)), sorter_(options_.memory_budget_bytes, options_.temp_dir, options_.spill_threads) {
   if (options_.key_bits < 0 || options_.key_bits > 64)
     throw store::PositionIndexError("position index key_bits must be between 1 and 64 (0: automatic)");
   if (options_.fingerprint_bits < 0 || options_.fingerprint_bits > 64)

@@ -60,8 +60,10 @@ struct PositionIndexOptions {
   uint32_t block_postings = 16384;
   int compression_level = 1;  // zstd; higher levels measured no smaller on these sections
   // Threads that merge and encode key partitions in write_segment (the caller's thread
-  // inserts the blocks), and that share each spill of postings to a run file.
+  // inserts the blocks).
   unsigned threads = 1;
+  // Threads that share each spill of postings to a run file (PostingSorter).
+  unsigned spill_threads = 1;
 };
 
 // Builds one segment. Owns its temporary run files (removed by write_segment or the

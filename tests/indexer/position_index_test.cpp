@@ -290,7 +290,7 @@ TEST_F(PositionIndexTest, SortedRunsSpilledInTheBackgroundGiveTheSameBlocks) {
     store::Database spilled = open_database("spilled-" + std::to_string(threads) + ".db");
     const size_t budget_postings = postings.size() / 12;
     PositionIndexOptions spilling = options(budget_postings * PostingSorter::kBytesPerBufferedPosting);
-    spilling.threads = threads;
+    spilling.spill_threads = threads;
     PositionIndexBuilder builder(spilling);
     size_t runs = 0;
     for (size_t at = 0; at < postings.size(); ++runs) {
