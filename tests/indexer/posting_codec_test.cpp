@@ -468,6 +468,32 @@ TEST_F(RunFileTest, FilesOfDisjointPartitionsJoinedReadAsOneRun) {
   for (const fs::path& path : paths) EXPECT_FALSE(fs::exists(path)) << path;
 }
 
+// A spill whose files cannot be made (the folder removed after the first spill: root
+// ignores permissions) fails with the folder's name, from whichever of its threads
+// failed, at a later hand-over or at the merge; the sorter then goes away cleanly.
+TEST_F(RunFileTest, ASpillThatCannotWriteFailsWithTheFolder) {
+  const std::vector<store::Posting> postings = random_sorted_postings(60000, 12, 0);
+  for (unsigned threads : {1u, 3u}) {
+    const fs::path runs = dir_ / ("runs-" + std::to_string(threads));
+    fs::create_directories(runs);
+    std::string error;
+    try {
+      PostingSorter sorter(10000 * PostingSorter::kBytesPerBufferedPosting, runs, threads);
+      // Runs of 2,000 consecutive postings, each sorted as a chunk's are.
+      for (size_t at = 0; at < postings.size(); at += 2000) {
+        std::vector<PostingSorter::Record> run;
+        for (size_t i = at; i < at + 2000; ++i) run.push_back(PostingSorter::to_record(postings[i]));
+        sorter.add_sorted_run(std::move(run));
+        if (sorter.runs_spilled() > 0 && fs::exists(runs)) fs::remove_all(runs);
+      }
+      sorter.merge([](std::span<const store::Posting>) {});
+    } catch (const store::PositionIndexError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find(runs.string()), std::string::npos) << threads << " threads: " << error;
+  }
+}
+
 TEST_F(RunFileTest, UnwritableDirectoryThrowsWithThePath) {
   try {
     write_posting_run(dir_ / "missing", random_sorted_postings(10, 7, 0));
