@@ -166,9 +166,9 @@ PositionIndexOptions DatabaseWriter::position_options() const {
       .fingerprint_bits = options_.position_fingerprint_bits,
       .lean = true,
       .threads = std::max(1u, options_.threads),
-      // Half the workers: where the spills outlast the writer (16 workers on the device)
-      // two share them; at -j 2 on 2 busy cores a second one cost 5% more wall time
-      // (bench/README.md).
+      // Half the -j threads share each spill: where one thread's spills outlasted the
+      // writer (16 workers on the device) they keep up, and at -j 2 on 2 busy cores one
+      // spills as before (a second cost 5% more wall time there: bench/README.md).
       .spill_threads = std::max(1u, options_.threads / 2)};
 }
 
