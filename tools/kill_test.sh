@@ -29,9 +29,9 @@ mkdir -p "$work"
 digest() {
   sqlite3 "$1" <<'SQL' | sha256sum | cut -c1-16
 SELECT COUNT(*), SUM(plies), SUM(LENGTH(moves)) FROM games;
-SELECT quote(id), quote(source_id), quote(game_number), quote(byte_offset), quote(white_id), quote(black_id),
-       quote(date), quote(result), quote(plies), quote(eco), quote(moves), quote(tags), quote(annotations)
-  FROM games ORDER BY id;
+SELECT quote(g.id), quote(source_id), quote(game_number), quote(byte_offset), quote(white_id), quote(black_id),
+       quote(date), quote(result), quote(plies), quote(eco), quote(moves), quote(tags), quote(a.annotations)
+  FROM games g LEFT JOIN game_annotations a ON a.id = g.id ORDER BY g.id;
 SELECT segment_id, first_key, last_key, postings, hex(data) FROM position_blocks ORDER BY segment_id, first_key, block_id;
 SELECT source_id, game_number, kind, reason FROM rejects ORDER BY id;
 SELECT id, path, content_hash, games_found, imported, rejected FROM sources ORDER BY id;
