@@ -257,6 +257,45 @@ void sort_partitions_of(std::vector<Record>& run) {
   }
 }
 
+// Runs work(t, next) on `threads` threads: this one as t = 0 and threads - 1 more (fewer
+// where none can start), each started one named `name` and calling helper_done(t) as it
+// ends. next() hands each key partition once, in ascending order, to whichever thread
+// asks, then kKeyPartitions (also once a thread has failed); the first exception is
+// rethrown here after every thread has ended.
+template <class Work, class HelperDone>
+void share_partitions(unsigned threads, const char* name, Work&& work, HelperDone&& helper_done) {
+  std::atomic<unsigned> next_partition{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto next = [&]() -> unsigned {
+    return failed ? store::kKeyPartitions : std::min(next_partition++, store::kKeyPartitions);
+  };
+  auto run = [&](unsigned t) {
+    try {
+      work(t, next);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    for (unsigned t = 1; t < threads; ++t)
+      helpers.emplace_back([&, t] {
+        name_this_thread(name);
+        run(t);
+        helper_done(t);
+      });
+  } catch (const std::system_error&) {
+    // Fewer threads than asked (none could start): the others and this one do the work.
+  }
+  run(0);
+  for (std::thread& t : helpers) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
 }  // namespace
 
 void sort_posting_records(Record* records, size_t n) {
@@ -390,42 +429,21 @@ PostingRunFile PostingSorter::write_run(std::span<PostingRunFile> files, std::ve
   }
   const size_t buffer_bytes = reader_buffer_bytes(files.size() * threads);
   std::vector<std::optional<PostingRunFile>> written(threads);
-  std::atomic<unsigned> next_partition{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
   // Each thread writes the partitions it takes, in ascending order, to a file of its own.
-  auto work = [&](unsigned thread) {
-    try {
-      std::optional<PostingRunWriter> writer;  // made at the first posting
-      auto add = [&](std::span<const store::Posting> batch) {
-        if (!writer) writer.emplace(temp_dir_, postings / threads + 1);
-        for (const store::Posting& posting : batch) writer->add(posting);
-      };
-      for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;)
-        merge_partition(p, files, buffer_bytes, runs, with_buffer, sort_partitions, add);
-      if (writer) written[thread] = writer->finish();
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> helpers;
-  try {
-    for (unsigned t = 1; t < threads; ++t)
-      helpers.emplace_back([&, t] {
-        name_this_thread("pgn-spill");
-        work(t);
-        spill_cpu_by_thread_[t] += this_thread_cpu_seconds();
-      });
-  } catch (const std::system_error&) {
-    // Fewer threads than asked (none could start): the others and this one do the work.
-  }
-  work(0);
-  for (std::thread& t : helpers) t.join();
+  share_partitions(
+      threads, "pgn-spill",
+      [&](unsigned thread, auto& next) {
+        std::optional<PostingRunWriter> writer;  // made at the first posting
+        auto add = [&](std::span<const store::Posting> batch) {
+          if (!writer) writer.emplace(temp_dir_, postings / threads + 1);
+          for (const store::Posting& posting : batch) writer->add(posting);
+        };
+        for (unsigned p; (p = next()) < store::kKeyPartitions;)
+          merge_partition(p, files, buffer_bytes, runs, with_buffer, sort_partitions, add);
+        if (writer) written[thread] = writer->finish();
+      },
+      [this](unsigned thread) { spill_cpu_by_thread_[thread] += this_thread_cpu_seconds(); });
   if (on_spill_thread) spill_cpu_by_thread_[0] += this_thread_cpu_seconds();
-  if (error) std::rethrow_exception(error);
   std::vector<PostingRunFile> parts;
   for (std::optional<PostingRunFile>& file : written)
     if (file) parts.push_back(std::move(*file));
@@ -585,38 +603,17 @@ void PostingSorter::merge_partitions(unsigned threads, const PartitionSink& sink
   // hand sorted runs: few are left to sort here).
   if (!(runs_.empty() && size_ == 0 && games_ascend(memory_runs_))) sort_partition_ordered(memory_runs_);
   const size_t buffer_bytes = reader_buffer_bytes(runs_.size() * std::max(1u, threads));
-  std::atomic<unsigned> next_partition{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    try {
-      for (unsigned p; !failed && (p = next_partition++) < store::kKeyPartitions;) {
-        sink.begin(p);
-        merge_partition(p, runs_, buffer_bytes, memory_runs_, true, /*may_sort=*/true,
-                        [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
-        sink.end(p);
-      }
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
-  auto helper = [&] {
-    name_this_thread("pgn-merge");
-    work();
-    add_thread_cpu(ThreadRole::Merge, this_thread_cpu_seconds());
-  };
-  std::vector<std::thread> helpers;
-  try {
-    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(helper);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked (none could start): the others and this one do the work.
-  }
-  work();
-  for (std::thread& t : helpers) t.join();
-  if (error) std::rethrow_exception(error);
+  share_partitions(
+      threads, "pgn-merge",
+      [&](unsigned, auto& next) {
+        for (unsigned p; (p = next()) < store::kKeyPartitions;) {
+          sink.begin(p);
+          merge_partition(p, runs_, buffer_bytes, memory_runs_, true, /*may_sort=*/true,
+                          [&](std::span<const store::Posting> batch) { sink.add(p, batch); });
+          sink.end(p);
+        }
+      },
+      [](unsigned) { add_thread_cpu(ThreadRole::Merge, this_thread_cpu_seconds()); });
 }
 
 }  // namespace pgnbase::indexer
