@@ -23,12 +23,13 @@ TEST(Bitboard, SliderAttacksMatchARayWalk) {
   uint64_t state = 0x9E3779B97F4A7C15ull;
   auto next = [&] { return state ^= state << 13, state ^= state >> 7, state ^= state << 17; };
   for (int i = 0; i < 40000; ++i) {
-    Bitboard occupied = next();  // half the squares
-    if (i % 4 == 1) occupied &= next();  // a quarter
-    if (i % 4 == 2) occupied &= next() & next();  // an eighth
-    if (i % 4 == 3) occupied |= next();  // three quarters
-    if (i < 128) occupied = i < 64 ? 0 : ~Bitboard(0);
     const Square s = Square(i % 64);
+    const int density = i / 64 % 4;  // every square gets each density in turn
+    Bitboard occupied = next();  // half the squares
+    if (density == 1) occupied &= next();  // a quarter
+    if (density == 2) occupied &= next() & next();  // an eighth
+    if (density == 3) occupied |= next();  // three quarters
+    if (i < 128) occupied = i < 64 ? 0 : ~Bitboard(0);
     ASSERT_EQ(rook_attacks(s, occupied), walk(s, occupied, true)) << "square " << int(s) << " occupied " << occupied;
     ASSERT_EQ(bishop_attacks(s, occupied), walk(s, occupied, false)) << "square " << int(s) << " occupied " << occupied;
   }
