@@ -165,7 +165,11 @@ bool build_game(const GameDraft& draft, const BuildOptions& options, GameRecord&
   record.keys = std::move(replay.keys);
   record.taken = std::move(replay.taken);
   record.annotations.clear();
-  if (options.keep_annotations) store::encode_game_annotations(draft.annotations, record.annotations);
+  if (options.keep_annotations) {
+    thread_local std::vector<store::AnnotationView> entries;  // one per worker, reused
+    draft.annotation_views(entries);
+    store::encode_game_annotations(entries, record.annotations);
+  }
   record.dedupe_key = dedupe_key_of(record);
   record.eco.clear();
   record.opening.clear();

@@ -11,12 +11,19 @@ const std::string* GameDraft::find_tag(std::string_view name) const {
   return nullptr;
 }
 
+void GameDraft::annotation_views(std::vector<store::AnnotationView>& out) const {
+  out.clear();
+  for (const DraftAnnotation& a : annotations)
+    out.push_back({a.ply, std::string_view(annotation_text).substr(a.offset, a.size)});
+}
+
 void GameCollector::begin_game(uint64_t offset, uint64_t line) {
   draft_.offset = offset;
   draft_.line = line;
   draft_.tags.clear();
   draft_.moves.clear();
   draft_.annotations.clear();
+  draft_.annotation_text.clear();
   draft_.result_token = {};
   draft_.error.reset();
   draft_.text = {};
@@ -77,32 +84,35 @@ void GameCollector::nag(int value) {
   annotate(std::string_view(text, size_t(n)));
 }
 
+namespace {
+
+bool is_comment_blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+}  // namespace
+
 void GameCollector::comment(std::string_view text) {
   if (!keep_annotations_) return;
-  // Whitespace runs become one space, so wrapping on export does not change the text.
-  // Written through a pointer: appending char by char reloads the string's size each time
-  // (the most frequent comment, a lichess clock, comes at every move).
-  scratch_.resize(text.size() + 1);
-  char* const begin = scratch_.data();
+  // Whitespace runs become one space, so that wrapping on export does not change the
+  // text, and '}' becomes ')'. Written word by word through a pointer into a buffer kept
+  // large enough (the most frequent comment, a lichess clock, comes at every move).
+  if (comment_text_.size() < text.size() + 2) comment_text_.resize(text.size() + 2);
+  char* const begin = comment_text_.data();
   char* out = begin;
   *out++ = '{';
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-      space = true;
-      continue;
-    }
-    if (space && out - begin > 1) *out++ = ' ';
-    space = false;
-    *out++ = c == '}' ? ')' : c;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (true) {
+    while (p != end && is_comment_blank(*p)) ++p;
+    if (p == end) break;
+    if (out != begin + 1) *out++ = ' ';
+    for (; p != end && !is_comment_blank(*p); ++p) *out++ = *p == '}' ? ')' : *p;
   }
-  scratch_.resize(size_t(out - begin));
-  if (scratch_ == "{(=)") {  // an exported draw offer reads back as one
+  if (std::string_view(begin, size_t(out - begin)) == "{(=)") {  // an exported draw offer reads back as one
     draw_offer();
     return;
   }
-  scratch_ += '}';
-  annotate(scratch_);
+  *out++ = '}';
+  annotate(std::string_view(begin, size_t(out - begin)));
   need_number_ = true;
 }
 
@@ -141,16 +151,23 @@ void GameCollector::end_game(const GameText& game, const PgnError* error) {
 }
 
 void GameCollector::annotate(std::string_view text) {
-  uint32_t ply = uint32_t(draft_.moves.size());
+  const uint32_t ply = uint32_t(draft_.moves.size());
+  std::string& all = draft_.annotation_text;
   auto& entries = draft_.annotations;
   if (entries.empty() || entries.back().ply != ply) {
-    entries.push_back({ply, std::string(text)});
+    entries.push_back({ply, all.size(), text.size()});
+    all += text;
     return;
   }
-  std::string& s = entries.back().text;
-  // No space after "(" or before ")".
-  if (!s.empty() && s.back() != '(' && text != ")") s += ' ';
-  s += text;
+  // The ply's entry is the buffer's last text, which grows in place. No space after "("
+  // or before ")".
+  DraftAnnotation& last = entries.back();
+  if (last.size > 0 && all.back() != '(' && text != ")") {
+    all += ' ';
+    ++last.size;
+  }
+  all += text;
+  last.size += text.size();
 }
 
 }  // namespace pgnbase::indexer

@@ -13,17 +13,30 @@
 
 namespace pgnbase::indexer {
 
+// One entry of a game's annotations (store/annotations.h): text after main-line ply
+// `ply`, at annotation_text.substr(offset, size).
+struct DraftAnnotation {
+  uint32_t ply;
+  size_t offset, size;
+};
+
 struct GameDraft {
   uint64_t offset = 0;
   uint64_t line = 0;
   std::vector<store::Tag> tags;
   std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
-  std::vector<store::AnnotationEntry> annotations;
+  // The entries in ply order, their texts one after another in one buffer that the
+  // collector reuses game after game: a lichess game has an entry at every ply, and a
+  // string each cost an allocation each.
+  std::vector<DraftAnnotation> annotations;
+  std::string annotation_text;
   std::string_view result_token;
   std::optional<PgnError> error;
   std::string_view text;  // the game's original bytes
 
   const std::string* find_tag(std::string_view name) const;
+  // The entries as views into annotation_text (valid while the draft is unchanged).
+  void annotation_views(std::vector<store::AnnotationView>& out) const;
 };
 
 class GameCollector : public PgnVisitorBase {
@@ -57,6 +70,7 @@ class GameCollector : public PgnVisitorBase {
   std::vector<uint32_t> line_ply_;  // per open variation: ply of its last move
   bool need_number_ = true;         // next variation move needs "N..." even for Black
   std::string scratch_;
+  std::string comment_text_;  // a comment as stored; only grows
 };
 
 }  // namespace pgnbase::indexer

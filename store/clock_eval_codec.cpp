@@ -1,6 +1,7 @@
 #include "store/clock_eval_codec.h"
 
 #include <limits>
+#include <optional>
 
 #include "store/annotations.h"
 
@@ -51,6 +52,57 @@ void append_commands(const LiftedCommands& lifted, std::string& out) {
 uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
 int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
+// Whether a value parse_clock read is spelled as append_clock writes it back: parse_clock
+// takes minutes, seconds and tenths in append_clock's own digits, so only an hour with a
+// leading zero ("01:30:00") differs.
+bool clock_spelled_as_written(std::string_view value) { return !(value[0] == '0' && value[1] != ':'); }
+// Whether an evaluation parse_eval read is spelled as append_eval writes it back.
+bool eval_spelled_as_written(std::string_view value, Evaluation eval) {
+  thread_local std::string written;
+  written.clear();
+  append_eval(eval, written);
+  return written == value;
+}
+
+// The layouts of nearly every lifted ply, decided without writing the text back: the
+// whole text is one comment of commands only, "{[%clk C]}", "{[%eval E] [%clk C]}" or
+// "{[%clk C] [%eval E]}". Then restore_commands gives the text back exactly when each
+// value is spelled as it writes them, so that test stands for lift_commands' own.
+// nullopt: the text has another shape, which lift_commands decides.
+std::optional<bool> lift_whole_comment(uint32_t ply, std::string_view text, LiftedCommands& lifted) {
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return std::nullopt;
+  std::string_view rest = text.substr(1, text.size() - 2);
+  LiftedCommands found{ply, 0, 0, {}};
+  bool spelled = true;
+  while (true) {
+    const bool clock = rest.starts_with("[%clk ") && !(found.layout & LIFT_CLOCK);
+    const bool eval = rest.starts_with("[%eval ") && !(found.layout & LIFT_EVAL);
+    if (!clock && !eval) return std::nullopt;
+    const size_t start = clock ? 6 : 7, end = rest.find(']', start);
+    if (end == std::string_view::npos) return std::nullopt;
+    const std::string_view value = rest.substr(start, end - start);
+    if (clock) {
+      const std::optional<ParsedClock> c = parse_clock(value);
+      if (!c) return std::nullopt;
+      found.clock = c->tenths;
+      found.layout |= LIFT_CLOCK | (c->fraction ? LIFT_TENTHS : 0) | (found.layout == 0 ? LIFT_CLOCK_FIRST : 0);
+      spelled = spelled && clock_spelled_as_written(value);
+    } else {
+      const std::optional<Evaluation> e = parse_eval(value);
+      if (!e) return std::nullopt;
+      found.eval = *e;
+      found.layout |= LIFT_EVAL;
+      spelled = spelled && eval_spelled_as_written(value, *e);
+    }
+    rest.remove_prefix(end + 1);
+    if (rest.empty()) break;
+    if (rest.size() < 2 || rest[0] != ' ') return std::nullopt;
+    rest.remove_prefix(1);
+  }
+  lifted = found;
+  return spelled;
+}
+
 }  // namespace
 
 bool restore_commands(std::string_view stored, const LiftedCommands& lifted, std::string& out) {
@@ -78,6 +130,10 @@ bool restore_commands(std::string_view stored, const LiftedCommands& lifted, std
 
 bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, LiftedCommands& lifted) {
   if (ply == 0) return false;
+  if (const std::optional<bool> whole = lift_whole_comment(ply, text, lifted)) {
+    stored.clear();
+    return *whole;
+  }
   const size_t p = skip_leading_nags(text);
   if (p == text.size() || text[p] != '{') return false;
   const size_t close = text.find('}', p + 1);

@@ -6,10 +6,13 @@
 
 namespace pgnbase::store {
 
-void encode_game_annotations(const std::vector<AnnotationEntry>& entries, std::string& out) {
-  std::vector<LiftedCommands> lifted;
-  std::string text_entries, stored;
-  for (const AnnotationEntry& entry : entries) {
+void encode_game_annotations(std::span<const AnnotationView> entries, std::string& out) {
+  // One set per thread, reused game after game.
+  thread_local std::vector<LiftedCommands> lifted;
+  thread_local std::string text_entries, stored;
+  lifted.clear();
+  text_entries.clear();
+  for (const AnnotationView& entry : entries) {
     LiftedCommands commands;
     std::string_view text = entry.text;
     if ((lifted.empty() || lifted.back().ply < entry.ply) && lift_commands(entry.ply, entry.text, stored, commands)) {

@@ -4,6 +4,7 @@
 // (store/clock_eval_codec.h) wherever they write back byte for byte.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,7 @@ namespace pgnbase::store {
 // Encodes the entries (ascending plies, as the import collects them) with the commands
 // lifted: the section first (under kLiftedSectionKey) when any ply gave one, then the
 // entries whose text is left.
-void encode_game_annotations(const std::vector<AnnotationEntry>& entries, std::string& out);
+void encode_game_annotations(std::span<const AnnotationView> entries, std::string& out);
 
 // Reads stored annotations blobs (blob_codec.h framing, then the payload above, or a
 // payload without a section, as schema 5 wrote them). One reader per thread; what it

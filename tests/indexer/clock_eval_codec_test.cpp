@@ -5,6 +5,7 @@
 // tests/query/clock_eval_data_test.cpp.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -140,6 +141,60 @@ TEST(ClockEvalCodec, LiftsExactlyTheLayoutsThatWriteBackTheSame) {
   EXPECT_FALSE(lift_commands(0, "{[%clk 0:01:00]}", stored, lifted)) << "ply 0 has no move, so no clock";
 }
 
+// Nearly every lifted ply is one comment of commands only, which lift_commands decides
+// without writing the text back (its spelling test instead): over hand-made spellings of
+// each value, lifted exactly when writing the numbers back gives the text, and then
+// restored byte for byte.
+TEST(ClockEvalCodec, WholeCommentsLiftExactlyWhenTheirSpellingWritesBack) {
+  std::vector<std::string> clocks, evals;
+  for (const char* hours : {"0", "1", "9", "00", "01", "09", "10", "99"})
+    for (const char* minutes_seconds : {":00:00", ":07:59", ":59:05"})
+      for (const char* tenths : {"", ".0", ".7"}) clocks.push_back(std::string(hours) + minutes_seconds + tenths);
+  for (const char* e : {"0.0", "0.00", "0", "-0.0", "+0.17", "0.17", "0.3", "0.30", "-1.5", "12", "12.05", "012.05", "#3",
+                        "#-3", "#03", "#+3", "#0", "0.17,23", "-999.99"})
+    evals.push_back(e);
+  auto written_back = [](const std::string& clock, const std::string& eval) {
+    std::string out;
+    if (!clock.empty()) {
+      const std::optional<ParsedClock> c = parse_clock(clock);
+      if (!c) return false;
+      std::string back;
+      append_clock(c->tenths, c->fraction, back);
+      if (back != clock) return false;
+    }
+    if (!eval.empty()) {
+      const std::optional<Evaluation> e = parse_eval(eval);
+      if (!e) return false;
+      std::string back;
+      append_eval(*e, back);
+      if (back != eval) return false;
+    }
+    return true;
+  };
+  size_t lifted_count = 0;
+  auto check = [&](const std::string& text, const std::string& clock, const std::string& eval) {
+    std::string stored;
+    LiftedCommands lifted;
+    const bool done = lift_commands(3, text, stored, lifted);
+    ASSERT_EQ(done, written_back(clock, eval)) << text;
+    if (!done) return;
+    ++lifted_count;
+    EXPECT_EQ(stored, "") << text;
+    std::string back;
+    ASSERT_TRUE(restore_commands(stored, lifted, back)) << text;
+    EXPECT_EQ(back, text);
+  };
+  for (const std::string& c : clocks) {
+    check("{[%clk " + c + "]}", c, "");
+    for (const std::string& e : evals) {
+      check("{[%eval " + e + "] [%clk " + c + "]}", c, e);
+      check("{[%clk " + c + "] [%eval " + e + "]}", c, e);
+    }
+  }
+  for (const std::string& e : evals) check("{[%eval " + e + "]}", "", e);
+  EXPECT_GT(lifted_count, 100u);  // the written-back spellings are among them
+}
+
 TEST(ClockEvalCodec, SectionRoundTripsWithGapsHoursTenthsAndMates) {
   auto layout = [](uint8_t bits) { return bits; };
   const std::vector<LiftedCommands> lifted = {
@@ -194,6 +249,13 @@ TEST(ClockEvalCodec, RandomBytesNeverCrashTheSectionReader) {
   EXPECT_GT(accepted, 0);
 }
 
+// The entries as encode_game_annotations takes them (views of the texts).
+std::vector<AnnotationView> views_of(const std::vector<AnnotationEntry>& entries) {
+  std::vector<AnnotationView> views;
+  for (const AnnotationEntry& e : entries) views.push_back({e.ply, e.text});
+  return views;
+}
+
 TEST(GameAnnotations, ReaderGivesBackTheTextAndTheNumbers) {
   const std::vector<AnnotationEntry> entries = {
       {0, "{Opening remarks}"},
@@ -204,7 +266,7 @@ TEST(GameAnnotations, ReaderGivesBackTheTextAndTheNumbers) {
       {5, "{(=)}"},
   };
   std::string payload, blob;
-  encode_game_annotations(entries, payload);
+  encode_game_annotations(views_of(entries), payload);
   std::string plain;
   encode_annotations(entries, plain);
   EXPECT_LT(payload.size(), plain.size());
@@ -225,7 +287,7 @@ TEST(GameAnnotations, ReaderGivesBackTheTextAndTheNumbers) {
   EXPECT_EQ(reader.clock_evals(), expected);
   // A game of clocks alone stores no text at all.
   std::string only_clocks;
-  encode_game_annotations({{1, "{[%clk 0:01:00]}"}, {2, "{[%clk 0:01:00]}"}}, only_clocks);
+  encode_game_annotations(views_of({{1, "{[%clk 0:01:00]}"}, {2, "{[%clk 0:01:00]}"}}), only_clocks);
   std::vector<AnnotationView> stored;
   std::string_view section;
   ASSERT_TRUE(decode_annotations(only_clocks, stored, section));
@@ -249,7 +311,7 @@ TEST(GameAnnotations, PayloadWithoutSectionReadsAsBefore) {
 
 TEST(GameAnnotations, DamagedSectionsAreCorrupt) {
   std::string payload;
-  encode_game_annotations({{1, "$1 {[%clk 0:01:00] well played}"}}, payload);
+  encode_game_annotations(views_of({{1, "$1 {[%clk 0:01:00] well played}"}}), payload);
   std::string blob;
   encode_blob(payload, 0, blob);
   AnnotationReader reader;
