@@ -73,7 +73,8 @@ PgnReader::PgnReader(std::string_view text, uint64_t base_offset, uint64_t first
       cur_(text.data()),
       base_offset_(base_offset),
       counted_until_(text.data()),
-      counted_line_(first_line) {}
+      counted_line_(first_line),
+      first_line_(first_line) {}
 
 // Skips blanks, byte-order marks (also those of files concatenated later) and '%'
 // escape lines; returns the first byte of the next game or nullptr.

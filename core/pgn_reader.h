@@ -115,6 +115,10 @@ class PgnReader {
   // Bytes of the text consumed so far.
   size_t position() const { return static_cast<size_t>(cur_ - begin_); }
 
+  // Line breaks in the whole text, as the reader counts them for game lines: after the
+  // last game, only the bytes past the last counted position are read.
+  uint64_t line_breaks() { return line_at(end_) - first_line_; }
+
  private:
   struct GameState {
     PgnError error{};
@@ -162,6 +166,7 @@ class PgnReader {
   // Lines are counted lazily, only up to positions someone asks about.
   const char* counted_until_;
   uint64_t counted_line_;
+  uint64_t first_line_;
 };
 
 // Unescapes \" and \\ in a raw tag value and appends the result to out.

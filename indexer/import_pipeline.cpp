@@ -82,7 +82,6 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
                           bool sort_postings) {
   if (chunk.oversized) return oversized_reject(std::move(chunk), max_game_bytes);
   ChunkResult result;
-  result.lines = count_lines(chunk.text);
   PgnReader reader(chunk.text, chunk.offset, 1);
   GameCollector collector(options.keep_annotations);
   GameRecord record;
@@ -97,6 +96,7 @@ ChunkResult process_chunk(Chunk chunk, const BuildOptions& options, int zstd_lev
       reject = RejectRecord{};
     }
   }
+  result.lines = reader.line_breaks();  // the rest after the last game's start
   ChunkNames names;  // once the records stay where they are
   for (ChunkItem& item : result.items)
     if (GameRecord* game = std::get_if<GameRecord>(&item)) names.number(*game);

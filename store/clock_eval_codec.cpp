@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "store/annotations.h"
+#include "store/varint.h"
 
 namespace pgnbase::store {
 
@@ -191,9 +192,11 @@ bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, Lif
 void encode_lifted(const std::vector<LiftedCommands>& lifted, std::string& out) {
   bool tenths = false;
   for (const LiftedCommands& l : lifted) tenths |= (l.layout & LIFT_TENTHS) != 0;
-  append_varint(tenths ? 1 : 0, out);
-  // Runs of equal layouts over plies 1, 2, ..., the last lifted ply.
-  std::vector<std::pair<uint8_t, uint64_t>> runs;
+  // Runs of equal layouts over plies 1, 2, ..., the last lifted ply (a lifted ply adds
+  // at most two: the gap before it and its own). One buffer per thread: a lichess game
+  // has a run at nearly every ply change of layout.
+  thread_local std::vector<std::pair<uint8_t, uint64_t>> runs;
+  runs.clear();
   uint32_t next_ply = 1;
   auto add = [&](uint8_t layout, uint64_t plies) {
     if (plies == 0) return;
@@ -205,28 +208,35 @@ void encode_lifted(const std::vector<LiftedCommands>& lifted, std::string& out) 
     add(l.layout, 1);
     next_ply = l.ply + 1;
   }
-  append_varint(runs.size(), out);
+  // Sized for the longest varints, written through a pointer, then cut to length: a
+  // lichess game writes a clock at every ply.
+  const size_t start = out.size();
+  out.resize(start + kMaxVarintBytes * (2 + 2 * runs.size() + 2 * lifted.size()));
+  uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data()) + start;
+  uint8_t* p = put_varint(begin, tenths ? 1 : 0);
+  p = put_varint(p, runs.size());
   for (const auto& [layout, plies] : runs) {
-    out += char(layout);
-    append_varint(plies, out);
+    *p++ = layout;
+    p = put_varint(p, plies);
   }
   int64_t previous_clock[2] = {0, 0};
   for (const LiftedCommands& l : lifted) {
     if (!(l.layout & LIFT_CLOCK)) continue;
     const int64_t value = tenths ? l.clock : l.clock / 10;
-    append_varint(zigzag(value - previous_clock[l.ply & 1]), out);
+    p = put_varint(p, zigzag(value - previous_clock[l.ply & 1]));
     previous_clock[l.ply & 1] = value;
   }
   int64_t previous_cp = 0;
   for (const LiftedCommands& l : lifted) {
     if (!(l.layout & LIFT_EVAL)) continue;
     if (l.eval.kind == EvalKind::Mate) {
-      append_varint(zigzag(l.eval.value) << 1 | 1, out);
+      p = put_varint(p, zigzag(l.eval.value) << 1 | 1);
     } else {
-      append_varint(zigzag(int64_t(l.eval.value) - previous_cp) << 1, out);
+      p = put_varint(p, zigzag(int64_t(l.eval.value) - previous_cp) << 1);
       previous_cp = l.eval.value;
     }
   }
+  out.resize(start + size_t(p - begin));
 }
 
 bool decode_lifted(std::string_view section, std::vector<LiftedCommands>& out) {

@@ -9,7 +9,7 @@ namespace pgnbase::store {
 void encode_game_annotations(std::span<const AnnotationView> entries, std::string& out) {
   // One set per thread, reused game after game.
   thread_local std::vector<LiftedCommands> lifted;
-  thread_local std::string text_entries, stored;
+  thread_local std::string text_entries, stored, section;
   lifted.clear();
   text_entries.clear();
   for (const AnnotationView& entry : entries) {
@@ -25,7 +25,7 @@ void encode_game_annotations(std::span<const AnnotationView> entries, std::strin
     text_entries += text;
   }
   if (!lifted.empty()) {
-    std::string section;
+    section.clear();
     encode_lifted(lifted, section);
     append_varint(kLiftedSectionKey, out);
     append_varint(section.size(), out);

@@ -204,6 +204,34 @@ TEST(PgnReader, HandMadeCrlfAndMixedLineEndsCountLines) {
             "<game 0 1> [A=1] | e4 result:* </game> <game 21 5> [B=2] | d4 </game UnbalancedParenthesis line 7 ')'>");
 }
 
+// The chunk's line count the import takes from the reader after its last game (instead of
+// a second pass over the text): the same as a byte loop, whatever the mix of line ends,
+// where the text ends (a lone CR last, a CRLF split) and however far the games reached.
+TEST(PgnReader, HandMadeLineBreaksCountTheWholeTextOnce) {
+  auto byte_loop = [](std::string_view text) {
+    uint64_t count = 0;
+    for (size_t i = 0; i < text.size(); ++i)
+      count += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+    return count;
+  };
+  const char* pieces[] = {"[Event \"A\"]", "\n", "\r\n", "\r", "1. e4 e5 ", "{a\r\nb} ", "1-0", "*", "\n\n", "; c\r\n", ")"};
+  uint64_t seed = 7;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (int i = 0; i < round % 40; ++i) {
+      seed = seed * 6364136223846793005u + 1442695040888963407u;
+      text += pieces[(seed >> 33) % std::size(pieces)];
+    }
+    const ExactBuffer buffer(text);
+    PgnReader unread(buffer.view(), 0, 5);
+    EXPECT_EQ(unread.line_breaks(), byte_loop(text)) << text;
+    PgnReader reader(buffer.view(), 0, 5);
+    PgnVisitorBase ignore;
+    reader.read_all(ignore);
+    EXPECT_EQ(reader.line_breaks(), byte_loop(text)) << text;
+  }
+}
+
 TEST(PgnReader, HandMadeCrlfSemicolonCommentExcludesTheCarriageReturn) {
   EXPECT_EQ(movetext_of("e4 ; note\r\ne5 *"), "e4 { note} e5 result:*");
 }
