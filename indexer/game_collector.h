@@ -27,7 +27,7 @@ struct GameDraft {
   std::vector<std::string_view> moves;  // main line, as written (views into the chunk)
   // The entries in ply order, their texts one after another in one buffer that the
   // collector reuses game after game: a lichess game has an entry at every ply, and a
-  // string each cost an allocation each.
+  // string per entry cost an allocation per entry.
   std::vector<DraftAnnotation> annotations;
   std::string annotation_text;
   std::string_view result_token;

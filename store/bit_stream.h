@@ -30,13 +30,11 @@ class BitWriter {
       write(value >> 32, bits - 32);
       return;
     }
+    // Fewer than 32 bits wait in the buffer between writes, so these fit; they go out
+    // four bytes at a time.
     buffer_ |= (value & low_bits_mask(bits)) << count_;
     count_ += bits;
-    while (count_ >= 8) {
-      out_.push_back(static_cast<uint8_t>(buffer_));
-      buffer_ >>= 8;
-      count_ -= 8;
-    }
+    if (count_ >= 32) flush_word();
   }
 
   // Writes value as a Rice code with parameter k: the quotient value >> k in unary
@@ -53,14 +51,25 @@ class BitWriter {
     write(value, k);
   }
 
-  // Pads the last byte with zero bits.
+  // Writes the bits left, the last byte padded with zero bits.
   void finish() {
-    if (count_ > 0) out_.push_back(static_cast<uint8_t>(buffer_));
+    for (; count_ > 0; count_ -= 8) {
+      out_.push_back(static_cast<uint8_t>(buffer_));
+      buffer_ >>= 8;
+    }
     buffer_ = 0;
     count_ = 0;
   }
 
  private:
+  // Out of line, so that write() stays small enough to inline.
+  [[gnu::noinline]] void flush_word() {
+    const uint8_t bytes[4] = {uint8_t(buffer_), uint8_t(buffer_ >> 8), uint8_t(buffer_ >> 16), uint8_t(buffer_ >> 24)};
+    out_.insert(out_.end(), bytes, bytes + 4);
+    buffer_ >>= 32;
+    count_ -= 32;
+  }
+
   std::vector<uint8_t>& out_;
   uint64_t buffer_ = 0;
   int count_ = 0;

@@ -59,26 +59,46 @@ uint16_t join_move(uint8_t a, uint8_t b, uint16_t ply) {
                                (((b >> 6) & 1u) << 14) | ((b >> 7) << 15));
 }
 
-// The Rice parameter that codes these gaps in the fewest bits (tries a few near log2 of the mean).
-int choose_rice_parameter(const std::vector<uint64_t>& gaps) {
+// The Rice parameter that codes these gaps in the fewest bits (tries a few near log2 of
+// the mean). sum: the gaps' sum, which fits 64 bits (they are the steps between a
+// block's ascending fingerprints), so the mean is exact. The candidates' lengths are
+// summed in one pass over the gaps.
+int choose_rice_parameter(const std::vector<uint64_t>& gaps, uint64_t sum) {
   if (gaps.empty()) return 0;
-  // Sum in long double: gaps of 64-bit keys can add up past 2^64.
-  long double sum = 0;
-  for (uint64_t gap : gaps) sum += static_cast<long double>(gap);
-  uint64_t mean = static_cast<uint64_t>(sum / static_cast<long double>(gaps.size()));
-  int guess = mean == 0 ? 0 : static_cast<int>(std::bit_width(mean)) - 1;
+  const uint64_t mean = sum / gaps.size();
+  const int guess = mean == 0 ? 0 : static_cast<int>(std::bit_width(mean)) - 1;
+  const int first = std::max(0, guess - 2), last = std::min(63, guess + 1);
+  uint64_t bits[4] = {0, 0, 0, 0};
+  for (uint64_t gap : gaps)
+    for (int k = first; k <= last; ++k) bits[k - first] += rice_length(gap, k);
   int best = 0;
   uint64_t best_bits = ~uint64_t{0};
-  for (int k = std::max(0, guess - 2); k <= std::min(63, guess + 1); ++k) {
-    uint64_t bits = 0;
-    for (uint64_t gap : gaps) bits += rice_length(gap, k);
-    if (bits < best_bits) {
-      best_bits = bits;
+  for (int k = first; k <= last; ++k) {
+    if (bits[k - first] < best_bits) {
+      best_bits = bits[k - first];
       best = k;
     }
   }
   return best;
 }
+
+// Writes varints through a pointer into a byte vector sized for the longest of them
+// (what push_back per byte costs is most of a block's encoding); done() cuts the
+// vector to what was written.
+class VarintAppender {
+ public:
+  VarintAppender(std::vector<uint8_t>& out, size_t max_varints) : out_(out), start_(out.size()) {
+    out.resize(start_ + max_varints * kMaxVarintBytes);
+    next_ = out.data() + start_;
+  }
+  void put(uint64_t value) { next_ = put_varint(next_, value); }
+  void done() { out_.resize(size_t(next_ - out_.data())); }
+
+ private:
+  std::vector<uint8_t>& out_;
+  size_t start_;
+  uint8_t* next_;
+};
 
 // The calling thread's compression context, made on its first use. Encoders share it:
 // a segment makes one encoder per key partition, and a context each cost a small
@@ -184,6 +204,9 @@ std::span<const uint8_t> PostingBlockEncoder::encode_masked(PostingBlockSizes* s
   const uint64_t first_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
   uint64_t previous_fingerprint = first_fingerprint;
   BitWriter extra(sections_[kExtraKeyBits]);
+  VarintAppender group_sizes(sections_[kGroupSizes], group_sizes_.size());
+  VarintAppender game_gaps(sections_[kGameGaps], masked_.size());
+  VarintAppender plies(sections_[kPlies], lean_ ? 0 : masked_.size());
   size_t begin = 0;
   for (uint32_t size : group_sizes_) {
     const Posting& first = masked_[begin];
@@ -191,18 +214,20 @@ std::span<const uint8_t> PostingBlockEncoder::encode_masked(PostingBlockSizes* s
     if (fingerprint < previous_fingerprint) throw PositionIndexError("position index groups out of key order");
     if (begin > 0) gaps.push_back(fingerprint - previous_fingerprint);
     previous_fingerprint = fingerprint;
-    put_varint(sections_[kGroupSizes], size - 1);
+    group_sizes.put(size - 1);
     first_games.push_back(first.game_id);
-    for (size_t i = begin + 1; i < begin + size; ++i)
-      put_varint(sections_[kGameGaps], masked_[i].game_id - masked_[i - 1].game_id);
+    for (size_t i = begin + 1; i < begin + size; ++i) game_gaps.put(masked_[i].game_id - masked_[i - 1].game_id);
     if (!lean_)
-      for (size_t i = begin; i < begin + size; ++i) put_varint(sections_[kPlies], masked_[i].ply);
+      for (size_t i = begin; i < begin + size; ++i) plies.put(masked_[i].ply);
     if (extra_bits_ > 0 && (every_group_extra || !lean_ || size >= 2)) extra.write(first.key >> (64 - key_bits_ - extra_bits_), extra_bits_);
     begin += size;
   }
+  group_sizes.done();
+  game_gaps.done();
+  plies.done();
   extra.finish();
 
-  int rice_k = choose_rice_parameter(gaps);
+  int rice_k = choose_rice_parameter(gaps, previous_fingerprint - first_fingerprint);
   {
     BitWriter writer(sections_[kFingerprintGaps]);
     for (uint64_t gap : gaps) writer.write_rice(gap, rice_k);

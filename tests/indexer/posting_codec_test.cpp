@@ -104,6 +104,28 @@ TEST(PostingBlockTest, LeanBlocksKeepMovesOfRepeatedKeysOnly) {
   }
 }
 
+// The writer keeps up to 63 bits and hands them over four bytes at a time: its bytes are
+// those of packing the bits one by one, least significant first, for any mix of widths.
+TEST(BitStreamTest, BytesAreTheBitsPackedOneByOne) {
+  std::mt19937_64 random(5);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint8_t> bytes, expected;
+    store::BitWriter writer(bytes);
+    size_t bit = 0;
+    for (int i = 0; i < round % 50; ++i) {
+      const int width = static_cast<int>(random() % 65);
+      const uint64_t value = random();
+      writer.write(value, width);
+      for (int b = 0; b < width; ++b, ++bit) {
+        if (bit % 8 == 0) expected.push_back(0);
+        expected.back() |= static_cast<uint8_t>(((value >> b) & 1) << (bit % 8));
+      }
+    }
+    writer.finish();
+    ASSERT_EQ(bytes, expected) << round;
+  }
+}
+
 TEST(BitStreamTest, FixedWidthAndRiceCodesRoundTrip) {
   std::mt19937_64 random(2);
   std::vector<std::pair<uint64_t, int>> fields;
