@@ -83,7 +83,7 @@ int choose_rice_parameter(const std::vector<uint64_t>& gaps, uint64_t sum) {
 }
 
 // Writes varints through a pointer into a byte vector sized for the longest of them
-// (what push_back per byte costs is most of a block's encoding); done() cuts the
+// (push_back checks the capacity and stores the size at every byte); done() cuts the
 // vector to what was written.
 class VarintAppender {
  public:
