@@ -65,45 +65,6 @@ bool eval_spelled_as_written(std::string_view value, Evaluation eval) {
   return written == value;
 }
 
-// The layouts of nearly every lifted ply, decided without writing the text back: the
-// whole text is one comment of commands only, "{[%clk C]}", "{[%eval E] [%clk C]}" or
-// "{[%clk C] [%eval E]}". Then restore_commands gives the text back exactly when each
-// value is spelled as it writes them, so that test stands for lift_commands' own.
-// nullopt: the text has another shape, which lift_commands decides.
-std::optional<bool> lift_whole_comment(uint32_t ply, std::string_view text, LiftedCommands& lifted) {
-  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return std::nullopt;
-  std::string_view rest = text.substr(1, text.size() - 2);
-  LiftedCommands found{ply, 0, 0, {}};
-  bool spelled = true;
-  while (true) {
-    const bool clock = rest.starts_with("[%clk ") && !(found.layout & LIFT_CLOCK);
-    const bool eval = rest.starts_with("[%eval ") && !(found.layout & LIFT_EVAL);
-    if (!clock && !eval) return std::nullopt;
-    const size_t start = clock ? 6 : 7, end = rest.find(']', start);
-    if (end == std::string_view::npos) return std::nullopt;
-    const std::string_view value = rest.substr(start, end - start);
-    if (clock) {
-      const std::optional<ParsedClock> c = parse_clock(value);
-      if (!c) return std::nullopt;
-      found.clock = c->tenths;
-      found.layout |= LIFT_CLOCK | (c->fraction ? LIFT_TENTHS : 0) | (found.layout == 0 ? LIFT_CLOCK_FIRST : 0);
-      spelled = spelled && clock_spelled_as_written(value);
-    } else {
-      const std::optional<Evaluation> e = parse_eval(value);
-      if (!e) return std::nullopt;
-      found.eval = *e;
-      found.layout |= LIFT_EVAL;
-      spelled = spelled && eval_spelled_as_written(value, *e);
-    }
-    rest.remove_prefix(end + 1);
-    if (rest.empty()) break;
-    if (rest.size() < 2 || rest[0] != ' ') return std::nullopt;
-    rest.remove_prefix(1);
-  }
-  lifted = found;
-  return spelled;
-}
-
 }  // namespace
 
 bool restore_commands(std::string_view stored, const LiftedCommands& lifted, std::string& out) {
@@ -131,10 +92,6 @@ bool restore_commands(std::string_view stored, const LiftedCommands& lifted, std
 
 bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, LiftedCommands& lifted) {
   if (ply == 0) return false;
-  if (const std::optional<bool> whole = lift_whole_comment(ply, text, lifted)) {
-    stored.clear();
-    return *whole;
-  }
   const size_t p = skip_leading_nags(text);
   if (p == text.size() || text[p] != '{') return false;
   const size_t close = text.find('}', p + 1);
@@ -143,6 +100,7 @@ bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, Lif
   lifted = LiftedCommands{ply, 0, 0, {}};
   size_t pos = 0;       // in comment: the next command, or the rest
   size_t after = 0;     // in comment: just past the last lifted command
+  bool spelled = true;  // each lifted value as append_clock or append_eval writes it
   while (pos < comment.size()) {
     const std::string_view at = comment.substr(pos);
     const bool clock = at.starts_with("[%clk ") && !(lifted.layout & LIFT_CLOCK);
@@ -156,11 +114,13 @@ bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, Lif
       if (!c) break;
       lifted.clock = c->tenths;
       lifted.layout |= LIFT_CLOCK | (c->fraction ? LIFT_TENTHS : 0) | (lifted.layout == 0 ? LIFT_CLOCK_FIRST : 0);
+      spelled = spelled && clock_spelled_as_written(value);
     } else {
       const std::optional<Evaluation> e = parse_eval(value);
       if (!e) break;
       lifted.eval = *e;
       lifted.layout |= LIFT_EVAL;
+      spelled = spelled && eval_spelled_as_written(value, *e);
     }
     after = end + 1;
     if (after == comment.size() || comment[after] != ' ') break;
@@ -168,6 +128,10 @@ bool lift_commands(uint32_t ply, std::string_view text, std::string& stored, Lif
   }
   if (lifted.layout == 0) return false;
   stored.clear();
+  // The whole text is one comment of commands only (lichess's layouts, nearly every lifted
+  // ply): restore_commands would write "{commands}", the text exactly when each value is
+  // spelled as it writes them, so that test stands for writing it back.
+  if (p == 0 && close + 1 == text.size() && after == comment.size()) return spelled;
   if (after < comment.size()) {  // the comment goes on: "{rest}" stays
     if (comment[after] != ' ' || after + 1 == comment.size()) return false;
     lifted.layout |= LIFT_JOINED;
@@ -208,35 +172,31 @@ void encode_lifted(const std::vector<LiftedCommands>& lifted, std::string& out) 
     add(l.layout, 1);
     next_ply = l.ply + 1;
   }
-  // Sized for the longest varints, written through a pointer, then cut to length: a
-  // lichess game writes a clock at every ply.
-  const size_t start = out.size();
-  out.resize(start + kMaxVarintBytes * (2 + 2 * runs.size() + 2 * lifted.size()));
-  uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data()) + start;
-  uint8_t* p = put_varint(begin, tenths ? 1 : 0);
-  p = put_varint(p, runs.size());
+  VarintAppender<std::string> section(out, 2 + 2 * runs.size() + 2 * lifted.size());
+  section.put(tenths ? 1 : 0);
+  section.put(runs.size());
   for (const auto& [layout, plies] : runs) {
-    *p++ = layout;
-    p = put_varint(p, plies);
+    section.put_byte(layout);
+    section.put(plies);
   }
   int64_t previous_clock[2] = {0, 0};
   for (const LiftedCommands& l : lifted) {
     if (!(l.layout & LIFT_CLOCK)) continue;
     const int64_t value = tenths ? l.clock : l.clock / 10;
-    p = put_varint(p, zigzag(value - previous_clock[l.ply & 1]));
+    section.put(zigzag(value - previous_clock[l.ply & 1]));
     previous_clock[l.ply & 1] = value;
   }
   int64_t previous_cp = 0;
   for (const LiftedCommands& l : lifted) {
     if (!(l.layout & LIFT_EVAL)) continue;
     if (l.eval.kind == EvalKind::Mate) {
-      p = put_varint(p, zigzag(l.eval.value) << 1 | 1);
+      section.put(zigzag(l.eval.value) << 1 | 1);
     } else {
-      p = put_varint(p, zigzag(int64_t(l.eval.value) - previous_cp) << 1);
+      section.put(zigzag(int64_t(l.eval.value) - previous_cp) << 1);
       previous_cp = l.eval.value;
     }
   }
-  out.resize(start + size_t(p - begin));
+  section.done();
 }
 
 bool decode_lifted(std::string_view section, std::vector<LiftedCommands>& out) {

@@ -82,24 +82,6 @@ int choose_rice_parameter(const std::vector<uint64_t>& gaps, uint64_t sum) {
   return best;
 }
 
-// Writes varints through a pointer into a byte vector sized for the longest of them
-// (push_back checks the capacity and stores the size at every byte); done() cuts the
-// vector to what was written.
-class VarintAppender {
- public:
-  VarintAppender(std::vector<uint8_t>& out, size_t max_varints) : out_(out), start_(out.size()) {
-    out.resize(start_ + max_varints * kMaxVarintBytes);
-    next_ = out.data() + start_;
-  }
-  void put(uint64_t value) { next_ = put_varint(next_, value); }
-  void done() { out_.resize(size_t(next_ - out_.data())); }
-
- private:
-  std::vector<uint8_t>& out_;
-  size_t start_;
-  uint8_t* next_;
-};
-
 // The calling thread's compression context, made on its first use. Encoders share it:
 // a segment makes one encoder per key partition, and a context each cost a small
 // segment (one short game) more than all its encoding.
@@ -204,9 +186,9 @@ std::span<const uint8_t> PostingBlockEncoder::encode_masked(PostingBlockSizes* s
   const uint64_t first_fingerprint = fingerprint_of(masked_[0].key, key_bits_);
   uint64_t previous_fingerprint = first_fingerprint;
   BitWriter extra(sections_[kExtraKeyBits]);
-  VarintAppender group_sizes(sections_[kGroupSizes], group_sizes_.size());
-  VarintAppender game_gaps(sections_[kGameGaps], masked_.size());
-  VarintAppender plies(sections_[kPlies], lean_ ? 0 : masked_.size());
+  VarintAppender<std::vector<uint8_t>> group_sizes(sections_[kGroupSizes], group_sizes_.size());
+  VarintAppender<std::vector<uint8_t>> game_gaps(sections_[kGameGaps], masked_.size());
+  VarintAppender<std::vector<uint8_t>> plies(sections_[kPlies], lean_ ? 0 : masked_.size());
   size_t begin = 0;
   for (uint32_t size : group_sizes_) {
     const Posting& first = masked_[begin];

@@ -28,6 +28,29 @@ inline uint8_t* put_varint(uint8_t* out, uint64_t value) {
   return out;
 }
 
+// Writes varints and single bytes through a pointer into a byte buffer (std::string or
+// std::vector<uint8_t>) sized for the longest of them, then cuts it to what was written:
+// push_back checks the capacity and stores the size at every byte, which hot encoders
+// (a clock a move, a block's groups) avoid. max_items: the varints and bytes to come.
+template <class Bytes>
+class VarintAppender {
+ public:
+  VarintAppender(Bytes& out, size_t max_items) : out_(out), start_(out.size()) {
+    out.resize(start_ + max_items * kMaxVarintBytes);
+    next_ = begin() + start_;
+  }
+  void put(uint64_t value) { next_ = put_varint(next_, value); }
+  void put_byte(uint8_t byte) { *next_++ = byte; }
+  void done() { out_.resize(size_t(next_ - begin())); }
+
+ private:
+  uint8_t* begin() { return reinterpret_cast<uint8_t*>(out_.data()); }
+
+  Bytes& out_;
+  size_t start_;
+  uint8_t* next_;
+};
+
 // Reads one varint at p, advancing p. Returns false (p unspecified) when the bytes end
 // inside the varint or it is longer than 10 bytes.
 inline bool get_varint(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
