@@ -97,6 +97,19 @@ Bitboard Board::attackers_to(Square s, Bitboard occupied) const {
          (king_attacks(s) & by_type_[KING]);
 }
 
+// After every move: a king is never a checker, and a slider is looked for only when one
+// of c's stands on a line through the king (the lines' attacks are most of the cost).
+Bitboard Board::checkers_of(Color c) const {
+  const Square ksq = king_square(~c);
+  const auto& lines = attack_tables::square_lines[ksq];
+  const Bitboard queens = pieces(c, QUEEN);
+  const Bitboard rooks = pieces(c, ROOK) | queens, bishops = pieces(c, BISHOP) | queens;
+  Bitboard found = (pawn_attacks(~c, ksq) & pieces(c, PAWN)) | (knight_attacks(ksq) & pieces(c, KNIGHT));
+  if (rooks & (lines.file | rank_bb(rank_of(ksq)))) found |= rook_attacks(ksq, pieces()) & rooks;
+  if (bishops & (lines.diagonal | lines.anti_diagonal)) found |= bishop_attacks(ksq, pieces()) & bishops;
+  return found;
+}
+
 bool Board::attacked_by(Color c, Square s, Bitboard occupied) const {
   return (pawn_attacks(~c, s) & pieces(c, PAWN)) || (knight_attacks(s) & pieces(c, KNIGHT)) ||
          (king_attacks(s) & pieces(c, KING)) ||
@@ -186,7 +199,7 @@ void Board::do_move(Move m, UndoInfo& undo) {
   side_ = them;
   k ^= zobrist::castling_key(castling_) ^ zobrist::white_to_move_key() ^ en_passant_hash();
   key_ = k;
-  checkers_ = attackers_to(king_square(them), pieces()) & pieces(us);
+  checkers_ = checkers_of(us);
 }
 
 void Board::undo_move(Move m, const UndoInfo& undo) {
@@ -227,7 +240,7 @@ void Board::do_null_move(UndoInfo& undo) {
   if (side_ == BLACK) ++fullmove_;
   side_ = ~side_;
   key_ = k ^ zobrist::white_to_move_key();
-  checkers_ = attackers_to(king_square(side_), pieces()) & pieces(~side_);
+  checkers_ = checkers_of(~side_);
 }
 
 void Board::undo_null_move(const UndoInfo& undo) {

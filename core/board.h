@@ -64,6 +64,8 @@ class Board {
   bool in_check() const { return checkers_ != 0; }
 
   Bitboard attackers_to(Square s, Bitboard occupied) const;
+  // The pieces of colour c that give check to the other king.
+  Bitboard checkers_of(Color c) const;
   bool attacked_by(Color c, Square s, Bitboard occupied) const;
   // Pieces of either colour that alone block a slider's line to the king of colour c.
   Bitboard blockers_for_king(Color c) const;

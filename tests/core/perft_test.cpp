@@ -129,9 +129,9 @@ TEST(PerftSuite, CopiesMatchSharedData) {
 }
 
 // Perft that also checks what plain perft trusts, at every node: the incremental key
-// equals the recomputed one, checkers() agrees with the attack test, is_legal()
-// accepts every generated move, and undo_move restores the position (FEN and key)
-// exactly. Stops at the first broken invariant.
+// equals the recomputed one, checkers() agrees with the attack test and names every
+// attacker of the king, is_legal() accepts every generated move, and undo_move restores
+// the position (FEN and key) exactly. Stops at the first broken invariant.
 class CheckedPerft {
  public:
   uint64_t run(Board& board, int depth) {
@@ -140,6 +140,9 @@ class CheckedPerft {
     const Color us = board.side_to_move();
     const bool attacked = board.attacked_by(~us, board.king_square(us), board.pieces());
     if (board.in_check() != attacked) return fail(board, "checkers() disagrees with the attack test");
+    // Every checker, a double check's two included (do_move finds them its own way).
+    if (board.checkers() != (board.attackers_to(board.king_square(us), board.pieces()) & board.pieces(~us)))
+      return fail(board, "checkers() differs from the king's attackers");
     if (depth == 0) return 1;
     MoveList list;
     generate_legal_moves(board, list);
