@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: installs the dependencies, builds pgnbase (Release),
-# indexes tools/sample/ (2,000 real lichess games, zstd-compressed) into out/demo.db and
-# queries it: a position search, an ECO search, the opening explorer and a PGN export.
+# The main job on the bundled sample: installs the dependencies, builds pgnbase (Release,
+# with a profile of its own run: tools/build_release.sh), indexes tools/sample/ (2,000
+# real lichess games, zstd-compressed) into out/demo.db and queries it: a position search,
+# an ECO search, the opening explorer and a PGN export.
 #   PGNBASE_BUILD_DIR  build folder (default build)
 #   PGNBASE_DEMO_DIR   output folder (default out)
 #   PGNBASE_JOBS       parallel build jobs (default: all cores)
@@ -23,15 +24,15 @@ heading() {
 heading "Installing dependencies"
 bash tools/install_deps.sh
 
-heading "Building (Release) in $build_dir"
+heading "Building (Release, optimised with a profile of a run on the sample) in $build_dir"
 mkdir -p "$out"
 build_log="$out/build.log"
-if ! { cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPGNBASE_BUILD_TESTS=OFF -DPGNBASE_BUILD_BENCH=OFF &&
-       cmake --build "$build_dir" -j "$jobs"; } >"$build_log" 2>&1; then
+if ! bash tools/build_release.sh "$build_dir" "$jobs" >"$build_log" 2>&1; then
   tail -n 40 "$build_log" >&2
   echo "run_demo: build failed; the whole log is in $build_log" >&2
   exit 1
 fi
+grep "^build_release: .*without a profile" "$build_log" >&2 || true
 echo "built pgn-index and pgn-query (log: $build_log)"
 for tool in pgn-index pgn-query; do
   if [ ! -x "$build_dir/tools/$tool" ]; then
