@@ -6,6 +6,7 @@
 #   PGNBASE_BUILD_DIR  build folder (default build)
 #   PGNBASE_DEMO_DIR   output folder (default out)
 #   PGNBASE_JOBS       parallel build jobs (default: all cores)
+#   PGNBASE_NO_PGO=1   one plain Release build instead of the two of build_release.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
