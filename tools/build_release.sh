@@ -4,8 +4,9 @@
 # bundled sample (tools/sample/) and queries it, then everything is built again with the
 # profile they wrote. The import runs about 5% faster for it (bench/README.md, "Checkers
 # from the mover's pieces; built with a profile of its own run"); the programs behave
-# the same. Where the compiler is not GCC or the instrumented build or its training
-# fails, a plain Release build is made instead, and said so.
+# the same. Where the compiler is not GCC or a step fails (the instrumented build, its
+# training, the build with the profile), a plain Release build is made instead, and said
+# so.
 #   build_release.sh BUILD_DIR [JOBS [more cmake -D options...]]
 #   PGNBASE_NO_PGO=1  the plain Release build only (one build instead of two)
 set -euo pipefail
@@ -66,5 +67,6 @@ if ! train >"$build_dir/pgo-training.log" 2>&1; then
   exit
 fi
 echo "== build_release: build with the profile"
-configure -DPGNBASE_PGO=USE "$@"
-cmake --build "$build_dir" -j "$jobs"
+if ! { configure -DPGNBASE_PGO=USE "$@" && cmake --build "$build_dir" -j "$jobs"; }; then
+  plain_build "the build with the profile failed" "$@"
+fi
