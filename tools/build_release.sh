@@ -10,14 +10,15 @@
 #   build_release.sh BUILD_DIR [JOBS [more cmake -D options...]]
 #   PGNBASE_NO_PGO=1  the plain Release build only (one build instead of two)
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-build_dir=${1:?usage: build_release.sh BUILD_DIR [JOBS] [cmake options...]}
+# Absolute, as the caller named it: the script then works from the repository's root, and
+# the compiler writes and reads the profile from each object's own folder.
+build_dir=$(mkdir -p "${1:?usage: build_release.sh BUILD_DIR [JOBS [cmake options...]]}" && cd "$1" && pwd)
 jobs=${2:-$(nproc)}
 shift $(($# >= 2 ? 2 : 1))
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 sample=tools/sample/lichess-drnykterstein-2000.pgn.zst
-mkdir -p "$build_dir"
-profile="$(cd "$build_dir" && pwd)/pgo-profile"  # absolute: the compiler runs elsewhere
+profile="$build_dir/pgo-profile"
 training="$build_dir/pgo-training"
 
 configure() {

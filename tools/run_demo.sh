@@ -25,7 +25,7 @@ heading() {
 heading "Installing dependencies"
 bash tools/install_deps.sh
 
-heading "Building (Release, optimised with a profile of a run on the sample) in $build_dir"
+heading "Building (Release, tools/build_release.sh) in $build_dir"
 mkdir -p "$out"
 build_log="$out/build.log"
 if ! bash tools/build_release.sh "$build_dir" "$jobs" >"$build_log" 2>&1; then
