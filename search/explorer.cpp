@@ -426,6 +426,7 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   // position of a million games keeps entries, ids and ratings of the passing ones only.
   store::PositionIndexReader reader(db);
   reader.skip_segments_before(options.first_segment_id);
+  reader.set_decode_threads(options.decode_threads);
   const uint64_t posting_count = reader.count(position.key());
   const GameFilter& filter = options.filter;
   const bool need_games = options.ratings || options.top_games > 0 || filter.has_header_filters();

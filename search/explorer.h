@@ -21,6 +21,7 @@
 #include "store/database.h"
 #include "store/explorer_summaries.h"
 #include "store/game_facets.h"
+#include "store/position_index_reader.h"
 #include "search/game_check.h"
 #include "search/game_filter.h"
 
@@ -86,6 +87,10 @@ struct ExplorerOptions {
   size_t point_lookup_limit = 20000;
   // Games replayed for lean postings whose stored moves do not replay (when set).
   CorruptGameReport on_corrupt;
+  // Threads beside the caller's that decode the position's blocks while it counts the
+  // postings (store::PositionIndexReader::set_decode_threads): the filtered start position
+  // of a million games in about half the time on two cores.
+  unsigned decode_threads = store::PositionIndexReader::default_decode_threads();
 };
 
 ExplorerResult explore(store::Database& db, const ExplorerOptions& options);

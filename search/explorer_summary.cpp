@@ -147,6 +147,10 @@ SummaryBuildStats build_explorer_summaries(store::Database& db, uint64_t min_gam
       options.facets = &*facets;
       options.top_games = kSummaryTopGames;
       options.counts_only = true;
+      // The start position is a level alone: its blocks decode beside the count. Levels
+      // of several positions are explored side by side already (explore_together).
+      options.decode_threads =
+          level.size() == 1 ? std::min(threads > 0 ? threads - 1 : 0, options.decode_threads) : 0;
       if (before.count(level[i].key())) options.first_segment_id = since->first_new_segment;
     }
     const std::vector<ExplorerResult> answers = explore_together(db, asks, threads);

@@ -46,12 +46,26 @@ class PositionIndexReader {
   // games imported since (an update of the explorer summaries).
   void skip_segments_before(int64_t segment_id) { first_segment_id_ = segment_id; }
 
+  // Up to this many threads beside the caller's decode the blocks of one visit or lookup
+  // while the caller takes the postings of those before (block_decode_ahead.h); 0, the
+  // default: the caller decodes each block in turn. The postings and their order are the
+  // same either way.
+  void set_decode_threads(unsigned helpers) { decode_threads_ = helpers; }
+  // The helpers that pay on this machine: one per core beside the caller's, at most 3 (the
+  // caller's own work on the postings is then the longer part).
+  static unsigned default_decode_threads();
+
   // Blocks read (decoded headers) since construction, for tests and benchmarks.
   uint64_t blocks_read() const { return blocks_read_; }
 
  private:
-  // Calls on_block for each block of each segment that may hold key, opened in decoder_.
-  void for_each_candidate_block(uint64_t key, const std::function<void()>& on_block);
+  // Calls on_block with the bytes of each block of each segment that may hold key and the
+  // segment's id, in segment id order, then block order.
+  void for_each_candidate_block(uint64_t key,
+                                const std::function<void(std::span<const uint8_t>, int64_t)>& on_block);
+  // Calls on_postings with each block's postings of key, decoded on decode_threads_
+  // helpers.
+  void visit_decoding_ahead(uint64_t key, const std::function<void(std::span<const Posting>)>& on_postings);
 
   store::Database& db_;
   store::Statement select_segments_;
@@ -60,6 +74,7 @@ class PositionIndexReader {
   std::vector<Posting> scratch_;
   uint64_t blocks_read_ = 0;
   int64_t first_segment_id_ = 0;
+  unsigned decode_threads_ = 0;
 };
 
 }  // namespace pgnbase::store

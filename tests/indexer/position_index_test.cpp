@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "core/move_code.h"
 #include "core/movegen.h"
 #include "store/database.h"
+#include "store/position_index_reader.h"
 #include "tests/support/temp_dir.h"
 
 namespace pgnbase::indexer {
@@ -70,6 +73,17 @@ std::map<uint64_t, std::vector<store::Posting>> group_by_key(const std::vector<s
   for (const store::Posting& posting : postings) by_key[posting.key].push_back(posting);
   for (auto& [key, list] : by_key) std::sort(list.begin(), list.end(), game_ply_less);
   return by_key;
+}
+
+// A block's bytes damaged: every third trial cut short, the others with three bits flipped.
+std::string corrupted(const std::string& original, int trial, std::mt19937& random) {
+  std::string corrupt = original;
+  if (trial % 3 == 0) {
+    corrupt.resize(random() % corrupt.size());
+  } else {
+    for (int flips = 0; flips < 3; ++flips) corrupt[random() % corrupt.size()] ^= static_cast<char>(1 << (random() % 8));
+  }
+  return corrupt;
 }
 
 class PositionIndexTest : public test::TempDirTest {
@@ -256,6 +270,97 @@ TEST_F(PositionIndexTest, VisitAndCountAgreeWithLookup) {
     EXPECT_EQ(reader.count(key), visited.size());
     EXPECT_GT(calls, 1u);
   }
+}
+
+// Each visitor call's postings, in call order.
+std::vector<std::vector<store::Posting>> visit_batches(store::PositionIndexReader& reader, uint64_t key) {
+  std::vector<std::vector<store::Posting>> batches;
+  reader.visit(key, [&](std::span<const store::Posting> batch) { batches.emplace_back(batch.begin(), batch.end()); });
+  return batches;
+}
+
+TEST_F(PositionIndexTest, DecodingAheadGivesTheSameBatchesInTheSameOrder) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 3000, 4), options());
+  write(db, 2, make_games(3001, 2000, 5), options());
+  store::PositionIndexReader alone(db);
+  for (unsigned helpers : {1u, 2u, 5u}) {
+    store::PositionIndexReader ahead(db);
+    ahead.set_decode_threads(helpers);
+    for (uint64_t key : {kStartPositionKey, opening_key(1, 0), opening_key(5, 2), opening_key(3, 1), uint64_t{12345}}) {
+      const auto batches = visit_batches(alone, key);
+      if (key == kStartPositionKey) {
+        EXPECT_GE(batches.size(), 10u);  // blocks of 512 in two segments
+      }
+      EXPECT_EQ(visit_batches(ahead, key), batches) << helpers << " helpers, key " << key;
+      EXPECT_EQ(ahead.lookup(key), alone.lookup(key)) << helpers << " helpers, key " << key;
+    }
+  }
+}
+
+TEST_F(PositionIndexTest, DecodingAheadStopsWhenTheVisitorThrows) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 3000, 4), options());
+  store::PositionIndexReader reader(db);
+  reader.set_decode_threads(3);
+  size_t calls = 0;
+  EXPECT_THROW(reader.visit(kStartPositionKey,
+                            [&](std::span<const store::Posting>) {
+                              if (++calls == 2) throw std::runtime_error("enough");
+                            }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 2u);
+  // The reader goes on: its statements were reset, its read transaction ended.
+  EXPECT_EQ(reader.count(kStartPositionKey), 3000u);
+  EXPECT_EQ(reader.lookup(kStartPositionKey).size(), 3000u);
+}
+
+TEST_F(PositionIndexTest, DecodingAheadFailsOnACorruptBlockAsInTurn) {
+  store::Database db = open_database();
+  write(db, 1, make_games(1, 3000, 9), options());
+  // A block in the middle of the start position's.
+  store::Statement find = db.prepare(
+      "SELECT block_id, data FROM position_blocks WHERE first_key <= ?1 ORDER BY first_key DESC LIMIT 3");
+  find.bind_int64(1, store::position_index_sql::to_sql_key(kStartPositionKey));
+  std::vector<std::pair<int64_t, std::string>> blocks;
+  while (find.step()) {
+    std::span<const std::byte> blob = find.column_blob(1);
+    blocks.emplace_back(find.column_int64(0), std::string(reinterpret_cast<const char*>(blob.data()), blob.size()));
+  }
+  find.reset();
+  ASSERT_EQ(blocks.size(), 3u);
+  const auto& [block_id, original] = blocks[1];
+  store::Statement update = db.prepare("UPDATE position_blocks SET data = ?1 WHERE block_id = ?2");
+  update.bind_int64(2, block_id);
+  store::PositionIndexReader alone(db), ahead(db);
+  ahead.set_decode_threads(2);
+  // What a visit gives before it stops, and how it stops.
+  auto outcome = [&](store::PositionIndexReader& reader) {
+    std::vector<store::Posting> visited;
+    std::string error;
+    try {
+      reader.visit(kStartPositionKey, [&](std::span<const store::Posting> batch) {
+        visited.insert(visited.end(), batch.begin(), batch.end());
+      });
+    } catch (const store::PositionIndexError& e) {
+      error = e.what();
+    }
+    return std::make_pair(visited, error);
+  };
+  std::mt19937 random(2);
+  int thrown = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::string corrupt = corrupted(original, trial, random);
+    update.bind_blob(1, std::span(reinterpret_cast<const std::byte*>(corrupt.data()), corrupt.size()));
+    update.run();
+    const auto expected = outcome(alone);
+    EXPECT_EQ(outcome(ahead), expected) << "trial " << trial;
+    if (!expected.second.empty()) {
+      ++thrown;
+      EXPECT_NE(expected.second.find("segment 1: "), std::string::npos) << expected.second;
+    }
+  }
+  EXPECT_GT(thrown, 20);
 }
 
 TEST_F(PositionIndexTest, SpillingGivesTheSameBlocksAsSortingInMemory) {
@@ -713,12 +818,7 @@ TEST_F(PositionIndexTest, CorruptBlocksThrowInsteadOfReadingGarbage) {
   std::mt19937 random(1);
   int thrown = 0;
   for (int trial = 0; trial < 150; ++trial) {
-    std::string corrupt = original;
-    if (trial % 3 == 0) {
-      corrupt.resize(random() % corrupt.size());
-    } else {
-      for (int flips = 0; flips < 3; ++flips) corrupt[random() % corrupt.size()] ^= static_cast<char>(1 << (random() % 8));
-    }
+    const std::string corrupt = corrupted(original, trial, random);
     update.bind_blob(1, std::span(reinterpret_cast<const std::byte*>(corrupt.data()), corrupt.size()));
     update.run();
     try {
