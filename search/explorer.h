@@ -88,8 +88,8 @@ struct ExplorerOptions {
   // Games replayed for lean postings whose stored moves do not replay (when set).
   CorruptGameReport on_corrupt;
   // Threads beside the caller's that decode the position's blocks while it counts the
-  // postings (store::PositionIndexReader::set_decode_threads): the filtered start position
-  // of a million games in about half the time on two cores.
+  // postings (store::PositionIndexReader::set_decode_threads): on two cores the filtered
+  // start position of 1.48M games in 0.77-0.92 of the time (bench/README.md).
   unsigned decode_threads = store::PositionIndexReader::default_decode_threads();
 };
 

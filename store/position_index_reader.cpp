@@ -97,8 +97,8 @@ void PositionIndexReader::for_each_candidate_block(
 }
 
 unsigned PositionIndexReader::default_decode_threads() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return std::min(std::max(cores, 1u), 4u) - 1;
+  static const unsigned helpers = std::min(std::max(std::thread::hardware_concurrency(), 1u), 4u) - 1;
+  return helpers;
 }
 
 void PositionIndexReader::visit_decoding_ahead(uint64_t key,
