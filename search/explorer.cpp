@@ -148,12 +148,29 @@ std::vector<uint8_t> facet_verdicts(const store::GameFacets& facets, const GameF
 }
 
 // One game's verdict and ratings from the game facets and their verdicts (facet_verdicts;
-// empty: every game passes): what look_up_games gives from SQL.
-GameInfo facet_info(const store::GameFacets& facets, const std::vector<uint8_t>& verdicts, uint32_t id) {
-  if (id > facets.last_id || !(verdicts.empty() || verdicts[id])) return {};
-  const int white = facets.white_elo[id], black = facets.black_elo[id];
-  return {true, white ? white : kNoRating, black ? black : kNoRating};
-}
+// empty: every game passes): what look_up_games gives from SQL. Holds the arrays'
+// addresses, so that a loop that stores bytes elsewhere need not read them again for
+// every game.
+class FacetInfo {
+ public:
+  FacetInfo(const store::GameFacets& facets, const std::vector<uint8_t>& verdicts)
+      : white_elo_(facets.white_elo.data()),
+        black_elo_(facets.black_elo.data()),
+        verdicts_(verdicts.empty() ? nullptr : verdicts.data()),
+        last_id_(facets.last_id) {}
+
+  GameInfo operator()(uint32_t id) const {
+    if (id > last_id_ || (verdicts_ && !verdicts_[id])) return {};
+    const int white = white_elo_[id], black = black_elo_[id];
+    return {true, white ? white : kNoRating, black ? black : kNoRating};
+  }
+
+ private:
+  const uint16_t* white_elo_;
+  const uint16_t* black_elo_;
+  const uint8_t* verdicts_;
+  uint32_t last_id_;
+};
 
 // The top games by rating sum (both players rated), best first, ties to the lower id. A
 // heap of the best `count` offered so far: the start position has a million candidates
@@ -467,19 +484,26 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     GameInfo info;
     const GameInfo* game = nullptr;
     reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
+      if (out_of_order) return;  // the collecting read starts over
+      // Locals rather than the captured vectors: the byte stores below would otherwise
+      // make every posting read their addresses again.
+      const bool leave = leave_out;
+      const uint8_t* const verdict = verdicts.data();
+      const size_t judged = verdicts.size();
+      const std::optional<FacetInfo> info_of = facets ? std::optional(FacetInfo(*facets, verdicts)) : std::nullopt;
       for (const store::Posting& p : postings) {
-        if (out_of_order || !passes(p.game_id)) continue;
+        if (leave && !(p.game_id < judged && verdict[p.game_id])) continue;
         if (!any || p.game_id != current) {
           if (any && p.game_id < current) {
             out_of_order = true;
-            continue;
+            return;
           }
           current = p.game_id;
           any = true;
           replaying = false;
           game_moves.clear();
-          if (facets) {
-            info = facet_info(*facets, verdicts, current);
+          if (info_of) {
+            info = (*info_of)(current);
             game = &info;
           }
         }
@@ -568,11 +592,12 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   }
   size_t id_index = 0;
   GameInfo from_facets;
+  const std::optional<FacetInfo> info_of = facets ? std::optional(FacetInfo(*facets, verdicts)) : std::nullopt;
   for (size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     const GameInfo* game = nullptr;
-    if (facets) {
-      from_facets = facet_info(*facets, verdicts, e.game_id);
+    if (info_of) {
+      from_facets = (*info_of)(e.game_id);
       game = &from_facets;
     } else if (need_games) {
       while (ids[id_index] != e.game_id) ++id_index;
