@@ -124,7 +124,9 @@ void PositionIndexReader::visit(uint64_t key, const std::function<void(std::span
 std::vector<Posting> PositionIndexReader::lookup(uint64_t key) {
   std::vector<Posting> postings;
   if (decode_threads_ > 0) {
-    visit_decoding_ahead(key, [&](std::span<const Posting> block) { postings.insert(postings.end(), block.begin(), block.end()); });
+    visit_decoding_ahead(key, [&](std::span<const Posting> block) {
+      postings.insert(postings.end(), block.begin(), block.end());
+    });
   } else {
     for_each_candidate_block(key, [&](std::span<const uint8_t> block, int64_t segment_id) {
       in_segment(segment_id, [&] {
