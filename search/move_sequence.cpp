@@ -68,6 +68,7 @@ std::vector<uint32_t> games_starting_with(store::Database& db, const MoveSequenc
   std::vector<uint32_t> qualified, replay_ids;  // qualified: ascending, at every level so far
   std::vector<Sighting> sightings;
   store::PositionIndexReader reader(db);
+  reader.set_decode_threads(store::PositionIndexReader::default_decode_threads());
   // Deepest position first: it has the fewest games, and each shallower level (down to
   // the start position, which every game reaches) only looks up those still qualified.
   for (size_t level = n; level-- > 0;) {

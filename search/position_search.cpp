@@ -28,6 +28,7 @@ bool same_position(const Board& a, const Board& b) {
 
 void find_candidates(store::Database& db, const Board& position, PositionCandidates& out) {
   store::PositionIndexReader reader(db);
+  reader.set_decode_threads(store::PositionIndexReader::default_decode_threads());
   out.postings = reader.lookup(position.key());
   out.games.clear();
   for (uint32_t i = 0; i < out.postings.size(); ++i) {
