@@ -463,7 +463,11 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
   // (--min-elo 2200: 70% of them); when most pass, the check per posting costs more than
   // it saves.
   const bool leave_out = size_t(std::count(verdicts.begin(), verdicts.end(), 1)) * 2 < verdicts.size();
-  auto passes = [&](uint32_t id) { return !leave_out || (id < verdicts.size() && verdicts[id]); };
+  // By value: a loop takes its own copy, whose members then stay in registers (the byte
+  // stores it makes could otherwise change what a reference reads).
+  const auto passes = [leave_out, verdict = verdicts.data(), judged = verdicts.size()](uint32_t id) {
+    return !leave_out || (id < judged && verdict[id]);
+  };
 
   // One entry per (game, distinct move), in posting order. When the facets (or nothing)
   // judge the games and no opening filter needs every id first, entries are counted as
@@ -485,14 +489,12 @@ ExplorerResult explore(store::Database& db, const ExplorerOptions& options) {
     const GameInfo* game = nullptr;
     reader.visit(position.key(), [&](std::span<const store::Posting> postings) {
       if (out_of_order) return;  // the collecting read starts over
-      // Locals rather than the captured vectors: the byte stores below would otherwise
-      // make every posting read their addresses again.
-      const bool leave = leave_out;
-      const uint8_t* const verdict = verdicts.data();
-      const size_t judged = verdicts.size();
+      // Locals rather than the captured ones: the byte stores below would otherwise make
+      // every posting read them again.
+      const auto passes_here = passes;
       const std::optional<FacetInfo> info_of = facets ? std::optional(FacetInfo(*facets, verdicts)) : std::nullopt;
       for (const store::Posting& p : postings) {
-        if (leave && !(p.game_id < judged && verdict[p.game_id])) continue;
+        if (!passes_here(p.game_id)) continue;
         if (!any || p.game_id != current) {
           if (any && p.game_id < current) {
             out_of_order = true;
