@@ -359,7 +359,9 @@ void DatabaseWriter::stage_pending_games() {
     if (last - first + 1 == int64_t(pending_games_.size())) material = store::whole_material_blocks(first, last);
   }
   std::vector<GameToWrite> games = take_pending_games(material);  // first: it drops the indexes the games fill
-  staging_->start(std::move(games), source_id_, options_.threads, kept_indexes_, material);
+  const size_t parts = staging_->start(std::move(games), source_id_, options_.threads, kept_indexes_, material);
+  summary_.steps.rows_parts += parts;
+  staged_parts_ += parts;
 }
 
 void DatabaseWriter::finish_staged_rows() {

@@ -82,6 +82,7 @@ struct WriterSteps {
   double position_segment_cpu = 0, position_segment_wall = 0;
   double spills_held_up_wall = 0;
   double rows_waited_wall = 0;  // for the rows staged beside it (row_staging.h)
+  uint64_t rows_parts = 0;      // the parts those rows were staged in
 
   WriterSteps& operator+=(const WriterSteps& other) {
     games_indexes_cpu += other.games_indexes_cpu;
@@ -90,6 +91,7 @@ struct WriterSteps {
     position_segment_wall += other.position_segment_wall;
     spills_held_up_wall += other.spills_held_up_wall;
     rows_waited_wall += other.rows_waited_wall;
+    rows_parts += other.rows_parts;
     return *this;
   }
 };
@@ -198,6 +200,9 @@ class DatabaseWriter {
   void commit_sources();
   // True when every finished source is committed (none waits in an open transaction).
   bool all_committed() const { return !transaction_; }
+  // The parts of games rows staged beside the writer so far (row_staging.h), also of
+  // sources abandoned since.
+  uint64_t staged_parts() const { return staged_parts_; }
 
   store::Database& database() { return db_; }
   int zstd_level() const { return options_.zstd_level; }
@@ -305,6 +310,7 @@ class DatabaseWriter {
   static constexpr int kRowsPerInsert = kGameRowsPerStatement;
   std::vector<std::pair<const GameRecord*, int64_t>> pending_games_;
   std::unique_ptr<RowStaging> staging_;  // none when options_.stage_rows_from_games is SIZE_MAX
+  uint64_t staged_parts_ = 0;            // over the writer's life
   bool stage_rows_wanted_ = false, records_held_ = false;  // stage_rows
   // The facets of the games added since the last commit, which commit_sources appends
   // (store/game_facets.h); those of an abandoned source are dropped with it.

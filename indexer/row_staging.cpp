@@ -80,7 +80,7 @@ RowStaging::RowStaging(store::Database& db) {
 
 RowStaging::~RowStaging() = default;
 
-void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads,
+size_t RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads,
                        store::PartialIndexSet indexes, store::WholeMaterialBlocks material) {
   games_ = std::move(games);
   material_ = material;
@@ -97,16 +97,13 @@ void RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsign
   images_.clear();
   images_.resize(parts);
   if (stages_.size() < parts) stages_.resize(parts);
-  threads_ = std::make_unique<ThreadGroup>();
-  for (size_t p = 0; p < parts; ++p)
-    threads_->start(
-        [this, p, source_id, indexes] {
-          Stage& stage = stages_[p];
-          if (!stage.db) stage.db = make_stage(definitions_);
-          match_indexes(stage, indexes);
-          images_[p] = build_part(*stage.db, slices_[p], source_id, with_annotations_, games_, material_);
-        },
-        "row staging thread " + std::to_string(p + 1) + " of " + std::to_string(parts), ThreadRole::Rows);
+  threads_.run(parts, [this, source_id, indexes](size_t p) {
+    Stage& stage = stages_[p];
+    if (!stage.db) stage.db = make_stage(definitions_);
+    match_indexes(stage, indexes);
+    images_[p] = build_part(*stage.db, slices_[p], source_id, with_annotations_, games_, material_);
+  });
+  return parts;
 }
 
 void RowStaging::match_indexes(Stage& stage, store::PartialIndexSet indexes) const {
@@ -122,8 +119,7 @@ void RowStaging::match_indexes(Stage& stage, store::PartialIndexSet indexes) con
 std::optional<bool> RowStaging::finish(store::Database& db) {
   {
     const auto waiting = std::chrono::steady_clock::now();
-    const std::unique_ptr<ThreadGroup> threads = std::move(threads_);
-    threads->join();  // rethrows a part's error
+    threads_.wait();  // rethrows a part's error
     waited_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
   }
   for (size_t p = 0; p < slices_.size(); ++p) {
@@ -173,7 +169,7 @@ bool RowStaging::move_name_words(store::Database& db, store::DatabaseImage image
 }
 
 void RowStaging::abandon() noexcept {
-  threads_.reset();  // ThreadGroup's destructor waits, without rethrowing
+  threads_.abandon();
   images_.clear();
   slices_.clear();
   games_.clear();

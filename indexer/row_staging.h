@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/thread_group.h"
+#include "core/task_threads.h"
 #include "indexer/game_row.h"
 #include "store/database.h"
 #include "store/material_blocks.h"
@@ -49,14 +49,14 @@ class RowStaging {
   ~RowStaging();
 
   // Starts building the rows of games (ids ascending, above every stored one) on up to
-  // `threads` threads, and returns: their records must live until finish or abandon, and
-  // nothing may read db's games meanwhile. None may be in flight. The staged games table
-  // has the partial indexes of `indexes`, the ones db's games table has. material: whole
-  // material blocks of these games (ids then consecutive), whose rows are built too; the
-  // caller writes the runs of the others.
-  void start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads, store::PartialIndexSet indexes,
-             store::WholeMaterialBlocks material = {});
-  bool in_flight() const { return threads_ != nullptr; }
+  // `threads` threads (kept for the next starts), and returns the number of parts: their
+  // records must live until finish or abandon, and nothing may read db's games meanwhile.
+  // None may be in flight. The staged games table has the partial indexes of `indexes`,
+  // the ones db's games table has. material: whole material blocks of these games (ids
+  // then consecutive), whose rows are built too; the caller writes the runs of the others.
+  size_t start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads, store::PartialIndexSet indexes,
+               store::WholeMaterialBlocks material = {});
+  bool in_flight() const { return threads_.running(); }
   // Waits for the rows started, then moves them into db's tables, part after part; their
   // annotations rows too when those are short on average, and then answers true. nullopt:
   // db's SQLite cannot load an image inside a transaction, nothing was moved, and the
@@ -102,7 +102,8 @@ class RowStaging {
   std::vector<std::span<const GameToWrite>> slices_;
   std::vector<store::DatabaseImage> images_;
   bool with_annotations_ = false;
-  std::unique_ptr<ThreadGroup> threads_;
+  // Kept from chunk to chunk (one per part); last, so that they end before what they use.
+  TaskThreads threads_{ThreadRole::Rows, "row staging thread"};
 };
 
 }  // namespace pgnbase::indexer

@@ -165,10 +165,10 @@ void print_thread_cpu(const ThreadCpuReport& r) {
                   "spill", r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "thread").c_str(),
                   r.totals.busiest[i]);
     else if (role == ThreadRole::Rows)
-      std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s); it waited"
-                  " %.2f s for them\n",
-                  "rows", r.totals.seconds[i], plural(int64_t(r.totals.threads[i]), "part").c_str(),
-                  r.steps.rows_waited_wall);
+      std::printf("  %-8s %8.2f  games rows built beside the writer, a chunk's parts at a time (%s on %s);"
+                  " it waited %.2f s for them\n",
+                  "rows", r.totals.seconds[i], plural(int64_t(r.steps.rows_parts), "part").c_str(),
+                  plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.steps.rows_waited_wall);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);

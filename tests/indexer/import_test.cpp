@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "core/board.h"
-#include "core/thread_cpu.h"
 #include "indexer/content_hash.h"
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
@@ -166,27 +165,26 @@ TEST_F(ImportTest, ThreadsAndChunkSizeDoNotChangeTheDatabase) {
 // empty database, in one part per small chunk and in several parts per large chunk, then
 // a second file appended (the writer's own rows, ids going on), with duplicates skipped.
 TEST_F(ImportTest, RowsBuiltBesideTheWriterAreTheRowsItWouldInsert) {
+  // Answers the parts staged.
   auto build = [&](const std::string& db, size_t stage_from, size_t chunk_bytes, unsigned threads,
                    unsigned staging_threads) {
     DatabaseWriter writer(db, staging_options(staging_threads, stage_from));
     ImportOptions options;
     options.threads = threads;
     options.chunk_bytes = chunk_bytes;
-    EXPECT_EQ(import_file(test::kSample.string(), writer, options).summary.imported, 2000u);
+    const ImportOutcome sample = import_file(test::kSample.string(), writer, options);
+    EXPECT_EQ(sample.summary.imported, 2000u);
+    EXPECT_EQ(sample.summary.steps.rows_parts, writer.staged_parts());
     EXPECT_EQ(import_file((kTestData / "notation" / "fide-appendix-e-sample.pgn").string(), writer, options)
                   .summary.imported,
               1u);
+    return writer.staged_parts();
   };
-  const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
-  build(path("own.db"), SIZE_MAX, size_t{4} << 20, 2, 2);
-  EXPECT_EQ(thread_cpu_totals().threads[size_t(ThreadRole::Rows)], parts_before);
-  build(path("small.db"), 1, size_t{64} << 10, 2, 2);
-  const uint64_t small_parts = thread_cpu_totals().threads[size_t(ThreadRole::Rows)] - parts_before;
-  EXPECT_GT(small_parts, 50u);  // a part per chunk of about 17 games
+  EXPECT_EQ(build(path("own.db"), SIZE_MAX, size_t{4} << 20, 2, 2), 0u);
+  EXPECT_GT(build(path("small.db"), 1, size_t{64} << 10, 2, 2), 50u);  // a part per chunk of about 17 games
   // One parsing thread: two chunks of 4 MiB (about 1,000 games each), each cut into
   // parts of at least kFewestGamesPerPart games for 4 staging threads.
-  build(path("large.db"), 1, size_t{4} << 20, 1, 4);
-  EXPECT_GE(thread_cpu_totals().threads[size_t(ThreadRole::Rows)] - parts_before - small_parts, 6u);
+  EXPECT_GE(build(path("large.db"), 1, size_t{4} << 20, 1, 4), 6u);
   EXPECT_GT(material_runs_of(path("own.db")), 1000);
   EXPECT_GT(rows_of(path("own.db"), "game_annotations"), 1000);
   const std::vector<std::string> own = content_with_game_rows(path("own.db"));
@@ -216,18 +214,19 @@ TEST_F(ImportTest, LongAnnotationsOfAStagedChunkAreTheWritersAndTheSame) {
     pgn += game;
   }
   test::write_file(path("commented.pgn"), pgn);
+  uint64_t staged_parts = 0;
   auto build = [&](const std::string& db, bool staged) {
     DatabaseWriter writer(db, staging_options(2, staged ? WriterOptions{}.stage_rows_from_games : SIZE_MAX));
     ImportOptions options;
     options.threads = 2;
     EXPECT_EQ(import_file(path("commented.pgn"), writer, options).summary.imported, 300u);
+    staged_parts = writer.staged_parts();
     EXPECT_EQ(material_runs_of(db), 300);
     EXPECT_EQ(rows_of(db, "game_annotations"), 300);
     return content_with_game_rows(db);
   };
-  const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
   const std::vector<std::string> staged = build(path("staged.db"), true);
-  EXPECT_GT(thread_cpu_totals().threads[size_t(ThreadRole::Rows)], parts_before);
+  EXPECT_GT(staged_parts, 0u);
   store::Database db(path("staged.db"), store::Database::Mode::ReadOnly);
   EXPECT_GT(scalar(db, "SELECT avg(length(annotations)) FROM game_annotations"), 1024);  // not staged
   EXPECT_EQ(staged, build(path("own.db"), false));
@@ -355,12 +354,11 @@ TEST_F(ImportTest, AFileThatFailsAfterStagedRowsLeavesNoneOfThem) {
   ImportOptions options;
   options.threads = 2;
   options.chunk_bytes = size_t{64} << 10;
-  const uint64_t parts_before = thread_cpu_totals().threads[size_t(ThreadRole::Rows)];
   options.on_worker_chunk = [](uint64_t chunk) {
     if (chunk == 40) throw std::runtime_error("a worker failing on purpose");
   };
   EXPECT_THROW(import_file(path("sample.pgn"), writer, options), std::runtime_error);
-  EXPECT_GT(thread_cpu_totals().threads[size_t(ThreadRole::Rows)], parts_before + 10);
+  EXPECT_GT(writer.staged_parts(), 10u);
   for (const char* table : {"games", "material_blocks", "game_annotations", "names", "sources"})
     EXPECT_EQ(rows_of(path("fail.db"), table), 0) << table;
   options.on_worker_chunk = nullptr;
