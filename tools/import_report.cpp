@@ -1,7 +1,9 @@
 #include "tools/import_report.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "indexer/run_file_cleanup.h"
@@ -188,12 +190,15 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   std::printf("  %-8s %8.2f  wall seconds after the last chunk: games indexes %.2f, position segment %.2f\n", "end",
               r.steps.games_indexes_wall + r.steps.position_segment_wall, r.steps.games_indexes_wall,
               r.steps.position_segment_wall);
-  if (busiest > 0)
-    std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread%s)\n",
-                double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest,
-                r.steps.rows_waited_wall > 0 && std::string_view(busiest_role) == "writer"
-                    ? ", its waits for staged rows included"
-                    : "");
+  if (busiest <= 0) return;
+  // Where the staging threads share too few cores with the workers, the writer waits for
+  // them: the figure from its CPU alone is what idle cores would give.
+  std::string waits;
+  if (r.steps.rows_waited_wall > 0 && std::string_view(busiest_role) == "writer" && r.writer_seconds > 0)
+    waits = ", its waits for staged rows included; " + std::to_string(int64_t(double(r.games) / r.writer_seconds)) +
+            " from its CPU alone";
+  std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread%s)\n",
+              double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest, waits.c_str());
 }
 
 }  // namespace pgnbase::tools
