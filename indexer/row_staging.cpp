@@ -81,7 +81,7 @@ RowStaging::RowStaging(store::Database& db) {
 RowStaging::~RowStaging() = default;
 
 size_t RowStaging::start(std::vector<GameToWrite> games, int64_t source_id, unsigned threads,
-                       store::PartialIndexSet indexes, store::WholeMaterialBlocks material) {
+                         store::PartialIndexSet indexes, store::WholeMaterialBlocks material) {
   games_ = std::move(games);
   material_ = material;
   size_t annotation_bytes = 0;
