@@ -96,10 +96,19 @@ namespace {
 
 // SQLite's memory statistics take one process-wide mutex on every allocation, which
 // threads confirming positions on their own connections then queue on. We never read
-// the statistics. Must run before SQLite initialises; a no-op if it already has.
+// the statistics. The sorter's runs are never smaller than its minimum run size (250
+// pages, 1 MiB, by default), whatever cache_size says: build_indexes's helper runs of
+// kHelperRunKib came out at 1 MiB, and the thread that runs the statement merges the
+// first half run of the output itself (SQLite fills the top merger's first buffer on
+// it): 8% of the import writer's instructions with helpers (bench/README.md). At one
+// page, cache_size alone sets the runs. Must run before SQLite initialises; a no-op if
+// it already has.
 void configure_sqlite_once() {
   static std::once_flag once;
-  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+  std::call_once(once, [] {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    sqlite3_config(SQLITE_CONFIG_PMASZ, 1u);
+  });
 }
 
 // Settings for a file that may come from anyone (https://sqlite.org/security.html):

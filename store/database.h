@@ -231,7 +231,9 @@ class Database {
   // runs of that many KiB too, which the helpers sort, and its pages stay in the cache
   // (the spill threshold stays at the cache's size); kHelperRunKib took a quarter off
   // the writing thread's instructions for the master-style bench file's indexes, for
-  // about twice that on the helpers (bench/README.md).
+  // about twice that on the helpers (bench/README.md). Those runs really are that size
+  // since SQLite's minimum run size is one page (configured at start-up): before, they
+  // came out at 1 MiB, and the writing thread merged the first half MiB of each index.
   void build_indexes(std::string_view sql, const std::function<void()>& after_each = {}, int helper_run_kib = 0);
   static constexpr int kHelperRunKib = 256;
   // Copies the WAL's pages into the database file and empties the WAL (a file's size

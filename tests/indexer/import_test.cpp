@@ -265,7 +265,8 @@ TEST_F(ImportTest, GamesIndexesSortedOnTheHelpersAreTheSame) {
   auto build = [&](const std::string& db_path, bool helpers) {
     WriterOptions writer_options;
     writer_options.threads = 2;
-    // Runs of SQLite's smallest size (40 KiB): the larger sorts of the sample take two.
+    // Runs of 1 KiB, under SQLite's one-page minimum (store/database.cpp): 4 KiB runs,
+    // dozens for each index of the sample, sorted and merged on the helpers.
     writer_options.index_sort_run_kib = helpers ? 1 : 0;
     DatabaseWriter writer(db_path, writer_options);
     ImportOptions options;
