@@ -3,8 +3,8 @@
 // these with the pipeline's (tools/run_tests.sh).
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <set>
