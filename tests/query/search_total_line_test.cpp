@@ -1,7 +1,7 @@
 // The line after a search table (query/search_output.h): how many games match, counted
-// by a second search where that is cheap, and left to --count where it would replay or
-// scan more games than the table's own search did. On the bundled sample (2,000 real
-// lichess games).
+// by a second search where that examines few games, and left to --count where it would
+// replay more candidates of a position, or scan a pattern over more games, than the
+// output's limit allows. On the bundled sample (2,000 real lichess games).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,7 +14,6 @@
 #include "search/game_search.h"
 #include "search/pattern.h"
 #include "tests/support/bundled_sample.h"
-#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 namespace pgnbase::query {
