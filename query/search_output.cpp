@@ -179,12 +179,11 @@ void write_table(search::GameSearch& search, bool with_position, bool with_patte
 }
 
 // "3 of 1,622 games" after a table: the games found and those in the database. When
-// --limit or --offset cut the list, "20 shown, 302,064 of 1,459,666 games": a second
-// search counts them, as --count would, where that examines at most max_games games (a
-// position's candidates, each replayed; a pattern's whole database). Otherwise "20 shown
-// of 1,459,666 games (--count for how many match)": on 1.48M games, counting the 611,044
-// of 1. e4 took nine times as long as finding the 10 games shown.
-void append_total_line(store::Database& db, const search::SearchOptions& options, const search::GameSearch& listed,
+// --limit or --offset cut the list, "20 shown, 302,064 of 1,459,666 games" (a second
+// search counts them, as --count would) where that examines at most max_games games
+// (GameSearch::count_examines_at_most); otherwise "20 shown of 1,459,666 games (--count
+// for how many match)".
+void append_total_line(store::Database& db, const search::SearchOptions& options, search::GameSearch& listed,
                        int64_t shown, uint64_t max_games, std::string& out) {
   int64_t total = 0;
   {
@@ -197,10 +196,7 @@ void append_total_line(store::Database& db, const search::SearchOptions& options
     out += thousands(shown) + " of " + plural_thousands(total, "game") + "\n";
     return;
   }
-  const uint64_t examined = options.filter.position  ? listed.candidate_games()
-                            : options.filter.pattern ? uint64_t(total)
-                                                     : 0;  // SQL counts alone
-  if (examined > max_games) {
+  if (!listed.count_examines_at_most(max_games)) {
     out += thousands(shown) + " shown of " + plural_thousands(total, "game") + " (--count for how many match)\n";
     return;
   }

@@ -329,6 +329,13 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   return total;
 }
 
+bool GameSearch::count_examines_at_most(uint64_t games) {
+  if (options_.filter.position) return candidates_.games.size() <= games;
+  if (!options_.filter.pattern) return true;
+  store::Statement s = db_.prepare(store::sql::kMaxGameId);
+  return s.step() && uint64_t(s.column_int64(0)) <= games;
+}
+
 int64_t GameSearch::count() {
   auto clamp = [&](int64_t total) {
     total = std::max<int64_t>(0, total - options_.offset);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "search/game_search.h"
 #include "serve/api_request.h"
 #include "store/database.h"
 
@@ -19,8 +20,11 @@ struct NotFound {
 
 // GET /api/explorer: the opening explorer in the shape of the lichess explorer API.
 std::string explorer_json(store::Database& db, const ApiRequest& request);
-// GET /api/search: one page of the games matching the filters, and their count.
-std::string search_json(store::Database& db, const ApiRequest& request);
+// GET /api/search: one page of the games matching the filters, whether more follow, and
+// how many match where counting them examines at most count_max_games games
+// (search::GameSearch::count_examines_at_most; null otherwise).
+std::string search_json(store::Database& db, const ApiRequest& request,
+                        uint64_t count_max_games = search::kCheapCountGames);
 // GET /api/game/ID: the game's header, moves (SAN, UCI, FEN per ply, annotations) and PGN.
 std::string game_json(store::Database& db, int64_t id);
 // GET /api/player?name=NAME: `pgn-query player --json`, plus the rating of every game.

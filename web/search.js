@@ -59,11 +59,15 @@ export async function showSearch(root, params, navigate) {
     return;
   }
   const page = (to) => navigate('/search', compact({ ...query, all: params.get('all'), offset: to || '' }));
-  const last = Math.min(offset + answer.games.length, answer.total);
+  const last = offset + answer.games.length;
+  // total is null where the server did not count (too many games to replay or scan).
+  const count = !answer.games.length ? (offset ? 'No games past this page' : 'No games match')
+    : answer.total === null ? `${offset + 1}–${last} of more than ${last.toLocaleString()} games`
+      : `${offset + 1}–${last} of ${answer.total.toLocaleString()} games`;
   const pager = el('div', { class: 'pager' },
     el('button', { type: 'button', class: 'secondary', text: '← Previous', disabled: offset === 0, onclick: () => page(Math.max(0, offset - PAGE)) }),
-    el('span', { class: 'count', text: answer.total ? `${offset + 1}–${last} of ${answer.total.toLocaleString()} games` : 'No games match' }),
-    el('button', { type: 'button', class: 'secondary', text: 'Next →', disabled: last >= answer.total, onclick: () => page(offset + PAGE) }));
+    el('span', { class: 'count', text: count }),
+    el('button', { type: 'button', class: 'secondary', text: 'Next →', disabled: !answer.more, onclick: () => page(offset + PAGE) }));
   const ply = (g) => g.matchPly ?? g.atPly;
   clear(results).append(pager, table([
     { title: 'Id', class: 'num', cell: (g) => String(g.id) },

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "core/fen.h"
@@ -14,6 +15,7 @@
 #include "query/game_view.h"
 #include "search/move_sequence.h"
 #include "query/player_report.h"
+#include "serve/api.h"
 #include "serve/web_assets.h"
 #include "store/read_snapshot.h"
 #include "store/schema_version.h"
@@ -139,6 +141,48 @@ TEST_F(ApiTest, SearchTakesPositionsMovesAndPatterns) {
   // Counts from query/README.md for the sample.
   EXPECT_EQ(integer(get_json("/api/search?material=KRPvKR&material-either-colour=true&limit=1"), "total"), 22);
   EXPECT_EQ(integer(get_json("/api/search?pieces=wKg1%20wBg2%20wPf2%20wPg3%20wPh2&limit=1"), "total"), 400);
+}
+
+// A page whose total would take more than count_max_games replayed or scanned games says
+// null, and whether more games follow; the games are the same. Called directly, with a
+// limit below the sample's candidates (the server's is search::kCheapCountGames).
+TEST_F(ApiTest, SearchLeavesACostlyTotalUncountedAndSaysWhetherMoreFollow) {
+  store::Database db = store::open_for_reading(db_path_);
+  auto page = [&](std::multimap<std::string, std::string> params, uint64_t count_max_games) {
+    return parse_json(serve::search_json(db, serve::ApiRequest(params), count_max_games));
+  };
+  auto ids = [](const Value& v) {
+    std::vector<int64_t> out;
+    for (const Value& g : v.find("games")->items) out.push_back(integer(g, "id"));
+    return out;
+  };
+  const std::multimap<std::string, std::string> e4 = {{"play", "e2e4"}, {"limit", "5"}};
+  const Value counted = page(e4, search::kCheapCountGames);
+  const Value uncounted = page(e4, 10);
+  EXPECT_GT(integer(counted, "total"), 5);
+  ASSERT_TRUE(uncounted.find("total"));
+  EXPECT_TRUE(uncounted.find("total")->kind == Value::Kind::Null) << integer(uncounted, "total");
+  EXPECT_TRUE(counted.find("more")->boolean);
+  EXPECT_TRUE(uncounted.find("more")->boolean);
+  EXPECT_EQ(ids(uncounted), ids(counted));
+  EXPECT_EQ(ids(uncounted).size(), 5u);
+  // The last page holds the last match: its total needs no count, and no more follow.
+  const std::string offset = std::to_string(integer(counted, "total") - 2);
+  const Value last = page({{"play", "e2e4"}, {"limit", "5"}, {"offset", offset}}, 10);
+  EXPECT_EQ(integer(last, "total"), integer(counted, "total"));
+  EXPECT_FALSE(last.find("more")->boolean);
+  EXPECT_EQ(ids(last).size(), 2u);
+  // Past the last match: nothing to show, nothing to count cheaply.
+  const Value past = page({{"play", "e2e4"}, {"offset", "100000"}}, 10);
+  EXPECT_TRUE(past.find("total")->kind == Value::Kind::Null);
+  EXPECT_FALSE(past.find("more")->boolean);
+  EXPECT_TRUE(ids(past).empty());
+  // A pattern over more games than the limit: uncounted too.
+  EXPECT_TRUE(page({{"material", "KRPvKR"}, {"material-either-colour", "true"}, {"limit", "1"}}, 1999)
+                  .find("total")
+                  ->kind == Value::Kind::Null);
+  EXPECT_EQ(integer(page({{"material", "KRPvKR"}, {"material-either-colour", "true"}, {"limit", "1"}}, 2000), "total"),
+            22);
 }
 
 // Each move's clock and evaluation come as the comment's text and as numbers: seconds
