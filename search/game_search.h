@@ -77,7 +77,7 @@ class GameSearch {
   // Whether count() would examine at most `games` games beyond what SQL counts alone: a
   // position's candidate games, each replayed, or (a pattern without a position) every
   // game id of the database. Asked after next() ran, which finds a position's candidates.
-  // A table's total line and the server's page total count only below
+  // A table's total line and the server's page total count only where this holds for
   // kCheapCountGames: on 1.48M games, counting the 611,044 after 1. e4 took nine times
   // as long as finding 10 of them.
   bool count_examines_at_most(uint64_t games);
