@@ -181,8 +181,8 @@ void write_table(search::GameSearch& search, bool with_position, bool with_patte
 // "3 of 1,622 games" after a table: the games found and those in the database. When
 // --limit or --offset cut the list, "20 shown, 302,064 of 1,459,666 games" (a second
 // search counts them, as --count would) where that examines at most max_games games
-// (GameSearch::count_examines_at_most); otherwise "20 shown of 1,459,666 games (--count
-// for how many match)".
+// (GameSearch::count_all_examining_at_most); otherwise "20 shown of 1,459,666 games
+// (--count for how many match)".
 void append_total_line(store::Database& db, const search::SearchOptions& options, search::GameSearch& listed,
                        int64_t shown, uint64_t max_games, std::string& out) {
   int64_t total = 0;
@@ -196,15 +196,12 @@ void append_total_line(store::Database& db, const search::SearchOptions& options
     out += thousands(shown) + " of " + plural_thousands(total, "game") + "\n";
     return;
   }
-  if (!listed.count_examines_at_most(max_games)) {
+  const std::optional<int64_t> found = listed.count_all_examining_at_most(max_games);
+  if (!found) {
     out += thousands(shown) + " shown of " + plural_thousands(total, "game") + " (--count for how many match)\n";
     return;
   }
-  search::SearchOptions counting = options;
-  counting.offset = 0;
-  counting.limit.reset();
-  const int64_t found = search::GameSearch(db, std::move(counting)).count();
-  out += thousands(shown) + " shown, " + thousands(found) + " of " + plural_thousands(total, "game") + "\n";
+  out += thousands(shown) + " shown, " + thousands(*found) + " of " + plural_thousands(total, "game") + "\n";
 }
 
 void write_csv(search::GameSearch& search, bool with_position, io::OutputFile& out, SearchSummary& summary) {

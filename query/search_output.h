@@ -20,7 +20,7 @@ struct SearchOutputOptions {
   bool count_only = false;  // print the number of matching games only
   bool wide = false;        // table: cut no cell
   // A table cut by --limit or --offset ends with how many games match only where counting
-  // them examines at most this many games (search::GameSearch::count_examines_at_most).
+  // them examines at most this many games (search::GameSearch::count_all_examining_at_most).
   uint64_t total_line_max_games = search::kCheapCountGames;
   // Threads formatting PGN or JSON lines (0: one per core, at most 8). The reading
   // thread hands them batches of games and writes their text in order, so the output

@@ -329,11 +329,17 @@ int64_t GameSearch::count_positions_in_parallel(unsigned threads) {
   return total;
 }
 
-bool GameSearch::count_examines_at_most(uint64_t games) {
-  if (options_.filter.position) return candidates_.games.size() <= games;
-  if (!options_.filter.pattern) return true;
-  store::Statement s = db_.prepare(store::sql::kMaxGameId);
-  return s.step() && uint64_t(s.column_int64(0)) <= games;
+std::optional<int64_t> GameSearch::count_all_examining_at_most(uint64_t games) {
+  if (options_.filter.position) {
+    if (candidates_.games.size() > games) return std::nullopt;
+  } else if (options_.filter.pattern) {
+    store::Statement s = db_.prepare(store::sql::kMaxGameId);
+    if (!s.step() || uint64_t(s.column_int64(0)) > games) return std::nullopt;
+  }
+  SearchOptions all = options_;
+  all.offset = 0;
+  all.limit.reset();
+  return GameSearch(db_, std::move(all)).count();
 }
 
 int64_t GameSearch::count() {

@@ -51,7 +51,7 @@ struct SearchOptions {
   CorruptGameReport on_corrupt;
 };
 
-inline constexpr uint64_t kCheapCountGames = 20000;  // GameSearch::count_examines_at_most
+inline constexpr uint64_t kCheapCountGames = 20000;  // GameSearch::count_all_examining_at_most
 
 class GameSearch {
  public:
@@ -74,13 +74,14 @@ class GameSearch {
   // blobs where SQL can count alone. Use instead of next(), not after it.
   int64_t count();
 
-  // Whether count() would examine at most `games` games beyond what SQL counts alone: a
-  // position's candidate games, each replayed, or (a pattern without a position) every
-  // game id of the database. Asked after next() ran, which finds a position's candidates.
-  // A table's total line and the server's page total count only where this holds for
+  // How many games match, offset and limit aside, counted by a second search; nullopt
+  // where that would examine more than `games` games beyond what SQL counts alone (a
+  // position's candidate games, each replayed, or, for a pattern without a position,
+  // every game id of the database). Call after next() ran: it finds a position's
+  // candidates. A table's total line and the server's page total ask it with
   // kCheapCountGames: on 1.48M games, counting the 611,044 after 1. e4 took nine times
   // as long as finding 10 of them.
-  bool count_examines_at_most(uint64_t games);
+  std::optional<int64_t> count_all_examining_at_most(uint64_t games);
 
   // Postings the position index returned, and games refuted by replay.
   uint64_t candidate_postings() const { return candidates_.postings.size(); }

@@ -22,7 +22,7 @@ struct NotFound {
 std::string explorer_json(store::Database& db, const ApiRequest& request);
 // GET /api/search: one page of the games matching the filters, whether more follow, and
 // how many match where counting them examines at most count_max_games games
-// (search::GameSearch::count_examines_at_most; null otherwise).
+// (search::GameSearch::count_all_examining_at_most; null otherwise).
 std::string search_json(store::Database& db, const ApiRequest& request,
                         uint64_t count_max_games = search::kCheapCountGames);
 // GET /api/game/ID: the game's header, moves (SAN, UCI, FEN per ply, annotations) and PGN.
