@@ -22,6 +22,7 @@ std::string_view role_name(ThreadRole role) {
     case ThreadRole::Merge: return "merge";
     case ThreadRole::Spill: return "spill";
     case ThreadRole::Rows: return "rows";
+    case ThreadRole::Writes: return "writes";
     case ThreadRole::Other: break;
   }
   return "other";

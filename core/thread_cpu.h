@@ -15,9 +15,10 @@ namespace pgnbase {
 // Spill: the position index's spills of postings to run files, one at a time per
 // segment, each shared among threads (thread t of every spill added up as one serial
 // thread). Rows: the games rows of a first import built beside the writer
-// (indexer/row_staging.h).
-enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge, Spill, Rows };
-inline constexpr size_t kThreadRoles = 6;
+// (indexer/row_staging.h). Writes: the write() calls of a new database's file, on a
+// thread of their own (store/write_behind_vfs.h).
+enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge, Spill, Rows, Writes };
+inline constexpr size_t kThreadRoles = 7;
 
 std::string_view role_name(ThreadRole role);
 

@@ -43,7 +43,7 @@ std::string now_utc() {
 }  // namespace
 
 DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
-    : db_(path, store::Database::Mode::Create), options_(std::move(options)) {
+    : db_(path, store::Database::Mode::Create, file_writes(options)), options_(std::move(options)) {
   // A second import into the same database queues behind the first.
   db_.wait_for_locks(options_.on_lock_wait);
   db_.configure_for_bulk_load(sorts_on_helpers() ? options_.threads : 0, options_.journal);
@@ -58,6 +58,12 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
 }
 
 DatabaseWriter::~DatabaseWriter() = default;
+
+store::Database::Writes DatabaseWriter::file_writes(const WriterOptions& options) {
+  const bool behind = options.journal == store::Database::Journal::Private &&
+                      (options.write_behind_always || helpers_have_cores(options));
+  return behind ? store::Database::Writes::Behind : store::Database::Writes::InPlace;
+}
 
 std::optional<int64_t> DatabaseWriter::find_source(const std::string& content_hash) {
   store::Statement& s = db_.cached(store::sql::kSourceByContentHash);

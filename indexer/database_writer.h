@@ -55,7 +55,11 @@ struct WriterOptions {
   // end: the destructor rolls back what was not committed.
   double commit_after_seconds = 0;
   // Private for a new database that no other process can see yet (indexer/fresh_build.h).
+  // Such a file is also written on a thread of its own (store/write_behind_vfs.h) where
+  // the writer's helpers have cores (helpers_have_cores), or always with
+  // write_behind_always (tests).
   store::Database::Journal journal = store::Database::Journal::Shared;
+  bool write_behind_always = false;
   // A chunk of at least this many games, imported into an empty games table with 4
   // threads or more while the workers wait for the writer, has its rows built beside the
   // writer on `threads` threads (indexer/row_staging.h); SIZE_MAX never. Tests stage every
@@ -295,10 +299,14 @@ class DatabaseWriter {
   // built, and with fewer the wait costs it about what staging saves it (2 cores at -j 2:
   // 0.09-0.13 s waited for 0.05 s saved on the master-style file); no more threads than
   // cores (2 cores at -j 4: 5-12% more wall time with rows staged).
-  bool helpers_have_cores() const {
+  bool helpers_have_cores() const { return helpers_have_cores(options_); }
+  static bool helpers_have_cores(const WriterOptions& options) {
     static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    return options_.threads >= kFewestHelpedThreads && options_.threads <= cores;
+    return options.threads >= kFewestHelpedThreads && options.threads <= cores;
   }
+  // Whether the file's writes are made on a thread of their own: on 2 cores at -j 2 the
+  // import took 4-8% longer so (bench/README.md).
+  static store::Database::Writes file_writes(const WriterOptions& options);
   static constexpr unsigned kFewestHelpedThreads = 4;
   // Whether SQLite's sort helpers take part in its sorts (the games indexes of a first
   // import above all): they cost more CPU than they save wall time on busy cores (on 2

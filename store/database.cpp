@@ -9,6 +9,8 @@
 #include <thread>
 #include <utility>
 
+#include "store/write_behind_vfs.h"
+
 namespace pgnbase::store {
 
 namespace {
@@ -130,10 +132,11 @@ int harden_for_untrusted_files(sqlite3* db, Database::Mode mode) {
 
 }  // namespace
 
-Database::Database(const std::string& path, Mode mode)
-    : path_(std::make_shared<const std::string>(path)), mode_(mode) {
+Database::Database(const std::string& path, Mode mode, Writes writes)
+    : path_(std::make_shared<const std::string>(path)), mode_(mode), writes_(writes) {
   configure_sqlite_once();
-  int code = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode) | SQLITE_OPEN_NOMUTEX, nullptr);
+  int code = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode) | SQLITE_OPEN_NOMUTEX,
+                             writes == Writes::Behind ? write_behind_vfs() : nullptr);
   if (code != SQLITE_OK) {
     std::string message = message_of(db_, code);
     if (int system_error = db_ ? sqlite3_system_errno(db_) : 0; system_error != 0)
@@ -193,6 +196,7 @@ Database::Database(Database&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       path_(std::move(other.path_)),
       mode_(other.mode_),
+      writes_(other.writes_),
       lock_wait_(std::move(other.lock_wait_)),
       cached_(std::move(other.cached_)),
       deadline_(std::move(other.deadline_)) {}
@@ -205,6 +209,7 @@ Database& Database::operator=(Database&& other) noexcept {
     cached_ = std::move(other.cached_);
     path_ = std::move(other.path_);
     mode_ = other.mode_;
+    writes_ = other.writes_;
     lock_wait_ = std::move(other.lock_wait_);
     deadline_ = std::move(other.deadline_);
   }
@@ -331,7 +336,9 @@ void Database::configure_for_bulk_load(unsigned sort_threads, Journal journal) {
   if (on_disk && mode != wanted)
     throw StoreError(StoreErrorKind::Other, SQLITE_ERROR,
                      "database '" + *path_ + "': cannot switch to " + wanted + " journal mode (still '" + mode + "')");
-  exec(shared ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=OFF");
+  // A file written behind syncs at each commit: its VFS then waits for the commit's
+  // pages and reports a failed write, without an fsync (write_behind_vfs.h).
+  exec(shared || writes_ == Writes::Behind ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=OFF");
   exec(kBulkLoadCacheSize);
   // Sorts in files, not memory: only a sorter whose runs go to files uses helper threads
   // (build_indexes).

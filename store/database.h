@@ -148,6 +148,12 @@ class Database {
     Create,     // read-write, created when missing
   };
 
+  // Where the file's writes are made. Behind: on a thread of the file's own
+  // (store/write_behind_vfs.h), for a new database that no other process reads while it
+  // is built; with Journal::Private (configure_for_bulk_load), each commit waits for its
+  // pages and fails when one could not be written.
+  enum class Writes { InPlace, Behind };
+
   static constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
 
   // Opens (or creates) the database and reads its header, so a file that is not
@@ -155,7 +161,7 @@ class Database {
   // Every file is treated as untrusted (it may come from anyone): defensive mode,
   // trusted_schema off, cell_size_check on, no triggers or views, and in ReadOnly mode
   // no string or blob over 256 MiB (database.cpp says why).
-  Database(const std::string& path, Mode mode);
+  Database(const std::string& path, Mode mode, Writes writes = Writes::InPlace);
   ~Database();
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
@@ -206,7 +212,8 @@ class Database {
   // How a bulk load journals its writes. Shared: the WAL, so that readers see each
   // commit and a crash keeps the last one. Private: for a file that no other process
   // opens (a new database built under a private name, indexer/fresh_build.h): the
-  // rollback journal in memory and no syncs, since a crash throws that file away;
+  // rollback journal in memory and no syncs (written behind: syncs that only wait for
+  // the file's writes), since a crash throws that file away;
   // savepoints still roll back. A WAL writes every page twice (the log, then the
   // checkpoint): the private journal takes 4% off the writing thread's CPU on 1.48M
   // games without comments, half on TCEC's long comments (bench/README.md).
@@ -264,6 +271,7 @@ class Database {
   sqlite3* db_ = nullptr;
   std::shared_ptr<const std::string> path_;  // shared with Statements, for messages
   Mode mode_ = Mode::ReadOnly;
+  Writes writes_ = Writes::InPlace;
   struct LockWait;
   std::unique_ptr<LockWait> lock_wait_;  // wait_for_locks' state; SQLite holds its address
   std::unordered_map<std::string, Statement> cached_;

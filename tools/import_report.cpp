@@ -157,7 +157,8 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   const char* busiest_role = "writer";
   double busiest = r.writer_seconds + r.steps.rows_waited_wall;
   double claimed = r.writer_seconds;
-  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill, ThreadRole::Rows}) {
+  for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill, ThreadRole::Rows,
+                          ThreadRole::Writes}) {
     const size_t i = size_t(role);
     claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
@@ -171,15 +172,19 @@ void print_thread_cpu(const ThreadCpuReport& r) {
                   " it waited %.2f s for them\n",
                   "rows", r.totals.seconds[i], plural(int64_t(r.steps.rows_parts), "part").c_str(),
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.steps.rows_waited_wall);
+    else if (role == ThreadRole::Writes)
+      std::printf("  %-8s %8.2f  the new database file's writes, on a thread beside the writer\n", "writes",
+                  r.totals.seconds[i]);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
-    // Workers and merge threads divide their work among themselves; the reader is one,
-    // and a segment's spills follow each other (the busiest of a spill's threads, summed
-    // over the spills, is their serial part).
-    if ((role == ThreadRole::Reader || role == ThreadRole::Spill) && r.totals.busiest[i] > busiest) {
+    // Workers and merge threads divide their work among themselves; the reader and the
+    // file's writes thread are one each, and a segment's spills follow each other (the
+    // busiest of a spill's threads, summed over the spills, is their serial part).
+    if ((role == ThreadRole::Reader || role == ThreadRole::Spill || role == ThreadRole::Writes) &&
+        r.totals.busiest[i] > busiest) {
       busiest = r.totals.busiest[i];
-      busiest_role = role == ThreadRole::Reader ? "reader" : "spill thread";
+      busiest_role = role == ThreadRole::Reader ? "reader" : role == ThreadRole::Spill ? "spill thread" : "writes thread";
     }
   }
   std::printf("  %-8s %8.2f  SQLite's sort helper threads (the indexes of a first import)\n", "other",
