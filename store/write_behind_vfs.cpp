@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -47,7 +45,9 @@ class WriteQueue {
     const char* bytes = static_cast<const char*>(data);
     PendingWrite write{offset, std::vector<char>(bytes, bytes + amount)};
     std::unique_lock lock(mutex_);
-    room_.wait(lock, [&] { return error_ != SQLITE_OK || queued_bytes_ + size_t(amount) <= kMaxPendingBytes; });
+    room_.wait(lock, [&] {
+      return error_ != SQLITE_OK || queued_bytes_ == 0 || queued_bytes_ + size_t(amount) <= kMaxPendingBytes;
+    });
     if (error_ != SQLITE_OK) return error_;
     queued_bytes_ += size_t(amount);
     queued_end_ = std::max(queued_end_, offset + amount);
