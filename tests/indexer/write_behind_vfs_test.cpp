@@ -114,8 +114,9 @@ void fill_up_to(const std::string& path, rlim_t limit) {
   std::_Exit(1);
 }
 
-// The commit's last page is the one that cannot be written: SQLite has queued every
-// page by then, so only the commit's end (its sync, then its unlock) can report it.
+// The commit's last page is the one that cannot be written, most often after SQLite has
+// queued every page: then only the commit's end (its sync, then its unlock) can report
+// it (with both answering SQLITE_OK, this test failed 3 runs of 3).
 TEST_F(WriteBehindVfs, AWriteThatFailsFailsTheCommit) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   {
