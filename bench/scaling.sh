@@ -7,9 +7,10 @@
 # import); spill: the spills of postings to run files, one at a time, each shared by
 # half the -j threads, and busiest_s, the busiest of them over all spills (the serial part);
 # reader; writes: a new database file's write() calls, on a thread of their own
-# (store/write_behind_vfs.h); other: SQLite's sort helpers), two wall times
-# (held_up_s: the writer waiting for spills of postings; end_s: after the last chunk, the
-# games indexes and the position segment), and the ceiling that the busiest serial thread
+# (store/write_behind_vfs.h), and its writeback hints (indexer/writeback_ahead.h); other:
+# SQLite's sort helpers), three wall times (held_up_s: the writer waiting for spills of
+# postings; end_s: after the last chunk, the games indexes and the position segment;
+# publish_s: closing the new database file and syncing it), and the ceiling that the busiest serial thread
 # sets (games / its CPU seconds): no number of cores imports faster than that. Paste the
 # output into bench/README.md.
 #
@@ -45,8 +46,8 @@ if [ -z "$threads" ]; then
 fi
 
 echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
-printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s w_index_s workers_s \
-  busiest_w merge_s rows_s spill_s busiest_s reader_s writes_s other_s held_up_s end_s ceiling/s
+printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s w_index_s workers_s \
+  busiest_w merge_s rows_s spill_s busiest_s reader_s writes_s other_s held_up_s end_s publish_s ceiling/s
 for t in $threads; do
   rm -f "$work/db"*
   # shellcheck disable=SC2086 # the options are words on purpose
@@ -64,8 +65,9 @@ for t in $threads; do
     $1 == "other" { other = $2 }
     $1 == "held-up" { held = $2 }
     $1 == "end" { end_wall = $2 }
+    $1 == "publish" { publish = $2 }
     $1 == "ceiling" { ceiling = $2 }
-    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t,
+    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t,
                  wall, games / wall, writer, indexes, workers, busiest, merge, rows, spill, spill_busiest, reader, writes, other,
-                 held, end_wall, ceiling }' "$work/stats"
+                 held, end_wall, publish, ceiling }' "$work/stats"
 done

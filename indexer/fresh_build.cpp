@@ -102,20 +102,23 @@ FreshBuild::FreshBuild(std::string path, std::string build_path, int lock_fd)
     : path_(std::move(path)),
       build_path_(std::move(build_path)),
       lock_fd_(lock_fd),
-      signal_slot_(io::remove_on_signal(build_path_)) {}
+      signal_slot_(io::remove_on_signal(build_path_)),
+      writeback_(std::make_unique<WritebackAhead>(lock_fd)) {}
 
 FreshBuild::FreshBuild(FreshBuild&& other) noexcept
     : path_(std::move(other.path_)),
       build_path_(std::move(other.build_path_)),
       lock_fd_(other.lock_fd_),
       signal_slot_(other.signal_slot_),
-      keep_(other.keep_) {
+      keep_(other.keep_),
+      writeback_(std::move(other.writeback_)) {
   other.lock_fd_ = -1;
   other.signal_slot_ = -1;
 }
 
 FreshBuild::~FreshBuild() {
   if (lock_fd_ < 0) return;
+  writeback_.reset();  // before the file it reads goes
   io::forget_on_signal(signal_slot_);
   if (!keep_) {
     // Removed while still locked: an import waiting for the lock then finds no file
@@ -129,6 +132,7 @@ FreshBuild::~FreshBuild() {
 void FreshBuild::publish() {
   // The journal is in memory and nothing was synced: the data reaches the disk before
   // the name does, so a power loss never leaves PATH naming a half-written file.
+  writeback_.reset();
   if (::fsync(lock_fd_) != 0) fail("cannot sync " + build_path_, errno);
   io::forget_on_signal(signal_slot_);  // from here on a signal must not remove the database
   signal_slot_ = -1;

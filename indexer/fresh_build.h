@@ -9,11 +9,18 @@
 // behind this one; once this one has published, the second finds PATH and appends to it.
 // A failed import, SIGINT, SIGTERM and SIGHUP remove the private file; the one a kill -9
 // leaves is emptied and reused by the next import.
+//
+// The file is written with no syncs; while it grows, a thread asks the kernel to write it
+// out a few MiB behind its end (indexer/writeback_ahead.h), so that publish's one fsync
+// has little left to wait for.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "indexer/writeback_ahead.h"
 
 namespace pgnbase::indexer {
 
@@ -45,6 +52,8 @@ class FreshBuild {
   int lock_fd_ = -1;   // the private file itself, flocked
   int signal_slot_ = -1;  // io/removed_on_signal.h
   bool keep_ = false;  // published, or left for the user after a failed publish
+  // Until the publish's fsync: the file's writeback started as it grows.
+  std::unique_ptr<WritebackAhead> writeback_;
 };
 
 }  // namespace pgnbase::indexer

@@ -173,7 +173,7 @@ void print_thread_cpu(const ThreadCpuReport& r) {
                   "rows", r.totals.seconds[i], plural(int64_t(r.steps.rows_parts), "part").c_str(),
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.steps.rows_waited_wall);
     else if (role == ThreadRole::Writes)
-      std::printf("  %-8s %8.2f  the new database file's writes, on a thread beside the writer\n", "writes",
+      std::printf("  %-8s %8.2f  the new database file's writes and writeback, on threads beside the writer\n", "writes",
                   r.totals.seconds[i]);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
@@ -195,6 +195,10 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   std::printf("  %-8s %8.2f  wall seconds after the last chunk: games indexes %.2f, position segment %.2f\n", "end",
               r.steps.games_indexes_wall + r.steps.position_segment_wall, r.steps.games_indexes_wall,
               r.steps.position_segment_wall);
+  if (r.publish_wall_seconds > 0)
+    std::printf("  %-8s %8.2f  wall seconds closing the new database file and syncing it (its writeback started as"
+                " it grew)\n",
+                "publish", r.publish_wall_seconds);
   if (busiest <= 0) return;
   // Where the staging threads share too few cores with the workers, the writer waits for
   // them: the figure from its CPU alone is what idle cores would give.

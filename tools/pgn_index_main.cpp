@@ -269,6 +269,7 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   const double main_cpu_start = this_thread_cpu_seconds();
   double summaries_cpu = 0;
+  double publish_wall = 0;  // closing and syncing a new database (FreshBuild::publish)
   ImportTotals totals;
   bool fatal = false;
   std::unique_ptr<RejectsFile> rejects;
@@ -285,8 +286,10 @@ int main(int argc, char** argv) {
     std::optional<DatabaseWriter> writer;
     writer.emplace(fresh ? fresh->build_path() : output, build_options);
     auto publish = [&] {
+      const auto closing = std::chrono::steady_clock::now();
       writer.reset();
       fresh->publish();
+      publish_wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - closing).count();
       fresh.reset();
       writer.emplace(output, writer_options);
     };
@@ -363,6 +366,7 @@ int main(int argc, char** argv) {
                                      .games = totals.games_found(),
                                      .writer_seconds = this_thread_cpu_seconds() - main_cpu_start,
                                      .summaries_seconds = summaries_cpu,
+                                     .publish_wall_seconds = publish_wall,
                                      .steps = totals.writer_steps(),
                                      .totals = thread_cpu_totals(),
                                      .process_seconds = process_cpu_seconds()});

@@ -114,11 +114,17 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   EXPECT_NEAR(indexes_wall + segment_wall, second_number(end), 0.016) << end;
   EXPECT_GE(indexes_wall, indexes - 0.011) << first.out;
   EXPECT_GE(segment_wall, segment - 0.011) << first.out;
+  // A new database is closed and synced once, before its rename (FreshBuild::publish).
+  ASSERT_TRUE(lines.count("publish")) << first.out;
+  EXPECT_GE(second_number(lines.at("publish")), 0) << first.out;
+  EXPECT_LE(second_number(lines.at("publish")), number_after(lines.at("cpu"), "(wall ") + 0.011) << first.out;
 
-  // An append keeps the indexes and updates them row by row: no index is built.
+  // An append keeps the indexes and updates them row by row: no index is built, and the
+  // WAL's commits are its syncs: nothing to publish.
   Ran again = run(dir_, kIndexBinary, {"-q", "--stats", "-o", db, file("tail.pgn", tail)});
   ASSERT_EQ(again.code, 0) << again;
   EXPECT_EQ(number_after(stats_lines(again.out).at("writer"), "games indexes "), 0) << again.out;
+  EXPECT_EQ(stats_lines(again.out).count("publish"), 0u) << again.out;
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {
