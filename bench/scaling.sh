@@ -10,9 +10,9 @@
 # (store/write_behind_vfs.h), and its writeback hints (indexer/writeback_ahead.h); other:
 # SQLite's sort helpers), three wall times (held_up_s: the writer waiting for spills of
 # postings; end_s: after the last chunk, the games indexes and the position segment;
-# publish_s: closing the new database file and syncing it), and the ceiling that the busiest serial thread
-# sets (games / its CPU seconds): no number of cores imports faster than that. Paste the
-# output into bench/README.md.
+# publish_s: closing the new database file and syncing it), and the ceiling that the
+# busiest serial thread sets (games / its CPU seconds): no number of cores imports faster
+# than that. Paste the output into bench/README.md.
 #
 #   bash bench/scaling.sh [BUILD_DIR] [FILE]
 #     BUILD_DIR  default build (Release)

@@ -1,7 +1,7 @@
 // Starts the kernel's writeback of a file while another thread still writes it, a few
 // MiB behind its growing end, so that the one fsync at the end finds little left: a new
 // database (indexer/fresh_build.h) is written with no syncs, and on 423,800
-// master-style games closing and syncing its 171 MB took 0.43-0.51 s of the import's
+// master-style games closing and syncing its 171 MB took 0.39-0.51 s of the import's
 // last wall time, where every thread but the writer had ended (bench/README.md).
 //
 // Only hints (sync_file_range's SYNC_FILE_RANGE_WRITE, asynchronous): they make nothing
@@ -24,7 +24,7 @@ class WritebackAhead {
   explicit WritebackAhead(int fd);
   WritebackAhead(const WritebackAhead&) = delete;
   WritebackAhead& operator=(const WritebackAhead&) = delete;
-  // Stops the thread (within one poll) and adds its CPU to ThreadRole::Writes.
+  // Stops the thread (a hint under way ends first) and adds its CPU to ThreadRole::Writes.
   ~WritebackAhead();
 
   // How often the thread looks at the file's size, how far behind its end the hints
