@@ -20,9 +20,9 @@ namespace {
 constexpr const char* kVfsName = "pgnbase-write-behind";
 
 // Queued bytes that wake the file's thread: it then writes until the queue is empty.
-// Woken at every page, it went back to sleep after each one, and both threads paid a
-// futex call and a context switch per page (5,000 of them for the writer's thread on
-// 52,975 master-style games); a drain wakes it whatever the queue holds.
+// Woken at every page, it went back to sleep after each one, and the two threads woke
+// each other per page (on 52,975 master-style games, 1,675 wake calls from SQLite's
+// thread and 5,163 from the file's); a drain wakes it whatever the queue holds.
 constexpr size_t kWakeBytes = size_t{256} << 10;
 static_assert(kWakeBytes < kMaxPendingBytes);
 
