@@ -173,8 +173,8 @@ void print_thread_cpu(const ThreadCpuReport& r) {
                   "rows", r.totals.seconds[i], plural(int64_t(r.steps.rows_parts), "part").c_str(),
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.steps.rows_waited_wall);
     else if (role == ThreadRole::Writes)
-      std::printf("  %-8s %8.2f  the new database file's writes and writeback, on threads beside the writer\n", "writes",
-                  r.totals.seconds[i]);
+      std::printf("  %-8s %8.2f  the new database file's writes and writeback, on threads beside the writer\n",
+                  "writes", r.totals.seconds[i]);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);

@@ -45,13 +45,15 @@ constexpr off_t kWrite = off_t{4} << 20;
 constexpr off_t kFileBytes = 12 * kWrite;  // 48 MiB
 constexpr uint64_t kPages = uint64_t(kFileBytes) / 4096;
 
-int write_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return fd;
+int create(const std::string& path) { return ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644); }
+
+// kFileBytes in writes of kWrite, with a pause after each.
+void fill(int fd, std::chrono::milliseconds pause) {
   const std::vector<char> bytes(size_t(kWrite), 'x');
-  for (off_t done = 0; done < kFileBytes; done += kWrite)
-    if (::pwrite(fd, bytes.data(), bytes.size(), done) != kWrite) ADD_FAILURE() << "cannot write " << path;
-  return fd;
+  for (off_t done = 0; done < kFileBytes; done += kWrite) {
+    EXPECT_EQ(::pwrite(fd, bytes.data(), bytes.size(), done), kWrite);
+    std::this_thread::sleep_for(pause);
+  }
 }
 
 class WritebackAheadTest : public test::TempDirTest {};
@@ -59,24 +61,21 @@ class WritebackAheadTest : public test::TempDirTest {};
 TEST_F(WritebackAheadTest, StartsTheWritebackOfAGrowingFileBehindItsEnd) {
   // A file written alone keeps its pages dirty (the kernel's own flusher waits 30 s by
   // default); one written under WritebackAhead has them written back, but for its end.
-  const int alone = write_file((dir_ / "alone").string());
+  const int alone = create((dir_ / "alone").string());
   ASSERT_GE(alone, 0);
+  fill(alone, 0ms);
   const std::optional<uint64_t> dirty_alone = dirty_pages(alone, kFileBytes);
   if (!dirty_alone || *dirty_alone < kPages / 2) {
     ::close(alone);
     GTEST_SKIP() << "no count of dirty pages here (cachestat needs Linux 6.5; tmpfs keeps none)";
   }
 
-  const int fd = ::open((dir_ / "watched").c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = create((dir_ / "watched").string());
   ASSERT_GE(fd, 0);
   std::optional<uint64_t> dirty_before_lag;
   {
     WritebackAhead writeback(fd);
-    const std::vector<char> bytes(size_t(kWrite), 'x');
-    for (off_t done = 0; done < kFileBytes; done += kWrite) {
-      ASSERT_EQ(::pwrite(fd, bytes.data(), bytes.size(), done), kWrite);
-      std::this_thread::sleep_for(std::chrono::milliseconds(WritebackAhead::kPollMilliseconds));
-    }
+    fill(fd, std::chrono::milliseconds(WritebackAhead::kPollMilliseconds));
     // The hints cover at least everything up to a step before the lag.
     const off_t hinted = kFileBytes - WritebackAhead::kLagBytes - WritebackAhead::kStepBytes;
     for (auto waited = 0ms; waited < 10s; waited += 50ms) {
