@@ -7,12 +7,16 @@
 # import); spill: the spills of postings to run files, one at a time, each shared by
 # half the -j threads, and busiest_s, the busiest of them over all spills (the serial part);
 # reader; writes: a new database file's write() calls, on a thread of their own
-# (store/write_behind_vfs.h), and its writeback hints (indexer/writeback_ahead.h); other:
-# SQLite's sort helpers), three wall times (held_up_s: the writer waiting for spills of
-# postings; end_s: after the last chunk, the games indexes and the position segment;
+# (store/write_behind_vfs.h), and its writeback hints (indexer/writeback_ahead.h); idx_s:
+# a new database's games indexes, built after the writer's last row on threads of their
+# own (store/index_bulk_build.h), and idx_chain_s, the longest chain of that work one
+# index needs; other: SQLite's sort helpers), four wall times (held_up_s: the writer
+# waiting for spills of postings; end_s: after the last chunk, the games indexes the
+# writer builds and the position segment; idx_wall_s: the games indexes built after it;
 # publish_s: closing the new database file and syncing it), and the ceiling that the
-# busiest serial thread sets (games / its CPU seconds): no number of cores imports faster
-# than that. Paste the output into bench/README.md.
+# busiest serial path sets (games / its CPU seconds; the writer's path includes the
+# indexes' longest chain): no number of cores imports faster than that. Paste the output
+# into bench/README.md.
 #
 #   bash bench/scaling.sh [BUILD_DIR] [FILE]
 #     BUILD_DIR  default build (Release)
@@ -46,8 +50,9 @@ if [ -z "$threads" ]; then
 fi
 
 echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores"
-printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %11s\n' -j wall_s games/s writer_s w_index_s workers_s \
-  busiest_w merge_s rows_s spill_s busiest_s reader_s writes_s other_s held_up_s end_s publish_s ceiling/s
+printf '%4s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %11s %9s %9s %9s %10s %9s %11s\n' -j wall_s games/s \
+  writer_s w_index_s workers_s busiest_w merge_s rows_s spill_s busiest_s reader_s writes_s idx_s idx_chain_s other_s \
+  held_up_s end_s idx_wall_s publish_s ceiling/s
 for t in $threads; do
   rm -f "$work/db"*
   # shellcheck disable=SC2086 # the options are words on purpose
@@ -62,12 +67,14 @@ for t in $threads; do
     $1 == "spill" { spill = $2; spill_busiest = $NF }
     $1 == "reader" { reader = $2 }
     $1 == "writes" { writes = $2 }
+    $1 == "indexes" { idx = $2; match($0, /longest chain [0-9.]+/); idx_chain = substr($0, RSTART + 14, RLENGTH - 14)
+                      match($0, /wall [0-9.]+/); idx_wall = substr($0, RSTART + 5, RLENGTH - 5) }
     $1 == "other" { other = $2 }
     $1 == "held-up" { held = $2 }
     $1 == "end" { end_wall = $2 }
     $1 == "publish" { publish = $2 }
     $1 == "ceiling" { ceiling = $2 }
-    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.0f\n", t,
-                 wall, games / wall, writer, indexes, workers, busiest, merge, rows, spill, spill_busiest, reader, writes, other,
-                 held, end_wall, publish, ceiling }' "$work/stats"
+    END { printf "%4s %8.2f %9.0f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %9.2f %9.2f %9.2f %10.2f %9.2f %11.0f\n",
+                 t, wall, games / wall, writer, indexes, workers, busiest, merge, rows, spill, spill_busiest, reader, writes,
+                 idx, idx_chain, other, held, end_wall, idx_wall, publish, ceiling }' "$work/stats"
 done

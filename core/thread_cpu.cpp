@@ -23,6 +23,7 @@ std::string_view role_name(ThreadRole role) {
     case ThreadRole::Spill: return "spill";
     case ThreadRole::Rows: return "rows";
     case ThreadRole::Writes: return "writes";
+    case ThreadRole::Indexes: return "indexes";
     case ThreadRole::Other: break;
   }
   return "other";

@@ -50,6 +50,7 @@ DatabaseWriter::DatabaseWriter(const std::string& path, WriterOptions options)
   {
     store::Transaction t(db_);
     db_.exec(store::kSchemaSql);
+    db_.exec(store::kGamesIndexesSql);
     store::create_position_index_schema(db_);
     store::check_or_write_schema_version(db_);
     t.commit();
@@ -557,6 +558,7 @@ SourceSummary DatabaseWriter::finish_source(const std::string& content_hash, dou
                         : options_.index_sort_run_kib > 0 ? options_.index_sort_run_kib
                                                           : store::Database::kHelperRunKib;
     db_.build_indexes(store::kSchemaSql, insert_ready_blocks, run_kib);
+    if (!options_.games_indexes_at_publish) db_.build_indexes(store::kGamesIndexesSql, insert_ready_blocks, run_kib);
     summary_.steps.games_indexes_cpu = this_thread_cpu_seconds() - started;
     summary_.steps.games_indexes_wall = seconds_since(wall_started);
     std::optional<store::DatabaseImage> words = words_sorted.get();

@@ -60,6 +60,11 @@ struct WriterOptions {
   // write_behind_always (tests).
   store::Database::Journal journal = store::Database::Journal::Shared;
   bool write_behind_always = false;
+  // For a new database: the games indexes that a load into an empty table drops are left
+  // for whoever publishes the file to build on threads of their own
+  // (store::add_indexes_in_bulk with store::kGamesIndexesSql), with every connection
+  // closed. Until then the games table has none of them (its rows go in all the same).
+  bool games_indexes_at_publish = false;
   // A chunk of at least this many games, imported into an empty games table with 4
   // threads or more while the workers wait for the writer, has its rows built beside the
   // writer on `threads` threads (indexer/row_staging.h); SIZE_MAX never. Tests stage every

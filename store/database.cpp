@@ -400,6 +400,39 @@ DatabaseImage& DatabaseImage::operator=(DatabaseImage&& other) noexcept {
   return *this;
 }
 
+void Database::register_built_indexes(std::span<const BuiltIndex> indexes) {
+  // Defensive mode refuses writable_schema; it is back on before this returns.
+  struct Defensive {
+    sqlite3* db;
+    ~Defensive() {
+      sqlite3_exec(db, "PRAGMA writable_schema=OFF", nullptr, nullptr, nullptr);
+      sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    }
+  } restore{db_};
+  if (int code = sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr); code != SQLITE_OK)
+    fail(code, "allowing writes to the schema");
+  Statement cookie = prepare("PRAGMA schema_version");
+  const int64_t version = cookie.step() ? cookie.column_int64(0) : 0;
+  cookie.reset();
+  exec("PRAGMA writable_schema=ON");
+  exec("BEGIN IMMEDIATE");
+  try {
+    Statement insert = prepare("INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('index', ?, ?, ?, ?)");
+    for (const BuiltIndex& index : indexes) {
+      insert.bind_text(1, index.name);
+      insert.bind_text(2, index.table);
+      insert.bind_int64(3, index.root_page);
+      insert.bind_text(4, index.sql);
+      insert.run();
+    }
+    exec("PRAGMA schema_version=" + std::to_string(version + 1));
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
 DatabaseImage Database::image() {
   sqlite3_int64 size = 0;
   unsigned char* bytes = sqlite3_serialize(db_, "main", &size, 0);
@@ -525,6 +558,16 @@ int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
 bool Statement::column_is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+Statement::ColumnType Statement::column_type(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER: return ColumnType::Integer;
+    case SQLITE_FLOAT: return ColumnType::Float;
+    case SQLITE_TEXT: return ColumnType::Text;
+    case SQLITE_BLOB: return ColumnType::Blob;
+    default: return ColumnType::Null;
+  }
 }
 
 int64_t Statement::column_int64(int column) const { return sqlite3_column_int64(stmt_, column); }

@@ -119,6 +119,8 @@ class Statement {
   void clear_bindings();
 
   int column_count() const;
+  enum class ColumnType { Integer, Float, Text, Blob, Null };
+  ColumnType column_type(int column) const;
   bool column_is_null(int column) const;
   int64_t column_int64(int column) const;
   double column_double(int column) const;
@@ -246,6 +248,16 @@ class Database {
   // Copies the WAL's pages into the database file and empties the WAL (a file's size
   // then is what it holds).
   void checkpoint_wal();
+
+  // Names B-trees made outside SQLite (store/index_bulk_build.h) as indexes: one row of
+  // sqlite_schema each (type 'index', name, table, root page, the CREATE INDEX text as
+  // SQLite keeps it), in one transaction that also bumps the schema cookie, so that every
+  // connection reads the schema anew. Call with no other connection open.
+  struct BuiltIndex {
+    std::string name, table, sql;
+    uint32_t root_page;
+  };
+  void register_built_indexes(std::span<const BuiltIndex> indexes);
 
   // A copy of the main database's bytes (an in-memory one's, above all).
   DatabaseImage image();

@@ -90,19 +90,6 @@ CREATE TABLE IF NOT EXISTS game_annotations (
   id          INTEGER PRIMARY KEY REFERENCES games(id),
   annotations BLOB NOT NULL
 );
--- With the date, a player's games come sorted by date from the index alone.
-CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
-CREATE INDEX IF NOT EXISTS games_black ON games(black_id, date_key);
--- Without the games whose column is NULL, which no filter looks for: a single NULL makes
--- SQLite's sorter compare every pair of a build in its slow, general way, and a file
--- without Elo tags would index every game under NULL. A filter on the column (eco >= ?,
--- date_key <= ?, white_elo >= ?) implies NOT NULL, so the planner uses these as before.
--- The name indexes stay whole: a name pattern that matches absent names asks IS NULL.
-CREATE INDEX IF NOT EXISTS games_eco ON games(eco) WHERE eco IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_date ON games(date_key) WHERE date_key IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
 CREATE TABLE IF NOT EXISTS rejects (
   id          INTEGER PRIMARY KEY,
   source_id   INTEGER NOT NULL REFERENCES sources(id),
@@ -175,6 +162,25 @@ CREATE TABLE IF NOT EXISTS game_changes (
   game_id   INTEGER NOT NULL,
   source_id INTEGER
 );
+)sql";
+
+// The secondary indexes of games, part of the schema (create the schema with both). A
+// new database's import builds them at the end on threads of their own
+// (store/index_bulk_build.h), each statement of the form that reads.
+inline constexpr std::string_view kGamesIndexesSql = R"sql(
+-- With the date, a player's games come sorted by date from the index alone.
+CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
+CREATE INDEX IF NOT EXISTS games_black ON games(black_id, date_key);
+-- Without the games whose column is NULL, which no filter looks for: a single NULL makes
+-- SQLite's sorter compare every pair of a build in its slow, general way, and a file
+-- without Elo tags would index every game under NULL. A filter on the column (eco >= ?,
+-- date_key <= ?, white_elo >= ?) implies NOT NULL, so the planner uses these as before.
+-- The name indexes stay whole: a name pattern that matches absent names asks IS NULL.
+CREATE INDEX IF NOT EXISTS games_eco ON games(eco) WHERE eco IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_date ON games(date_key) WHERE date_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_event ON games(event_id);
 )sql";
 
 // The secondary indexes of games and names, dropped for a bulk load into an empty table,

@@ -153,12 +153,15 @@ void print_thread_cpu(const ThreadCpuReport& r) {
               "writer", r.writer_seconds, r.steps.games_indexes_cpu, r.steps.position_segment_cpu, r.summaries_seconds,
               std::max(0.0, r.writer_seconds - r.steps.games_indexes_cpu - r.steps.position_segment_cpu -
                                 r.summaries_seconds));
-  // The writer's serial path: its CPU, and the wall time it waited for staged rows.
-  const char* busiest_role = "writer";
-  double busiest = r.writer_seconds + r.steps.rows_waited_wall;
+  // The writer's serial path: its CPU, the wall time it waited for staged rows, and the
+  // longest chain of work of the indexes that a new database's helpers build after its
+  // last row.
+  const double indexes_after = r.games_indexes.serial_seconds;
+  const char* busiest_role = indexes_after > 0 ? "writer then the indexes' longest chain" : "writer";
+  double busiest = r.writer_seconds + r.steps.rows_waited_wall + indexes_after;
   double claimed = r.writer_seconds;
   for (ThreadRole role : {ThreadRole::Reader, ThreadRole::Worker, ThreadRole::Merge, ThreadRole::Spill, ThreadRole::Rows,
-                          ThreadRole::Writes}) {
+                          ThreadRole::Writes, ThreadRole::Indexes}) {
     const size_t i = size_t(role);
     claimed += r.totals.seconds[i];
     if (r.totals.threads[i] == 0) continue;
@@ -175,6 +178,12 @@ void print_thread_cpu(const ThreadCpuReport& r) {
     else if (role == ThreadRole::Writes)
       std::printf("  %-8s %8.2f  the new database file's writes and writeback, on threads beside the writer\n",
                   "writes", r.totals.seconds[i]);
+    else if (role == ThreadRole::Indexes)
+      std::printf("  %-8s %8.2f  the new database's games indexes after the writer, %d on %s (%d by SQLite):"
+                  " longest chain %.2f (a part's sort, then the merge), wall %.2f\n",
+                  "indexes", r.totals.seconds[i], r.games_indexes.built_beside,
+                  plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.games_indexes.built_by_sqlite,
+                  r.games_indexes.serial_seconds, r.games_indexes.wall_seconds);
     else
       std::printf("  %-8s %8.2f  %s, busiest %.2f\n", std::string(role_name(role)).c_str(), r.totals.seconds[i],
                   plural(int64_t(r.totals.threads[i]), "thread").c_str(), r.totals.busiest[i]);
@@ -203,9 +212,9 @@ void print_thread_cpu(const ThreadCpuReport& r) {
   // Where the staging threads share too few cores with the workers, the writer waits for
   // them: the figure from its CPU alone is what idle cores would give.
   std::string waits;
-  if (r.steps.rows_waited_wall > 0 && std::string_view(busiest_role) == "writer" && r.writer_seconds > 0)
-    waits = ", its waits for staged rows included; " + std::to_string(int64_t(double(r.games) / r.writer_seconds)) +
-            " from its CPU alone";
+  if (r.steps.rows_waited_wall > 0 && std::string_view(busiest_role).starts_with("writer") && r.writer_seconds > 0)
+    waits = ", its waits for staged rows included; " +
+            std::to_string(int64_t(double(r.games) / (r.writer_seconds + indexes_after))) + " from CPU alone";
   std::printf("  ceiling  %8.0f  games/s: %s games over the %s's %.2f s (the busiest serial thread%s)\n",
               double(r.games) / busiest, std::to_string(r.games).c_str(), busiest_role, busiest, waits.c_str());
 }

@@ -8,6 +8,7 @@
 
 #include "core/thread_cpu.h"
 #include "indexer/import_pipeline.h"
+#include "store/index_bulk_build.h"
 
 namespace pgnbase::tools {
 
@@ -57,6 +58,7 @@ struct ThreadCpuReport {
   double writer_seconds = 0;     // the main thread: it writes every row, in input order
   double summaries_seconds = 0;  // of which rebuilding the explorer summaries at the end
   double publish_wall_seconds = 0;  // closing a new database and syncing it, wall time
+  store::BulkIndexReport games_indexes;  // a new database's, built before its publish
   indexer::WriterSteps steps;  // the writer's steps and waits, summed (ImportTotals)
   ThreadCpuTotals totals;        // the other threads, summed by role when they ended
   double process_seconds = 0;    // every thread's: what no role claims is SQLite's sort helpers

@@ -63,7 +63,7 @@ if [[ ${PGNBASE_SKIP_TSAN:-0} != 1 ]]; then
     -DPGNBASE_TSAN=ON >/dev/null || fail "cmake configure (TSan)"
   cmake --build "$tsan_dir" -j "$jobs" --target indexer_tests || fail "build (TSan)"
   TSAN_OPTIONS=halt_on_error=1 "$tsan_dir/tests/indexer_tests" --gtest_brief=1 \
-    --gtest_filter='ImportTest.*:WriteBehindVfs.*:WritebackAheadTest.*:FreshBuildTest.*:BoundedQueueTest.*:ThreadGroupTest.First*:TaskThreads.*:ImportFailureTest.Worker*:PositionIndexTest.Spill*:PositionIndexTest.SortedRuns*:PositionIndexTest.AMergeStarted*:PositionIndexTest.RunsWithAGameIdOffset*:PositionIndexTest.TheMerge*:PositionIndexTest.DecodingAhead*:BlockSpool.*:RunFileTest.Merged*:RunFileTest.ASpill*' || fail "ThreadSanitizer tests"
+    --gtest_filter='ImportTest.*:IndexBulkBuild.Builds*:IndexBulkBuild.AnIndex*:WriteBehindVfs.*:WritebackAheadTest.*:FreshBuildTest.*:BoundedQueueTest.*:ThreadGroupTest.First*:TaskThreads.*:ImportFailureTest.Worker*:PositionIndexTest.Spill*:PositionIndexTest.SortedRuns*:PositionIndexTest.AMergeStarted*:PositionIndexTest.RunsWithAGameIdOffset*:PositionIndexTest.TheMerge*:PositionIndexTest.DecodingAhead*:BlockSpool.*:RunFileTest.Merged*:RunFileTest.ASpill*' || fail "ThreadSanitizer tests"
   summary="$summary; TSan pipeline tests passed"
 fi
 echo "run_tests: OK: $summary ($((SECONDS - started)) s)"

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "store/database.h"
 #include "tests/cli/cli_support.h"
 #include "tests/support/bundled_sample.h"
 
@@ -118,6 +119,22 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   ASSERT_TRUE(lines.count("publish")) << first.out;
   EXPECT_GE(second_number(lines.at("publish")), 0) << first.out;
   EXPECT_LE(second_number(lines.at("publish")), number_after(lines.at("cpu"), "(wall ") + 0.011) << first.out;
+  // Its games indexes are built after the writer's last row, each on a thread of its own
+  // (store/index_bulk_build.h), into a file that SQLite finds whole, with all seven.
+  ASSERT_TRUE(lines.count("indexes")) << first.out;
+  const std::string& built = lines.at("indexes");
+  EXPECT_GT(second_number(built), 0) << first.out;
+  EXPECT_LE(number_after(built, "longest chain "), second_number(built) + 0.011) << first.out;
+  EXPECT_NE(built.find("(0 by SQLite)"), std::string::npos) << first.out;
+  {
+    store::Database file(db, store::Database::Mode::ReadOnly);
+    EXPECT_EQ(file.integrity_check(), "ok");
+    store::Statement names = file.prepare(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name IN ('games_white', 'games_black', "
+        "'games_eco', 'games_date', 'games_white_elo', 'games_black_elo', 'games_event')");
+    ASSERT_TRUE(names.step());
+    EXPECT_EQ(names.column_int64(0), 7);
+  }
 
   // An append keeps the indexes and updates them row by row: no index is built, and the
   // WAL's commits are its syncs: nothing to publish.
@@ -125,6 +142,7 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   ASSERT_EQ(again.code, 0) << again;
   EXPECT_EQ(number_after(stats_lines(again.out).at("writer"), "games indexes "), 0) << again.out;
   EXPECT_EQ(stats_lines(again.out).count("publish"), 0u) << again.out;
+  EXPECT_EQ(stats_lines(again.out).count("indexes"), 0u) << again.out;
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {

@@ -39,7 +39,10 @@ std::map<int64_t, std::string> stored_runs(Database& db) {
 
 class MaterialBlocks : public ::testing::Test {
  protected:
-  void SetUp() override { db_.exec(kSchemaSql); }
+  void SetUp() override {
+    db_.exec(kSchemaSql);
+    db_.exec(kGamesIndexesSql);
+  }
   test::TempDir dir_;
   Database db_{(dir_.path() / "m.db").string(), Database::Mode::Create};
 };

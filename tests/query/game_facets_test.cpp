@@ -79,6 +79,7 @@ TEST(GameFacets, AppendedAcrossChunkBoundariesAndClearedTheyReadBackAsTheRows) {
   test::TempDir dir("facets");
   Database db((dir.path() / "f.db").string(), Database::Mode::Create);
   db.exec(kSchemaSql);
+  db.exec(kGamesIndexesSql);
   Transaction transaction(db);
   int64_t last = 0;
   // Steps ending just before, on and just after the first chunk's end, then past the second.
@@ -125,6 +126,7 @@ TEST(GameFacets, NewGamesKeptByTheWriterSkipIdsAndForgetAnAbandonedSource) {
   test::TempDir dir("facets-new");
   Database db((dir.path() / "f.db").string(), Database::Mode::Create);
   db.exec(kSchemaSql);
+  db.exec(kGamesIndexesSql);
   Transaction transaction(db);
   raise_counter(db, kLastGameId, 13);  // as the writer does: the facets must reach it
   append_game_facets(db, 13, games);

@@ -35,6 +35,7 @@ TEST(MultiRowInsert, TheGamesStatementForSixteenRowsStoresWhatOneRowAtATimeDoes)
   test::TempDir dir;
   Database db((dir.path() / "m.db").string(), Database::Mode::Create);
   db.exec(kSchemaSql);
+  db.exec(kGamesIndexesSql);
   db.exec("CREATE TABLE one(id INTEGER PRIMARY KEY, annotations BLOB);"
           "CREATE TABLE many(id INTEGER PRIMARY KEY, annotations BLOB)");
   const std::string one_row(sql::kInsertAnnotations);

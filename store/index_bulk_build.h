@@ -1,0 +1,39 @@
+// Adds indexes to a database file that no connection has open, each built on a thread of
+// its own: SQLite can only build them one after another on one connection's thread
+// (CREATE INDEX reads the whole table once per index), which was half the CPU of a new
+// database's writing thread, the import's ceiling. Each helper reads the table on its own
+// read-only connection in index order (SELECT ... ORDER BY, SQLite's sorter: its order is
+// the index's), lays the records out as B-tree pages (store/index_btree.h) in a temporary
+// file, and the calling thread appends the pages to the database file and names the new
+// trees in sqlite_schema (Database::register_built_indexes).
+//
+// Only for a file nobody else reads or writes meanwhile (a new database under its private
+// name, indexer/fresh_build.h): the pages go in with plain writes, no journal. An index
+// whose values a page cannot hold whole (a record over a quarter page), or of a form the
+// helpers do not read (UNIQUE, expressions, COLLATE, DESC), is built by SQLite's CREATE
+// INDEX instead, as is every index of a file in WAL mode or with auto-vacuum.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pgnbase::store {
+
+struct BulkIndexReport {
+  int built_beside = 0;    // by the helpers
+  int built_by_sqlite = 0;  // by CREATE INDEX
+  double wall_seconds = 0;
+  // The CPU seconds of the longest chain of work that one index needs: the sort of its
+  // slowest part, then the merge of its parts into pages. With a helper for each, the
+  // indexes take no less.
+  double serial_seconds = 0;
+};
+
+// statements: CREATE INDEX IF NOT EXISTS NAME ON TABLE(COLUMN, ...) [WHERE ...], separated
+// by ';'. Builds those the database at path lacks, on up to `threads` threads (the caller's
+// waits). The helpers' CPU counts in ThreadRole::Indexes. Throws StoreError (SQLite) or
+// std::system_error (the files); the database file is then unusable, as a write that
+// failed halfway leaves any file.
+BulkIndexReport add_indexes_in_bulk(const std::string& path, std::string_view statements, unsigned threads);
+
+}  // namespace pgnbase::store
