@@ -348,7 +348,9 @@ std::vector<std::string> part_statements(Database& db, const IndexPlan& plan, un
   columns += "rowid";
   const std::string condition = plan.where.empty() ? "" : plan.where.substr(std::string_view("WHERE ").size());
   int64_t first = 0, last = -1;
-  Statement range = db.prepare("SELECT min(rowid), max(rowid) FROM " + plan.table);
+  // Two subqueries: min() and max() together in one would read the whole table.
+  Statement range = db.prepare("SELECT (SELECT min(rowid) FROM " + plan.table + "), (SELECT max(rowid) FROM " +
+                               plan.table + ")");
   if (range.step() && !range.column_is_null(0)) first = range.column_int64(0), last = range.column_int64(1);
   range.reset();
   const unsigned __int128 span = last >= first ? (unsigned __int128)(last - first) + 1 : 0;

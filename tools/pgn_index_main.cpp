@@ -287,14 +287,15 @@ int main(int argc, char** argv) {
     WriterOptions build_options = writer_options;
     if (fresh) {
       build_options.journal = store::Database::Journal::Private;
-      build_options.games_indexes_at_publish = true;
+      build_options.games_indexes_at_publish = build_options.threads >= store::kFewestThreadsForBulkIndexes;
     }
     std::optional<DatabaseWriter> writer;
     writer.emplace(fresh ? fresh->build_path() : output, build_options);
     auto publish = [&] {
       const auto closing = std::chrono::steady_clock::now();
       writer.reset();
-      // The games indexes the writer left (WriterOptions::games_indexes_at_publish).
+      // The games indexes the writer left (WriterOptions::games_indexes_at_publish); none
+      // when it built them.
       const store::BulkIndexReport built =
           store::add_indexes_in_bulk(fresh->build_path(), store::kGamesIndexesSql, options.threads);
       games_indexes.wall_seconds += built.wall_seconds;

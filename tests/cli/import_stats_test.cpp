@@ -96,7 +96,8 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   std::string head, tail;
   for (size_t i = 0; i < games.size(); ++i) (i < 1500 ? head : tail) += games[i];
   const std::string db = path("sample.db");
-  Ran first = run(dir_, kIndexBinary, {"-q", "--stats", "-o", db, file("head.pgn", head)});
+  // 4 threads: the games indexes are built at the publish (store/index_bulk_build.h).
+  Ran first = run(dir_, kIndexBinary, {"-q", "--stats", "-j", "4", "-o", db, file("head.pgn", head)});
   ASSERT_EQ(first.code, 0) << first;
   const std::string writer = stats_lines(first.out).at("writer");
   const double indexes = number_after(writer, "games indexes "), segment = number_after(writer, "position segment ");
@@ -119,22 +120,23 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   ASSERT_TRUE(lines.count("publish")) << first.out;
   EXPECT_GE(second_number(lines.at("publish")), 0) << first.out;
   EXPECT_LE(second_number(lines.at("publish")), number_after(lines.at("cpu"), "(wall ") + 0.011) << first.out;
-  // Its games indexes are built after the writer's last row, each on a thread of its own
-  // (store/index_bulk_build.h), into a file that SQLite finds whole, with all seven.
+  // Its games indexes are built after the writer's last row, on threads of their own,
+  // into a file that SQLite finds whole, with all seven.
   ASSERT_TRUE(lines.count("indexes")) << first.out;
   const std::string& built = lines.at("indexes");
   EXPECT_GT(second_number(built), 0) << first.out;
   EXPECT_LE(number_after(built, "longest chain "), second_number(built) + 0.011) << first.out;
   EXPECT_NE(built.find("(0 by SQLite)"), std::string::npos) << first.out;
-  {
-    store::Database file(db, store::Database::Mode::ReadOnly);
-    EXPECT_EQ(file.integrity_check(), "ok");
+  auto expect_whole_with_games_indexes = [](const std::string& path) {
+    store::Database file(path, store::Database::Mode::ReadOnly);
+    EXPECT_EQ(file.integrity_check(), "ok") << path;
     store::Statement names = file.prepare(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name IN ('games_white', 'games_black', "
         "'games_eco', 'games_date', 'games_white_elo', 'games_black_elo', 'games_event')");
     ASSERT_TRUE(names.step());
-    EXPECT_EQ(names.column_int64(0), 7);
-  }
+    EXPECT_EQ(names.column_int64(0), 7) << path;
+  };
+  expect_whole_with_games_indexes(db);
 
   // An append keeps the indexes and updates them row by row: no index is built, and the
   // WAL's commits are its syncs: nothing to publish.
@@ -143,6 +145,12 @@ TEST_F(ImportStats, TheWritersLineSplitsItsSecondsIntoItsSteps) {
   EXPECT_EQ(number_after(stats_lines(again.out).at("writer"), "games indexes "), 0) << again.out;
   EXPECT_EQ(stats_lines(again.out).count("publish"), 0u) << again.out;
   EXPECT_EQ(stats_lines(again.out).count("indexes"), 0u) << again.out;
+
+  // With fewer threads the writer builds them (SQLite's CREATE INDEX): no indexes line.
+  Ran two = run(dir_, kIndexBinary, {"-q", "--stats", "-j", "2", "-o", path("two.db"), file("head2.pgn", head)});
+  ASSERT_EQ(two.code, 0) << two;
+  EXPECT_EQ(stats_lines(two.out).count("indexes"), 0u) << two.out;
+  expect_whole_with_games_indexes(path("two.db"));
 }
 
 TEST_F(ImportStats, QuietWithoutStatsPrintsNothing) {

@@ -12,8 +12,10 @@
 #include "indexer/import_pipeline.h"
 #include "indexer/input_source.h"
 #include "indexer/position_index.h"
+#include "store/index_bulk_build.h"
 #include "store/material_blocks.h"
 #include "store/moves_codec.h"
+#include "store/schema.h"
 #include "tests/support/bundled_sample.h"
 #include "tests/support/files.h"
 #include "tests/support/shared_data.h"
@@ -286,6 +288,55 @@ TEST_F(ImportTest, GamesIndexesSortedOnTheHelpersAreTheSame) {
     return all;
   };
   EXPECT_EQ(build(path("helpers.db"), true), build(path("alone.db"), false));
+}
+
+// A new database's games indexes, left by the writer and built at its publish beside
+// SQLite (store/index_bulk_build.h), are those the writer builds itself: every index read
+// in its own order, the rows, and a whole file.
+TEST_F(ImportTest, GamesIndexesBuiltAtThePublishAreThoseTheWriterBuilds) {
+  test::write_file(path("sample.pgn"), test::sample_text());
+  auto build = [&](const std::string& db_path, bool at_publish) {
+    {
+      WriterOptions writer_options;
+      writer_options.threads = 2;
+      writer_options.journal = store::Database::Journal::Private;
+      writer_options.games_indexes_at_publish = at_publish;
+      DatabaseWriter writer(db_path, writer_options);
+      ImportOptions options;
+      options.threads = 2;
+      EXPECT_EQ(import_file(path("sample.pgn"), writer, options).summary.imported, 2000u);
+    }
+    if (at_publish) {
+      {
+        store::Database db(db_path, store::Database::Mode::ReadOnly);
+        EXPECT_EQ(scalar(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('games_white', 'games_black', "
+                             "'games_event')"),
+                  0);
+      }
+      const store::BulkIndexReport report = store::add_indexes_in_bulk(db_path, store::kGamesIndexesSql, 4);
+      EXPECT_GE(report.built_beside, 3);
+      EXPECT_EQ(report.built_by_sqlite, 0);
+    }
+    store::Database db(db_path, store::Database::Mode::ReadOnly);
+    EXPECT_EQ(db.integrity_check(), "ok");
+    std::vector<std::string> all = logical_content(db_path);
+    all.push_back("schema");
+    std::vector<std::string> schema = rows(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name");
+    all.insert(all.end(), schema.begin(), schema.end());
+    for (const char* sql : {"SELECT id FROM games INDEXED BY games_white ORDER BY white_id, date_key",
+                            "SELECT id FROM games INDEXED BY games_black ORDER BY black_id, date_key",
+                            "SELECT id FROM games INDEXED BY games_event ORDER BY event_id",
+                            "SELECT id FROM games INDEXED BY games_eco WHERE eco IS NOT NULL ORDER BY eco",
+                            "SELECT id FROM games INDEXED BY games_date WHERE date_key IS NOT NULL ORDER BY date_key",
+                            "SELECT id FROM games INDEXED BY games_white_elo WHERE white_elo IS NOT NULL ORDER BY white_elo",
+                            "SELECT id FROM games INDEXED BY games_black_elo WHERE black_elo IS NOT NULL ORDER BY black_elo"}) {
+      std::vector<std::string> part = rows(db, sql);
+      all.push_back(sql);
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  };
+  EXPECT_EQ(build(path("at-publish.db"), true), build(path("writer.db"), false));
 }
 
 // A new database's file written on a thread of its own (store/write_behind_vfs.h), its
