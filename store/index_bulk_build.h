@@ -32,7 +32,7 @@ struct BulkIndexReport {
 // An import builds a new database's games indexes so with this many threads or more.
 // With fewer, SQLite's CREATE INDEX on the writer's thread ends the import sooner: it
 // runs beside the position index's last merge, where these run after it (2 cores: x8 at
-// -j 2 0.98-1.17 of the wall time, at -j 4 1.00; bench/README.md).
+// -j 2 0.98-1.17 of the wall time, at -j 4 1.00-1.05; bench/README.md).
 inline constexpr unsigned kFewestThreadsForBulkIndexes = 4;
 
 // statements: CREATE INDEX IF NOT EXISTS NAME ON TABLE(COLUMN, ...) [WHERE ...], separated
