@@ -287,6 +287,14 @@ bool Database::has_table(std::string_view name) {
   return found;
 }
 
+std::optional<std::string> Database::column_collation(const std::string& table, const std::string& column) {
+  const char* collation = nullptr;
+  if (sqlite3_table_column_metadata(db_, "main", table.c_str(), column.c_str(), nullptr, &collation, nullptr, nullptr,
+                                    nullptr) != SQLITE_OK)
+    return std::nullopt;
+  return std::string(collation ? collation : "BINARY");
+}
+
 void Database::set_busy_timeout(std::chrono::milliseconds timeout) {
   sqlite3_busy_timeout(db_, static_cast<int>(timeout.count()));
 }

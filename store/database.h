@@ -197,6 +197,9 @@ class Database {
   bool in_transaction() const;
   // Whether the database has a table of this name (an older file may lack a newer table).
   bool has_table(std::string_view name);
+  // The collating sequence a column of a table of the main database declares ("BINARY"
+  // when none); nullopt when there is no such column.
+  std::optional<std::string> column_collation(const std::string& table, const std::string& column);
 
   // How long a statement waits for another connection's lock before failing Busy.
   void set_busy_timeout(std::chrono::milliseconds timeout);

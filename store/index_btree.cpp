@@ -119,7 +119,7 @@ void IndexTreeBuilder::Leaf::clear() {
 
 IndexTreeBuilder::IndexTreeBuilder(uint32_t page_size, uint32_t usable_size,
                                    std::function<void(std::span<const uint8_t>)> write_leaf)
-    : page_size_(page_size), usable_size_(usable_size), write_leaf_(std::move(write_leaf)), page_(page_size) {}
+    : usable_size_(usable_size), write_leaf_(std::move(write_leaf)), page_(page_size) {}
 
 void IndexTreeBuilder::add(std::string_view record) {
   if (record.size() > max_record_bytes(usable_size_))

@@ -1,6 +1,6 @@
 // An index B-tree in SQLite's file format, built bottom-up from records that arrive in
 // index order: full leaves written out as they fill, the interior pages over them kept
-// in memory (a few hundredth of the leaves) until the tree is placed in the file.
+// in memory (a few hundredths of the leaves) until the tree is placed in the file.
 // store/index_bulk_build.h builds a new database's games indexes with it on threads of
 // their own, where SQLite's CREATE INDEX would build them one after another on the
 // connection's thread. The format: https://www.sqlite.org/fileformat2.html, "B-tree
@@ -76,7 +76,7 @@ class IndexTreeBuilder {
   void write(const Leaf& leaf);
   void add_interior_levels(std::vector<uint64_t> children, std::vector<std::string> keys);
 
-  uint32_t page_size_, usable_size_;
+  uint32_t usable_size_;
   std::function<void(std::span<const uint8_t>)> write_leaf_;
   std::vector<uint8_t> page_;
   IndexTree tree_;

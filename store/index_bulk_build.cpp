@@ -433,6 +433,9 @@ BulkIndexReport add_indexes_in_bulk(const std::string& path, std::string_view st
       exists.bind_text(1, plan.name);
       const bool has = exists.step();
       exists.reset();
+      // The merge of the parts compares text byte by byte, as BINARY does.
+      for (const std::string& column : plan.columns)
+        if (db.column_collation(plan.table, column) != "BINARY") plan.helpers_read_it = false;
       if (!has) missing.push_back(std::move(plan));
     }
   }

@@ -139,6 +139,21 @@ TEST_F(IndexBulkBuild, AnIndexOfValuesItDoesNotStoreIsLeftToSqlite) {
   EXPECT_EQ(names.column_text(0), "t_a t_id t_r t_s");
 }
 
+// Parts sorted in another collation would not merge by bytes: such an index is SQLite's.
+TEST_F(IndexBulkBuild, AColumnOfAnotherCollationIsLeftToSqlite) {
+  {
+    Database db(path("t.db"), Database::Mode::Create);
+    db.exec("CREATE TABLE u (id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE)");
+    db.exec("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 5000) "
+            "INSERT INTO u (s) SELECT CASE x % 3 WHEN 0 THEN 'b' WHEN 1 THEN 'A' ELSE 'a' END || (x % 7) FROM r");
+  }
+  const BulkIndexReport report = add_indexes_in_bulk(path("t.db"), "CREATE INDEX IF NOT EXISTS u_s ON u(s)", 4);
+  EXPECT_EQ(report.built_beside, 0);
+  EXPECT_EQ(report.built_by_sqlite, 1);
+  Database db(path("t.db"), Database::Mode::ReadOnly);
+  EXPECT_EQ(db.integrity_check(), "ok");
+}
+
 TEST_F(IndexBulkBuild, IndexesThatExistAreLeftAsTheyAre) {
   {
     Database db(path("t.db"), Database::Mode::Create);
