@@ -425,7 +425,8 @@ void Database::register_built_indexes(std::span<const BuiltIndex> indexes) {
   exec("PRAGMA writable_schema=ON");
   exec("BEGIN IMMEDIATE");
   try {
-    Statement insert = prepare("INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('index', ?, ?, ?, ?)");
+    Statement insert =
+        prepare("INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('index', ?, ?, ?, ?)");
     for (const BuiltIndex& index : indexes) {
       insert.bind_text(1, index.name);
       insert.bind_text(2, index.table);

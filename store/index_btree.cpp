@@ -208,7 +208,8 @@ void IndexTreeBuilder::add_interior_levels(std::vector<uint64_t> children, std::
     std::vector<std::string> parent_keys;
     for (size_t r = 0; r < ranges.size(); ++r) {
       InteriorPage page;
-      page.children.assign(children.begin() + ptrdiff_t(ranges[r].first), children.begin() + ptrdiff_t(ranges[r].last) + 1);
+      page.children.assign(children.begin() + ptrdiff_t(ranges[r].first),
+                           children.begin() + ptrdiff_t(ranges[r].last) + 1);
       for (size_t k = ranges[r].first; k < ranges[r].last; ++k) page.keys.push_back(std::move(keys[k]));
       parents.push_back(tree_.leaves + tree_.upper.size());
       tree_.upper.push_back(std::move(page));

@@ -90,7 +90,9 @@ constexpr int kSortMemoryKib = 128 << 10, kLeastSortKib = 1 << 10;
 // No one else opens the file, a crash discards it, and its publish syncs it.
 constexpr std::string_view kPrivateFileSettings = "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF";
 
-uint32_t get32(const uint8_t* at) { return uint32_t(at[0]) << 24 | uint32_t(at[1]) << 16 | uint32_t(at[2]) << 8 | at[3]; }
+uint32_t get32(const uint8_t* at) {
+  return uint32_t(at[0]) << 24 | uint32_t(at[1]) << 16 | uint32_t(at[2]) << 8 | at[3];
+}
 
 void put32(uint8_t* at, uint32_t value) {
   for (int i = 0; i < 4; ++i) at[i] = uint8_t(value >> (24 - 8 * i));
@@ -209,7 +211,9 @@ struct Value {
 };
 
 int compare(const Value& a, const Value& b) {
-  auto rank = [](Statement::ColumnType type) { return type == Statement::ColumnType::Null ? 0 : type == Statement::ColumnType::Integer ? 1 : 2; };
+  auto rank = [](Statement::ColumnType type) {
+    return type == Statement::ColumnType::Null ? 0 : type == Statement::ColumnType::Integer ? 1 : 2;
+  };
   if (rank(a.type) != rank(b.type)) return rank(a.type) < rank(b.type) ? -1 : 1;
   if (a.type == Statement::ColumnType::Integer) return a.integer < b.integer ? -1 : a.integer > b.integer ? 1 : 0;
   if (a.type == Statement::ColumnType::Text) return a.text.compare(b.text);  // as memcmp, then the length

@@ -321,15 +321,18 @@ TEST_F(ImportTest, GamesIndexesBuiltAtThePublishAreThoseTheWriterBuilds) {
     EXPECT_EQ(db.integrity_check(), "ok");
     std::vector<std::string> all = logical_content(db_path);
     all.push_back("schema");
-    std::vector<std::string> schema = rows(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name");
+    std::vector<std::string> schema =
+        rows(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name");
     all.insert(all.end(), schema.begin(), schema.end());
     for (const char* sql : {"SELECT id FROM games INDEXED BY games_white ORDER BY white_id, date_key",
                             "SELECT id FROM games INDEXED BY games_black ORDER BY black_id, date_key",
                             "SELECT id FROM games INDEXED BY games_event ORDER BY event_id",
                             "SELECT id FROM games INDEXED BY games_eco WHERE eco IS NOT NULL ORDER BY eco",
                             "SELECT id FROM games INDEXED BY games_date WHERE date_key IS NOT NULL ORDER BY date_key",
-                            "SELECT id FROM games INDEXED BY games_white_elo WHERE white_elo IS NOT NULL ORDER BY white_elo",
-                            "SELECT id FROM games INDEXED BY games_black_elo WHERE black_elo IS NOT NULL ORDER BY black_elo"}) {
+                            "SELECT id FROM games INDEXED BY games_white_elo WHERE white_elo IS NOT NULL "
+                            "ORDER BY white_elo",
+                            "SELECT id FROM games INDEXED BY games_black_elo WHERE black_elo IS NOT NULL "
+                            "ORDER BY black_elo"}) {
       std::vector<std::string> part = rows(db, sql);
       all.push_back(sql);
       all.insert(all.end(), part.begin(), part.end());

@@ -20,10 +20,10 @@ namespace {
 
 // Hand-made keys for the edge cases: every width of SQLite's integers, both signs, 0 and
 // 1 (no body bytes), NULLs, empty, long and non-ASCII text, many rows per key.
-constexpr int64_t kIntegers[] = {0,           1,          -1,         2,           127,         128,
-                                 -128,        -129,       32767,      32768,       -32769,      8388607,
-                                 8388608,     2147483647, 2147483648, -2147483649, 140737488355327,
-                                 140737488355328, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+constexpr int64_t kIntegers[] = {
+    0, 1, -1, 2, 127, 128, -128, -129, 32767, 32768, -32769, 8388607, 8388608, 2147483647, 2147483648,
+    -2147483649, 140737488355327, 140737488355328, std::numeric_limits<int64_t>::max(),
+    std::numeric_limits<int64_t>::min()};
 
 std::string text_of(int64_t row) {
   switch (row % 5) {
