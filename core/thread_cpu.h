@@ -17,7 +17,8 @@ namespace pgnbase {
 // thread). Rows: the games rows of a first import built beside the writer
 // (indexer/row_staging.h). Writes: the write() calls of a new database's file, on a
 // thread of their own (store/write_behind_vfs.h). Indexes: the games indexes of a new
-// database, each built on a thread of its own (store/index_bulk_build.h).
+// database built after the writer, their parts sorted and merged on helper threads
+// (store/index_bulk_build.h).
 enum class ThreadRole : uint8_t { Other, Reader, Worker, Merge, Spill, Rows, Writes, Indexes };
 inline constexpr size_t kThreadRoles = 8;
 

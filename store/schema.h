@@ -165,8 +165,8 @@ CREATE TABLE IF NOT EXISTS game_changes (
 )sql";
 
 // The secondary indexes of games, part of the schema (create the schema with both). A
-// new database's import builds them at the end on threads of their own
-// (store/index_bulk_build.h), each statement of the form that reads.
+// new database's import with 4 threads or more builds them after its writer, on threads
+// of their own (store/index_bulk_build.h): each statement keeps the form that it reads.
 inline constexpr std::string_view kGamesIndexesSql = R"sql(
 -- With the date, a player's games come sorted by date from the index alone.
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id, date_key);
