@@ -1,17 +1,19 @@
-// Adds indexes to a database file that no connection has open, each built on a thread of
-// its own: SQLite can only build them one after another on one connection's thread
-// (CREATE INDEX reads the whole table once per index), which was half the CPU of a new
-// database's writing thread, the import's ceiling. Each helper reads the table on its own
-// read-only connection in index order (SELECT ... ORDER BY, SQLite's sorter: its order is
-// the index's), lays the records out as B-tree pages (store/index_btree.h) in a temporary
-// file, and the calling thread appends the pages to the database file and names the new
-// trees in sqlite_schema (Database::register_built_indexes).
+// Adds indexes to a database file that no connection has open, built on helper threads:
+// SQLite can only build them one after another on one connection's thread (CREATE INDEX
+// reads the whole table once per index), which was half the CPU of a new database's
+// writing thread, the import's ceiling. Helpers sort rowid ranges of the table, each on
+// a read-only connection of its own (SELECT ... ORDER BY the index's columns and the
+// rowid: SQLite's sorter, the index's order); one helper per index merges its ranges and
+// lays the records out as B-tree pages (store/index_btree.h) in a temporary file beside
+// the database; the calling thread appends the pages to the database file and names the
+// new trees in sqlite_schema (Database::register_built_indexes).
 //
 // Only for a file nobody else reads or writes meanwhile (a new database under its private
 // name, indexer/fresh_build.h): the pages go in with plain writes, no journal. An index
-// whose values a page cannot hold whole (a record over a quarter page), or of a form the
-// helpers do not read (UNIQUE, expressions, COLLATE, DESC), is built by SQLite's CREATE
-// INDEX instead, as is every index of a file in WAL mode or with auto-vacuum.
+// the helpers do not build is built by SQLite's CREATE INDEX instead: a value other than
+// NULL, an integer or text; a record over a quarter page; a column of another collation
+// than BINARY; a form they do not read (UNIQUE, expressions, COLLATE, DESC); every index
+// of a file in WAL mode, with auto-vacuum, not in UTF-8, or whose size and header differ.
 #pragma once
 
 #include <string>
