@@ -8,6 +8,7 @@
 #include <string>
 
 #include "indexer/run_file_cleanup.h"
+#include "io/file_io.h"
 #include "store/position_posting.h"
 
 namespace pgnbase::indexer {
@@ -35,12 +36,7 @@ uint64_t BlockSpool::write(std::span<const uint8_t> bytes) {
     ::unlink(name.c_str());
   }
   const uint64_t offset = end_;
-  for (size_t done = 0; done < bytes.size();) {
-    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write the", directory_, n < 0 ? errno : ENOSPC);
-    done += size_t(n);
-  }
+  if (const int error = io::pwrite_all(fd_, bytes.data(), bytes.size(), offset)) fail("write the", directory_, error);
   end_ += bytes.size();
   return offset;
 }

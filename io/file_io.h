@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace pgnbase::io {
 
@@ -13,5 +14,9 @@ int write_all(int fd, const void* data, size_t size);
 // 0 when exactly size bytes were read; else the errno of the failure (EIO when the file
 // ended first).
 int read_exactly(int fd, void* data, size_t size);
+
+// The same at a place in the file (pwrite, pread), the file's offset left as it was.
+int pwrite_all(int fd, const void* data, size_t size, uint64_t offset);
+int pread_exactly(int fd, void* data, size_t size, uint64_t offset);
 
 }  // namespace pgnbase::io

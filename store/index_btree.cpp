@@ -19,10 +19,6 @@ void put16(uint8_t* at, uint32_t value) {
   at[1] = uint8_t(value);
 }
 
-void put32(uint8_t* at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) at[i] = uint8_t(value >> (24 - 8 * i));
-}
-
 uint32_t cell_bytes(size_t cell) { return std::max(uint32_t(cell), kMinCellBytes); }
 
 // Fills the page's header fields and places its cells from the end of the usable part
@@ -44,6 +40,14 @@ void lay_out(std::span<uint8_t> page, uint32_t usable_size, uint8_t type, uint32
 }
 
 }  // namespace
+
+uint32_t get32(const uint8_t* at) {
+  return uint32_t(at[0]) << 24 | uint32_t(at[1]) << 16 | uint32_t(at[2]) << 8 | at[3];
+}
+
+void put32(uint8_t* at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) at[i] = uint8_t(value >> (24 - 8 * i));
+}
 
 int sqlite_varint_length(uint64_t value) {
   if (value > 0x00ffffffffffffffULL) return 9;

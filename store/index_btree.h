@@ -16,6 +16,10 @@
 
 namespace pgnbase::store {
 
+// SQLite's 4-byte big-endian integers (page numbers, header fields).
+uint32_t get32(const uint8_t* at);
+void put32(uint8_t* at, uint32_t value);
+
 // SQLite's variable-length integer: big-endian groups of 7 bits, the ninth byte whole.
 void append_sqlite_varint(std::string& out, uint64_t value);
 int sqlite_varint_length(uint64_t value);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/thread_cpu.h"
+#include "io/file_io.h"
 #include "store/database.h"
 #include "store/index_btree.h"
 
@@ -51,21 +52,11 @@ class Fd {
 };
 
 void pwrite_all(int fd, const uint8_t* data, size_t size, uint64_t offset, const std::string& path) {
-  while (size > 0) {
-    const ssize_t n = ::pwrite(fd, data, size, off_t(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_system(n < 0 ? errno : ENOSPC, "writing index pages into " + path);
-    data += n, size -= size_t(n), offset += uint64_t(n);
-  }
+  if (const int error = io::pwrite_all(fd, data, size, offset)) fail_system(error, "writing index pages into " + path);
 }
 
 void pread_all(int fd, uint8_t* data, size_t size, uint64_t offset, const std::string& what) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, data, size, off_t(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_system(n < 0 ? errno : EIO, "reading " + what);
-    data += n, size -= size_t(n), offset += uint64_t(n);
-  }
+  if (const int error = io::pread_exactly(fd, data, size, offset)) fail_system(error, "reading " + what);
 }
 
 // A file for one index's leaves beside the database (the same file system, so that the
@@ -89,14 +80,6 @@ constexpr int kSortMemoryKib = 128 << 10, kLeastSortKib = 1 << 10;
 
 // No one else opens the file, a crash discards it, and its publish syncs it.
 constexpr std::string_view kPrivateFileSettings = "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF";
-
-uint32_t get32(const uint8_t* at) {
-  return uint32_t(at[0]) << 24 | uint32_t(at[1]) << 16 | uint32_t(at[2]) << 8 | at[3];
-}
-
-void put32(uint8_t* at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) at[i] = uint8_t(value >> (24 - 8 * i));
-}
 
 // What the database header says (https://www.sqlite.org/fileformat2.html, "The Database
 // Header"), and whether pages can go in after its last one.
